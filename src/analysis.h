@@ -1,0 +1,40 @@
+/* analysis.h: runs one input through the pipeline
+ * reader -> decoder -> packet rules (-> shadow model) -> findings sink. */
+#ifndef DLLPCHECK_ANALYSIS_H
+#define DLLPCHECK_ANALYSIS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "packet.h"
+#include "reader.h"
+#include "rules.h"
+
+/* Record accounting of one input: read = decoded + malformed. */
+struct input_stats {
+	uint64_t records_read;
+	uint64_t records_decoded;
+	uint64_t records_malformed;
+	uint64_t records_truncated;
+	uint64_t dllps, tlps, events;
+};
+
+/* What a pass over an input calls for each record.  on_packet is called
+ * for every decoded record; on_malformed for every record that could not
+ * be read.  Either may be NULL. */
+struct analysis_hooks {
+	void (*on_packet)(void *ctx, const struct packet *pkt, bool applicable);
+	void (*on_malformed)(void *ctx, const struct reader_malformed *bad);
+	void *ctx;
+};
+
+/* Reads every record of an open reader: decodes it, raises packet-level
+ * findings into sink (may be NULL: decode only), counts into stats and
+ * calls the hooks.  Malformed records become capture.malformed findings.
+ * Returns false when the input ended on a fatal read error (reported as
+ * capture.malformed too). */
+bool analysis_run(struct reader *r, struct finding_sink *sink,
+                  const struct analysis_hooks *hooks,
+                  struct input_stats *stats);
+
+#endif

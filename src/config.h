@@ -1,0 +1,30 @@
+/* config.h: every option of a run, filled by main.c's argp parser and
+ * nothing else. */
+#ifndef DLLPCHECK_CONFIG_H
+#define DLLPCHECK_CONFIG_H
+
+#include <stdbool.h>
+
+#include "reader.h"
+#include "rules.h"
+
+enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL };
+
+/* Exit status (rules.md): 0 clean, 1 a finding at or above --fail-on,
+ * 2 usage or input error. */
+enum exit_status { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };
+
+struct config {
+	enum run_mode mode;
+	enum out_format format;
+	struct reader_opts reader;
+	const char *write_pcap_path;
+	enum severity fail_on;
+	bool rule_enabled[RULE_COUNT];
+	bool quiet;
+	char **inputs;
+	int input_count;
+};
+
+#endif

@@ -1,0 +1,169 @@
+/* decode_print.c: the --decode listing.  One line per record:
+ *
+ *   RECORD TIME linkN DIR KIND fields... crc-status
+ *
+ * Deterministic: no wall-clock time, numbers in fixed formats. */
+#include <inttypes.h>
+
+#include "decode_print.h"
+#include "timefmt.h"
+
+static const char *const scale_suffix[4] = { "", "[x1]", "[x4]", "[x16]" };
+
+/* An FC field: "inf" for a zero at initialisation [5.4], else the credit
+ * count it stands for (field << 0/2/4 [1.5]). */
+static void print_fc_field(FILE *out, const char *name, unsigned field,
+                           unsigned scale, bool is_init)
+{
+	static const unsigned shift[4] = { 0, 0, 2, 4 };
+	if (field == 0 && is_init)
+		fprintf(out, " %s=inf%s", name, scale_suffix[scale]);
+	else
+		fprintf(out, " %s=%u%s", name, field << shift[scale],
+		        scale_suffix[scale]);
+}
+
+static void print_crc16(FILE *out, const struct dllp *d)
+{
+	switch (d->crc) {
+	case CRC_GOOD:
+		fputs(" crc=ok", out);
+		break;
+	case CRC_BAD:
+		fprintf(out, " crc=BAD(0x%04X,expected=0x%04X)", d->crc_field,
+		        d->crc_expected);
+		break;
+	default:
+		fputs(" crc=none", out);
+		break;
+	}
+}
+
+static void print_dllp(FILE *out, const struct dllp *d)
+{
+	fprintf(out, " DLLP %s", dllp_name(d));
+	switch (d->type) {
+	case DLLP_ACK:
+	case DLLP_NAK:
+		fprintf(out, " seq=0x%03X", d->acknak_seq);
+		break;
+	case DLLP_INITFC1:
+	case DLLP_INITFC2:
+	case DLLP_UPDATEFC: {
+		bool is_init = d->type != DLLP_UPDATEFC;
+		fprintf(out, " vc=%u", d->vc);
+		print_fc_field(out, "hdr", d->hdr_fc, d->hdr_scale, is_init);
+		print_fc_field(out, "data", d->data_fc, d->data_scale, is_init);
+		break;
+	}
+	case DLLP_FEATURE:
+		fprintf(out, " ack=%d supported=0x%06" PRIX32 "%s",
+		        d->feature_ack ? 1 : 0, d->feature_support,
+		        d->feature_support & 1u ? " (scaled-fc)" : "");
+		break;
+	case DLLP_PM_ENTER_L1:
+	case DLLP_PM_ENTER_L23:
+	case DLLP_PM_AS_REQUEST_L1:
+	case DLLP_PM_REQUEST_ACK:
+		if (d->content)
+			fprintf(out, " reserved=0x%06" PRIX32, d->content);
+		break;
+	case DLLP_NOP:
+	case DLLP_VENDOR:
+		fprintf(out, " data=0x%06" PRIX32, d->content);
+		break;
+	default:
+		fprintf(out, " type=0x%02X data=0x%06" PRIX32, d->type_byte, d->content);
+		break;
+	}
+	print_crc16(out, d);
+}
+
+static const char *const credit_prefix[FC_CLASS_COUNT] = { "P", "NP", "Cpl" };
+
+static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
+{
+	fputs(" TLP", out);
+	if (t->has_seq)
+		fprintf(out, " seq=0x%03X", t->seq);
+	if (t->prefix_count) {
+		fputs(" prefix=[", out);
+		for (unsigned i = 0; i < t->prefix_count; i++)
+			fprintf(out, "%s0x%02X", i ? "," : "", t->prefix_type[i]);
+		fputc(']', out);
+	}
+	if (t->kind == TLP_KIND_UNKNOWN)
+		fprintf(out, " fmt=%u type=0x%02X", t->fmt, t->type);
+	else
+		fprintf(out, " %s", tlp_mnemonic(t->kind, t->hdr_dw == 4));
+	if (t->kind == TLP_MSG || t->kind == TLP_MSGD)
+		fprintf(out, " route=%u", t->msg_routing);
+	fprintf(out, " tc=%u", t->tc);
+	/* Length is reserved in TLPs that neither carry nor request data
+	 * (Cpl, CplLk, Msg) [4.1]: print it only where it means something. */
+	if (t->has_data || t->fc_class == FC_NP || t->kind == TLP_KIND_UNKNOWN)
+		fprintf(out, " len=%u", t->length_dw);
+	if (t->td)
+		fputs(" td", out);
+	if (t->ep)
+		fputs(" ep", out);
+	if (t->kind != TLP_KIND_UNKNOWN && t->status == TLP_OK)
+		fprintf(out, " %s %sH=%u %sD=%u", fc_class_name(t->fc_class),
+		        credit_prefix[t->fc_class], t->hdr_credits,
+		        credit_prefix[t->fc_class], t->data_credits);
+	if (t->status != TLP_OK && !truncated)
+		fprintf(out, " malformed(%s)", tlp_status_text(t->status));
+	switch (t->lcrc) {
+	case CRC_GOOD:
+		fputs(" lcrc=ok", out);
+		break;
+	case CRC_NULLIFIED:
+		fputs(" lcrc=nullified", out);
+		break;
+	case CRC_BAD:
+		fprintf(out, " lcrc=BAD(0x%08" PRIX32 ",expected=0x%08" PRIX32 ")",
+		        t->lcrc_field, t->lcrc_expected);
+		break;
+	default:
+		fputs(" lcrc=none", out);
+		break;
+	}
+}
+
+void decode_print_packet(FILE *out, const struct packet *pkt)
+{
+	const struct record *rec = pkt->rec;
+	fprintf(out, "%" PRIu64 " " TIME_PS_FMT " link%u %s", rec->pos.record_no,
+	        TIME_PS_ARGS(rec->time_ps), rec->link, link_dir_name(rec->dir));
+	switch (rec->kind) {
+	case REC_DLLP:
+		if (pkt->truncated)
+			fprintf(out, " DLLP type=0x%02X", pkt->u.dllp.type_byte);
+		else
+			print_dllp(out, &pkt->u.dllp);
+		break;
+	case REC_TLP:
+		print_tlp(out, &pkt->u.tlp, pkt->truncated);
+		break;
+	case REC_EVENT:
+		fprintf(out, " EVENT %s", link_event_name(pkt->u.event.code));
+		if (pkt->u.event.code == EV_VC_ENABLE)
+			fprintf(out, " vc=%u", pkt->u.event.arg);
+		break;
+	}
+	if (pkt->truncated)
+		fprintf(out, " truncated(%u of %u bytes)", rec->len, rec->wire_len);
+	if (rec->flags & REC_F_PHY_ERROR)
+		fputs(" phy-error", out);
+	fputc('\n', out);
+}
+
+void decode_print_malformed(FILE *out, const struct reader_malformed *bad)
+{
+	fprintf(out, "%" PRIu64 " malformed", bad->pos.record_no);
+	if (bad->pos.line)
+		fprintf(out, " line %" PRIu64, bad->pos.line);
+	if (bad->column)
+		fprintf(out, " column %u", bad->column);
+	fprintf(out, " offset %" PRIu64 ": %s\n", bad->pos.byte_offset, bad->reason);
+}

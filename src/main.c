@@ -1,0 +1,302 @@
+/* main.c: dllpcheck's command line.  argp fills struct config; each input
+ * is run through the pipeline; the exit status says what was found. */
+#include "autoconfig.h"
+
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "analysis.h"
+#include "decode_print.h"
+#include "pcap_writer.h"
+#include "report_text.h"
+
+const char *argp_program_version = PACKAGE_STRING;
+const char *argp_program_bug_address = PACKAGE_BUGREPORT;
+
+static const char doc[] =
+	"dllpcheck -- check PCI Express data link layer traces against the "
+	"flow-control rules.\v"
+	"Each FILE is a pcap/pcapng capture (link type LINKTYPE_USER0 by "
+	"default) or a text trace; '-' reads standard input.  See "
+	"dllpcheck(1) and dllpcheck-capture(5).\n\n"
+	"Exit status: 0 no finding at or above --fail-on, 1 such findings, "
+	"2 usage or input error.";
+static const char args_doc[] = "FILE...";
+
+/* Long-only options get keys above the character range. */
+enum {
+	OPT_DECODE = 300,
+	OPT_WRITE_PCAP,
+	OPT_DLT,
+	OPT_INPUT_FORMAT,
+	OPT_LIST_RULES,
+	OPT_FAIL_ON,
+	OPT_ENABLE,
+	OPT_DISABLE,
+};
+
+static const struct argp_option options[] = {
+	{ NULL, 0, NULL, 0, "Modes:", 1 },
+	{ "decode", OPT_DECODE, NULL, 0,
+	  "Print every record decoded, one line each, instead of checking", 1 },
+	{ "write-pcap", OPT_WRITE_PCAP, "OUT", 0,
+	  "Write the records of the input as a pcap (nanosecond timestamps) to "
+	  "OUT ('-' for standard output)", 1 },
+	{ "list-rules", OPT_LIST_RULES, NULL, 0,
+	  "List the rule catalogue (id, severity, spec section, meaning)", 1 },
+
+	{ NULL, 0, NULL, 0, "Input:", 2 },
+	{ "dlt", OPT_DLT, "N", 0,
+	  "pcap link type of the captures, 147-162 (default 147, LINKTYPE_USER0)", 2 },
+	{ "input-format", OPT_INPUT_FORMAT, "FMT", 0,
+	  "auto (default), pcap or text", 2 },
+
+	{ NULL, 0, NULL, 0, "Checking and output:", 3 },
+	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
+	  "Exit 1 when a finding of SEVERITY or above is reported: error "
+	  "(default), warning or info", 3 },
+	{ "disable", OPT_DISABLE, "RULE", 0,
+	  "Do not report RULE (repeatable; 'all' disables every rule)", 3 },
+	{ "enable", OPT_ENABLE, "RULE", 0,
+	  "Report RULE again after --disable (repeatable; 'all' for every rule)", 3 },
+	{ "quiet", 'q', NULL, 0, "Print nothing; only set the exit status", 3 },
+	{ NULL, 0, NULL, 0, NULL, 0 },
+};
+
+static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > max || s[0] == '-')
+		return false;
+	*out = v;
+	return true;
+}
+
+static void set_rule(struct config *cfg, const char *name, bool on,
+                     struct argp_state *state)
+{
+	enum rule_id rule;
+	if (strcmp(name, "all") == 0) {
+		for (unsigned i = 0; i < RULE_COUNT; i++)
+			cfg->rule_enabled[i] = on;
+		return;
+	}
+	if (!rule_lookup(name, &rule))
+		argp_error(state, "unknown rule '%s' (see --list-rules)", name);
+	cfg->rule_enabled[rule] = on;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct config *cfg = state->input;
+	unsigned long v = 0;
+
+	switch (key) {
+	case OPT_DECODE:
+		cfg->mode = MODE_DECODE;
+		break;
+	case OPT_WRITE_PCAP:
+		cfg->mode = MODE_WRITE_PCAP;
+		cfg->write_pcap_path = arg;
+		break;
+	case OPT_LIST_RULES:
+		cfg->mode = MODE_LIST_RULES;
+		break;
+	case OPT_DLT:
+		if (!parse_uint(arg, 162, &v) || v < 147)
+			argp_error(state, "--dlt takes a user link type from 147 to 162, not '%s'", arg);
+		cfg->reader.dlt = (int)v;
+		break;
+	case OPT_INPUT_FORMAT:
+		if (strcmp(arg, "auto") == 0)
+			cfg->reader.format = INPUT_AUTO;
+		else if (strcmp(arg, "pcap") == 0)
+			cfg->reader.format = INPUT_PCAP;
+		else if (strcmp(arg, "text") == 0)
+			cfg->reader.format = INPUT_TEXT;
+		else
+			argp_error(state, "--input-format takes auto, pcap or text, not '%s'", arg);
+		break;
+	case OPT_FAIL_ON:
+		if (!severity_parse(arg, &cfg->fail_on))
+			argp_error(state, "--fail-on takes error, warning or info, not '%s'", arg);
+		break;
+	case OPT_DISABLE:
+		set_rule(cfg, arg, false, state);
+		break;
+	case OPT_ENABLE:
+		set_rule(cfg, arg, true, state);
+		break;
+	case 'q':
+		cfg->quiet = true;
+		break;
+	case ARGP_KEY_ARGS:
+		cfg->inputs = state->argv + state->next;
+		cfg->input_count = state->argc - state->next;
+		break;
+	case ARGP_KEY_NO_ARGS:
+		if (cfg->mode != MODE_LIST_RULES) {
+			argp_state_help(state, stderr, ARGP_HELP_STD_USAGE | ARGP_HELP_SEE);
+			exit(EXIT_ERROR);
+		}
+		break;
+	case ARGP_KEY_END:
+		if (cfg->mode == MODE_WRITE_PCAP && cfg->input_count != 1)
+			argp_error(state, "--write-pcap takes exactly one input");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void list_rules(FILE *out)
+{
+	for (unsigned i = 0; i < RULE_COUNT; i++) {
+		const struct rule_info *ri = rule_info(i);
+		fprintf(out, "%-30s %-8s %-15s %s\n", ri->id,
+		        severity_name(ri->severity), ri->spec_ref, ri->title);
+	}
+}
+
+/* --decode: print each record; malformed ones inline, in order. */
+static void decode_on_packet(void *ctx, const struct packet *pkt, bool applicable)
+{
+	(void)applicable;
+	decode_print_packet(ctx, pkt);
+}
+
+static void decode_on_malformed(void *ctx, const struct reader_malformed *bad)
+{
+	decode_print_malformed(ctx, bad);
+}
+
+/* --write-pcap: copy each readable record. */
+static void write_on_packet(void *ctx, const struct packet *pkt, bool applicable)
+{
+	(void)applicable;
+	pcap_writer_write(ctx, pkt->rec);
+}
+
+static void report_malformed_stderr(void *ctx, const struct reader_malformed *bad)
+{
+	(void)ctx;
+	fprintf(stderr, "dllpcheck: %s: record %llu", bad->pos.file,
+	        (unsigned long long)bad->pos.record_no);
+	if (bad->pos.line)
+		fprintf(stderr, " (line %llu)", (unsigned long long)bad->pos.line);
+	fprintf(stderr, " offset %llu: skipped: %s\n",
+	        (unsigned long long)bad->pos.byte_offset, bad->reason);
+}
+
+static bool fails(const struct config *cfg, const struct finding_sink *sink)
+{
+	for (int sev = cfg->fail_on; sev < SEV_COUNT; sev++)
+		if (sink->count_by_severity[sev])
+			return true;
+	return false;
+}
+
+/* Runs one input in the configured mode; returns its exit status. */
+static int run_input(const struct config *cfg, const char *path, FILE *out,
+                     struct pcap_writer *writer)
+{
+	char err[512];
+	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		return EXIT_ERROR;
+	}
+
+	struct input_stats stats;
+	memset(&stats, 0, sizeof(stats));
+	struct finding_sink sink;
+	finding_sink_init(&sink, cfg->quiet ? NULL : report_text_finding, out);
+	memcpy(sink.enabled, cfg->rule_enabled, sizeof(sink.enabled));
+
+	struct analysis_hooks hooks = { NULL, NULL, NULL };
+	struct finding_sink *use_sink = &sink;
+	switch (cfg->mode) {
+	case MODE_DECODE:
+		hooks = (struct analysis_hooks){ decode_on_packet, decode_on_malformed, out };
+		use_sink = NULL;
+		if (cfg->input_count > 1)
+			fprintf(out, "# %s (%s)\n", path, r->format_name);
+		break;
+	case MODE_WRITE_PCAP:
+		hooks = (struct analysis_hooks){ write_on_packet, report_malformed_stderr, writer };
+		use_sink = NULL;
+		break;
+	default:
+		break;
+	}
+	analysis_run(r, use_sink, &hooks, &stats);
+
+	int status = EXIT_CLEAN;
+	if (cfg->mode == MODE_ANALYZE) {
+		if (!cfg->quiet)
+			report_text_summary(out, path, r->format_name, &stats, &sink);
+		if (fails(cfg, &sink))
+			status = EXIT_FINDINGS;
+	} else if (stats.records_malformed) {
+		status = EXIT_FINDINGS;
+	}
+	reader_close(r);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mode = MODE_ANALYZE;
+	cfg.reader.dlt = 147;
+	cfg.fail_on = SEV_ERROR;
+	for (unsigned i = 0; i < RULE_COUNT; i++)
+		cfg.rule_enabled[i] = true;
+
+	argp_err_exit_status = EXIT_ERROR;
+	static const struct argp argp = { options, parse_opt, args_doc, doc,
+	                                  NULL, NULL, NULL };
+	argp_parse(&argp, argc, argv, 0, NULL, &cfg);
+
+	FILE *out = stdout;
+	if (cfg.mode == MODE_LIST_RULES) {
+		list_rules(out);
+		return EXIT_CLEAN;
+	}
+
+	struct pcap_writer *writer = NULL;
+	char err[512];
+	if (cfg.mode == MODE_WRITE_PCAP) {
+		writer = pcap_writer_open(cfg.write_pcap_path, cfg.reader.dlt, err,
+		                          sizeof(err));
+		if (!writer) {
+			fprintf(stderr, "dllpcheck: %s\n", err);
+			return EXIT_ERROR;
+		}
+	}
+
+	int status = EXIT_CLEAN;
+	for (int i = 0; i < cfg.input_count; i++) {
+		int s = run_input(&cfg, cfg.inputs[i], out, writer);
+		if (s > status)
+			status = s;
+	}
+	if (writer && !pcap_writer_close(writer, err, sizeof(err))) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		status = EXIT_ERROR;
+	}
+	if (fflush(out) != 0 || ferror(out)) {
+		fprintf(stderr, "dllpcheck: error writing the report: %s\n", strerror(errno));
+		status = EXIT_ERROR;
+	}
+	return status;
+}

@@ -1,0 +1,30 @@
+/* packet.c: record -> typed packet, through dllp.c and tlp.c. */
+#include <string.h>
+
+#include "packet.h"
+
+void packet_decode(const struct record *rec, struct packet *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->rec = rec;
+	pkt->truncated = record_truncated(rec);
+	switch (rec->kind) {
+	case REC_DLLP:
+		if (!pkt->truncated)
+			(void)dllp_decode(rec->bytes, rec->len,
+			                  !(rec->flags & REC_F_NO_CRC), &pkt->u.dllp);
+		else
+			pkt->u.dllp.type_byte = rec->len ? rec->bytes[0] : 0;
+		break;
+	case REC_TLP:
+		(void)tlp_decode(rec->bytes, rec->len, rec->wire_len,
+		                 !(rec->flags & REC_F_NO_SEQ),
+		                 !(rec->flags & REC_F_NO_CRC), &pkt->u.tlp);
+		pkt->truncated = pkt->u.tlp.status == TLP_TRUNCATED;
+		break;
+	case REC_EVENT:
+		pkt->u.event.code = rec->bytes[0];
+		pkt->u.event.arg = rec->bytes[1];
+		break;
+	}
+}

@@ -1,0 +1,78 @@
+/* pcap_writer.c: records to a pcap file in the encapsulation of
+ * capture-format.md section 1, through libpcap's dump API. */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcap_writer.h"
+#include "tlp.h"
+
+struct pcap_writer {
+	pcap_t *dead;
+	pcap_dumper_t *dumper;
+	const char *path;
+	uint8_t buf[PCAP_PSEUDO_HDR_LEN + TLP_MAX_RECORD_LEN];
+};
+
+struct pcap_writer *pcap_writer_open(const char *path, int dlt, char *err,
+                                     size_t errlen)
+{
+	struct pcap_writer *w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	w->path = path;
+	w->dead = pcap_open_dead_with_tstamp_precision(
+		dlt, (int)sizeof(w->buf), PCAP_TSTAMP_PRECISION_NANO);
+	if (!w->dead) {
+		snprintf(err, errlen, "%s: cannot create a pcap handle", path);
+		free(w);
+		return NULL;
+	}
+	w->dumper = pcap_dump_open(w->dead, path);
+	if (!w->dumper) {
+		snprintf(err, errlen, "%s: cannot write: %s", path,
+		         pcap_geterr(w->dead));
+		pcap_close(w->dead);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void pcap_writer_write(struct pcap_writer *w, const struct record *rec)
+{
+	uint32_t len = rec->len;
+	if (len > TLP_MAX_RECORD_LEN)
+		len = TLP_MAX_RECORD_LEN;
+	w->buf[0] = PCAP_PSEUDO_VERSION;
+	w->buf[1] = (uint8_t)rec->kind;
+	w->buf[2] = (uint8_t)((rec->flags & ~1u) | (rec->dir == DIR_UP ? 1u : 0u));
+	w->buf[3] = rec->link;
+	memcpy(w->buf + PCAP_PSEUDO_HDR_LEN, rec->bytes, len);
+
+	struct pcap_pkthdr hdr;
+	memset(&hdr, 0, sizeof(hdr));
+	uint64_t ns = rec->time_ps / 1000u;
+	hdr.ts.tv_sec = (time_t)(ns / 1000000000u);
+	hdr.ts.tv_usec = (suseconds_t)(ns % 1000000000u); /* ns with NANO precision */
+	hdr.caplen = PCAP_PSEUDO_HDR_LEN + len;
+	hdr.len = PCAP_PSEUDO_HDR_LEN + (rec->wire_len > len ? rec->wire_len : len);
+	pcap_dump((u_char *)w->dumper, &hdr, w->buf);
+}
+
+bool pcap_writer_close(struct pcap_writer *w, char *err, size_t errlen)
+{
+	bool ok = true;
+	if (pcap_dump_flush(w->dumper) != 0) {
+		snprintf(err, errlen, "%s: write failed: %s", w->path, strerror(errno));
+		ok = false;
+	}
+	pcap_dump_close(w->dumper);
+	pcap_close(w->dead);
+	free(w);
+	return ok;
+}

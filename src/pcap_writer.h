@@ -1,0 +1,21 @@
+/* pcap_writer.h: writes records as a pcap in dllpcheck's encapsulation
+ * (capture-format.md section 1), nanosecond timestamps. */
+#ifndef DLLPCHECK_PCAP_WRITER_H
+#define DLLPCHECK_PCAP_WRITER_H
+
+#include <stddef.h>
+
+#include "record.h"
+
+struct pcap_writer;
+
+/* path "-" writes to standard output.  NULL with a message on failure. */
+struct pcap_writer *pcap_writer_open(const char *path, int dlt, char *err,
+                                     size_t errlen);
+/* Writes one record: pseudo-header, then rec->bytes (rec->len captured,
+ * rec->wire_len on the wire).  Times are rounded down to the nanosecond. */
+void pcap_writer_write(struct pcap_writer *w, const struct record *rec);
+/* Flushes and closes; false (with a message) when writing failed. */
+bool pcap_writer_close(struct pcap_writer *w, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,71 @@
+/* reader.h: the one interface every capture reader offers.
+ *
+ * reader_open() finds the format of a file (pcap/pcapng by magic number,
+ * otherwise the text trace) and returns a reader that yields records one
+ * at a time, in file order, with their source positions.  A record that
+ * cannot be read is returned as READER_MALFORMED with its position and a
+ * reason; reading goes on after it.  Nothing is buffered beyond one record.
+ */
+#ifndef DLLPCHECK_READER_H
+#define DLLPCHECK_READER_H
+
+#include <stdio.h>
+
+#include "record.h"
+
+enum input_format {
+	INPUT_AUTO = 0,
+	INPUT_PCAP,     /* pcap or pcapng, through libpcap */
+	INPUT_TEXT,     /* the text trace (capture-format.md section 2) */
+};
+
+struct reader_opts {
+	enum input_format format;  /* INPUT_AUTO: detect */
+	int dlt;                   /* link type expected in pcap files (147..162) */
+};
+
+enum reader_result {
+	READER_RECORD,     /* *rec holds the next record */
+	READER_MALFORMED,  /* *bad says which record and why; call again */
+	READER_EOF,
+	READER_FATAL,      /* the input cannot be read further; *bad says why */
+};
+
+struct reader_malformed {
+	struct srcpos pos;
+	unsigned column;       /* text: 1-based column of the problem, 0 if none */
+	char reason[200];
+};
+
+/* A reader implementation: state plus two functions. */
+struct reader_ops {
+	const char *format_name;   /* "pcap", "pcapng", "text" */
+	enum reader_result (*next)(void *state, struct record *rec,
+	                           struct reader_malformed *bad);
+	void (*close)(void *state);
+};
+
+struct reader {
+	const struct reader_ops *ops;
+	void *state;
+	const char *format_name;
+};
+
+/* Opens path ("-" = standard input).  On failure returns NULL with a
+ * message naming the file in err. */
+struct reader *reader_open(const char *path, const struct reader_opts *opts,
+                           char *err, size_t errlen);
+enum reader_result reader_next(struct reader *r, struct record *rec,
+                               struct reader_malformed *bad);
+void reader_close(struct reader *r);
+
+/* The format readers.  Each takes ownership of fp (closed by close) and
+ * keeps name (not copied: it must outlive the reader). */
+void *text_reader_new(FILE *fp, const char *name);
+extern const struct reader_ops text_reader_ops;
+
+void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
+                      size_t errlen);
+extern const struct reader_ops pcap_reader_ops;
+
+#endif

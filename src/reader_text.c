@@ -1,0 +1,1197 @@
+/* reader_text.c: the text trace reader.
+ * specification: capture-format.md section 2 (grammar), section 1 (event
+ * table, record payloads).
+ *
+ * One line is one record:
+ *
+ *     TIME DIR [link=N] KIND FIELDS...        # comment
+ *
+ *   TIME   non-negative decimal, optional fraction, optional unit ps ns us
+ *          ms s (attached "1.5us" or as the next word "1.5 us"; none = ns).
+ *          Converted to picoseconds exactly with integers: a value finer
+ *          than 1 ps ("1.0001ps"; "1.0ps" is exact) or above 2^64-1 ps is
+ *          malformed.  Units are SI symbols and so case-sensitive; every
+ *          other word (direction, kind, mnemonic, key, keyword, event) is
+ *          not.
+ *   DIR    down | up
+ *   KIND   DLLP <hex>                 6 bytes, or 4 (flag NO_CRC)
+ *          TLP [nocrc] [noseq] <hex>  seq (2), TLP, LCRC (4), minus the dropped parts
+ *          EVENT <name> [vc=N]        link-up link-down hot-reset recovery
+ *                                     port-reset vc-enable (vc=1..7 required)
+ *          <DLLP mnemonic> key=value...
+ *          TLP [nocrc] [noseq] <TLP mnemonic> key=value...
+ *
+ *   Hex: hex digits; spaces, tabs and '_' between them are ignored; an even
+ *   number of digits in all.  A TLP is at most TLP_MAX_RECORD_LEN bytes.
+ *
+ *   Symbolic DLLPs ('_' and '-' are interchangeable in mnemonics):
+ *     InitFC1-P|NP|Cpl, InitFC2-*, UpdateFC-*  vc=0..7 hdr=0..255 data=0..4095
+ *                                              [hdrscale=0..3] [datascale=0..3]
+ *     Ack seq=0..4095, Nak seq=0..4095
+ *     PM_Enter_L1, PM_Enter_L23, PM_Active_State_Request_L1, PM_Request_Ack, NOP
+ *     Feature (or Data_Link_Feature) ack=0|1 bits=HEX (23 bits)
+ *     Vendor data=HEX (24 bits)
+ *   Symbolic TLPs: a mnemonic known to tlp_mnemonic_parse() (MWr32, CplD...)
+ *     with seq=0..4095 len=1..1024 [tc=0..7] [td=0|1].  len may be left out
+ *     only for Cpl, CplLk and Msg (no data, nothing requested).
+ *
+ *   Extensions beyond capture-format.md (for the man page):
+ *     - link=N may also be written among the keys of a symbolic packet or
+ *       an EVENT (once per line);
+ *     - symbolic TLPs take the keywords nocrc, noseq (then seq= is not
+ *       allowed) and nullified (LCRC sent inverted) anywhere after TLP;
+ *     - symbolic DLLPs take nocrc (4-byte form, flag NO_CRC);
+ *     - crc=HEX (DLLP, the field byte4 << 8 | byte5) and lcrc=HEX (TLP,
+ *       32 bits big-endian as on the wire) force the CRC field; they
+ *       conflict with nocrc and nullified.
+ *   Numbers are decimal or 0x hex; values documented as HEX are hex with or
+ *   without 0x.  Keys come in any order; unknown, duplicate or missing
+ *   keys, trailing words and out-of-range values make the line malformed.
+ *
+ * Lines: '#' starts a comment anywhere; blank and comment-only lines are
+ * not records; a '\r' before the newline is whitespace.  Every other line
+ * is one record and advances record_no, also when malformed.  Columns are
+ * 1-based byte offsets in the line.  A line over TEXT_LINE_MAX bytes or
+ * holding a NUL byte is malformed as a whole (the rest of a long line is
+ * skipped unread into memory).
+ *
+ * Memory: one struct per reader holds the line buffer and the record
+ * bytes; nothing is allocated per line, so hostile input costs time only.
+ * text_reader_new() leaves fp with the caller when it fails.
+ */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* getc_unlocked */
+#endif
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dllp.h"
+#include "reader.h"
+#include "record.h"
+#include "tlp.h"
+
+#define TEXT_LINE_MAX 65536u
+
+/* A quoted token in a message keeps at most this many input bytes, each
+ * at most 4 output bytes ("\xNN"): a reason stays short however long the
+ * token, and vsnprintf() cuts whatever still does not fit. */
+#define QUOTE_MAX 32u
+#define QUOTE_BUF (QUOTE_MAX * 4u + 4u)
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define PRINTF_LIKE(fmt, args)
+#endif
+
+struct text_reader {
+	FILE *fp;
+	const char *name;
+	uint64_t line_no;        /* lines consumed */
+	uint64_t record_no;      /* records returned or reported malformed */
+	uint64_t offset;         /* bytes consumed */
+	bool failed;             /* a read error was reported: stay fatal */
+	int read_errno;          /* of that error, for the repeated report */
+	char line[TEXT_LINE_MAX];
+	uint8_t bytes[TLP_MAX_RECORD_LEN];
+};
+
+/* ------------------------------------------------------------------ */
+/* Characters, words, messages */
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Hex digit value, or -1. */
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Folds case and treats '_' as '-', so "pm-enter-l1" names PM_Enter_L1. */
+static char fold(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return (char)(c - 'A' + 'a');
+	return c == '_' ? '-' : c;
+}
+
+/* s[0..len) equals word, folded (see fold()). */
+static bool word_eq(const char *s, size_t len, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (word[i] == '\0' || fold(s[i]) != fold(word[i]))
+			return false;
+	}
+	return word[i] == '\0';
+}
+
+/* Copies a token for a message: printable ASCII as is, anything else as
+ * \xNN, cut at QUOTE_MAX input bytes with "...". Binary lines stay
+ * readable and a reason never breaks a terminal or a JSON report. */
+static const char *quote(char *out, const char *s, size_t len)
+{
+	static const char hexdig[] = "0123456789abcdef";
+	size_t n = len > QUOTE_MAX ? QUOTE_MAX : len;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hexdig[c >> 4];
+			out[o++] = hexdig[c & 15];
+		}
+	}
+	if (n < len) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tokens */
+
+struct token {
+	const char *s;
+	size_t len;
+	unsigned col;            /* 1-based */
+};
+
+struct lexer {
+	const char *line;
+	size_t pos;
+	size_t end;              /* comment and trailing blanks cut off */
+};
+
+static bool lex_next(struct lexer *lx, struct token *t)
+{
+	size_t p = lx->pos;
+
+	while (p < lx->end && is_space(lx->line[p]))
+		p++;
+	if (p == lx->end) {
+		lx->pos = p;
+		return false;
+	}
+	t->s = lx->line + p;
+	t->col = (unsigned)p + 1;
+	while (p < lx->end && !is_space(lx->line[p]))
+		p++;
+	t->len = (size_t)(lx->line + p - t->s);
+	lx->pos = p;
+	return true;
+}
+
+/* The column a missing word would have had: just past the line's end. */
+static unsigned lex_end_col(const struct lexer *lx)
+{
+	return (unsigned)lx->end + 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Keys and the forms of symbolic packets */
+
+enum key_id {
+	KEY_LINK, KEY_VC, KEY_HDR, KEY_DATA, KEY_HDRSCALE, KEY_DATASCALE,
+	KEY_SEQ, KEY_ACK, KEY_BITS, KEY_LEN, KEY_TC, KEY_TD, KEY_CRC, KEY_LCRC,
+	KEY_COUNT
+};
+
+/* A name with its length, so lookups compare lengths before bytes. */
+struct name {
+	const char *s;
+	size_t len;
+};
+#define NAME(str) { str, sizeof(str) - 1 }
+
+static bool name_eq(const char *s, size_t len, const struct name *n)
+{
+	return len == n->len && word_eq(s, len, n->s);
+}
+
+static const struct name key_names[KEY_COUNT] = {
+	[KEY_LINK] = NAME("link"), [KEY_VC] = NAME("vc"),
+	[KEY_HDR] = NAME("hdr"), [KEY_DATA] = NAME("data"),
+	[KEY_HDRSCALE] = NAME("hdrscale"), [KEY_DATASCALE] = NAME("datascale"),
+	[KEY_SEQ] = NAME("seq"), [KEY_ACK] = NAME("ack"),
+	[KEY_BITS] = NAME("bits"), [KEY_LEN] = NAME("len"),
+	[KEY_TC] = NAME("tc"), [KEY_TD] = NAME("td"),
+	[KEY_CRC] = NAME("crc"), [KEY_LCRC] = NAME("lcrc"),
+};
+
+/* Keywords without a value. */
+enum word_id { WORD_NOCRC, WORD_NOSEQ, WORD_NULLIFIED, WORD_COUNT };
+
+static const struct name word_names[WORD_COUNT] = {
+	[WORD_NOCRC] = NAME("nocrc"), [WORD_NOSEQ] = NAME("noseq"),
+	[WORD_NULLIFIED] = NAME("nullified"),
+};
+
+#define BIT(n) (1u << (n))
+
+/* How one key is written for one form: hex keys take bare hex digits. */
+struct key_rule {
+	uint8_t key;
+	bool hex;
+	uint32_t min, max;
+};
+
+struct form {
+	const struct key_rule *rules;
+	unsigned nrules;
+	unsigned required;       /* BIT(key) */
+	unsigned words;          /* BIT(word) allowed */
+};
+
+#define RULE_LINK { KEY_LINK, false, 0, 255 }
+#define RULE_CRC { KEY_CRC, true, 0, 0xFFFF }
+#define FORM(rules, req, words) \
+	{ rules, sizeof(rules) / sizeof(rules[0]), req, words }
+
+static const struct key_rule fc_rules[] = {
+	RULE_LINK, RULE_CRC,
+	{ KEY_VC, false, 0, 7 }, { KEY_HDR, false, 0, 255 },
+	{ KEY_DATA, false, 0, 4095 }, { KEY_HDRSCALE, false, 0, 3 },
+	{ KEY_DATASCALE, false, 0, 3 },
+};
+static const struct key_rule acknak_rules[] = {
+	RULE_LINK, RULE_CRC, { KEY_SEQ, false, 0, 4095 },
+};
+static const struct key_rule bare_rules[] = { RULE_LINK, RULE_CRC };
+static const struct key_rule feature_rules[] = {
+	RULE_LINK, RULE_CRC,
+	{ KEY_ACK, false, 0, 1 }, { KEY_BITS, true, 0, 0x7FFFFF },
+};
+static const struct key_rule vendor_rules[] = {
+	RULE_LINK, RULE_CRC, { KEY_DATA, true, 0, 0xFFFFFF },
+};
+static const struct key_rule tlp_rules[] = {
+	RULE_LINK,
+	{ KEY_SEQ, false, 0, 4095 }, { KEY_LEN, false, 1, 1024 },
+	{ KEY_TC, false, 0, 7 }, { KEY_TD, false, 0, 1 },
+	{ KEY_LCRC, true, 0, 0xFFFFFFFF },
+};
+static const struct key_rule event_rules[] = { RULE_LINK };
+static const struct key_rule event_vc_rules[] = {
+	RULE_LINK, { KEY_VC, false, 1, 7 },
+};
+
+static const struct form form_fc =
+	FORM(fc_rules, BIT(KEY_VC) | BIT(KEY_HDR) | BIT(KEY_DATA), BIT(WORD_NOCRC));
+static const struct form form_acknak =
+	FORM(acknak_rules, BIT(KEY_SEQ), BIT(WORD_NOCRC));
+static const struct form form_bare = FORM(bare_rules, 0, BIT(WORD_NOCRC));
+static const struct form form_feature =
+	FORM(feature_rules, BIT(KEY_ACK) | BIT(KEY_BITS), BIT(WORD_NOCRC));
+static const struct form form_vendor =
+	FORM(vendor_rules, BIT(KEY_DATA), BIT(WORD_NOCRC));
+/* seq and len are required case by case (noseq, kind): see parse_tlp_sym. */
+static const struct form form_tlp = FORM(tlp_rules, 0,
+	BIT(WORD_NOCRC) | BIT(WORD_NOSEQ) | BIT(WORD_NULLIFIED));
+/* Events take link= only; also the form of link= before KIND. */
+static const struct form form_event = FORM(event_rules, 0, 0);
+static const struct form form_event_vc =
+	FORM(event_vc_rules, BIT(KEY_VC), 0);
+
+struct dllp_mnemonic {
+	struct name name;
+	enum dllp_type type;
+	enum fc_class cls;
+	const struct form *form;
+};
+
+static const struct dllp_mnemonic dllp_mnemonics[] = {
+	{ NAME("InitFC1-P"), DLLP_INITFC1, FC_P, &form_fc },
+	{ NAME("InitFC1-NP"), DLLP_INITFC1, FC_NP, &form_fc },
+	{ NAME("InitFC1-Cpl"), DLLP_INITFC1, FC_CPL, &form_fc },
+	{ NAME("InitFC2-P"), DLLP_INITFC2, FC_P, &form_fc },
+	{ NAME("InitFC2-NP"), DLLP_INITFC2, FC_NP, &form_fc },
+	{ NAME("InitFC2-Cpl"), DLLP_INITFC2, FC_CPL, &form_fc },
+	{ NAME("UpdateFC-P"), DLLP_UPDATEFC, FC_P, &form_fc },
+	{ NAME("UpdateFC-NP"), DLLP_UPDATEFC, FC_NP, &form_fc },
+	{ NAME("UpdateFC-Cpl"), DLLP_UPDATEFC, FC_CPL, &form_fc },
+	{ NAME("Ack"), DLLP_ACK, FC_P, &form_acknak },
+	{ NAME("Nak"), DLLP_NAK, FC_P, &form_acknak },
+	{ NAME("PM_Enter_L1"), DLLP_PM_ENTER_L1, FC_P, &form_bare },
+	{ NAME("PM_Enter_L23"), DLLP_PM_ENTER_L23, FC_P, &form_bare },
+	{ NAME("PM_Active_State_Request_L1"), DLLP_PM_AS_REQUEST_L1, FC_P, &form_bare },
+	{ NAME("PM_Request_Ack"), DLLP_PM_REQUEST_ACK, FC_P, &form_bare },
+	{ NAME("NOP"), DLLP_NOP, FC_P, &form_bare },
+	{ NAME("Feature"), DLLP_FEATURE, FC_P, &form_feature },
+	/* dllp_name() prints this one; accept it so output reads back. */
+	{ NAME("Data_Link_Feature"), DLLP_FEATURE, FC_P, &form_feature },
+	{ NAME("Vendor"), DLLP_VENDOR, FC_P, &form_vendor },
+};
+
+static const struct dllp_mnemonic *dllp_mnemonic_find(const struct token *t)
+{
+	for (size_t i = 0; i < sizeof(dllp_mnemonics) / sizeof(dllp_mnemonics[0]); i++) {
+		if (name_eq(t->s, t->len, &dllp_mnemonics[i].name))
+			return &dllp_mnemonics[i];
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing one line */
+
+/* The keys and keywords of a line, with the column each came from so
+ * conflicts can point at the later one. */
+struct fields {
+	uint32_t val[KEY_COUNT];
+	unsigned col[KEY_COUNT];     /* 0: not given */
+	unsigned word_col[WORD_COUNT];
+};
+
+struct parse {
+	struct lexer lx;
+	struct reader_malformed *bad;
+	uint8_t *buf;                /* TLP_MAX_RECORD_LEN bytes */
+	uint64_t time_ps;
+	enum link_dir dir;
+	enum rec_kind kind;
+	uint8_t flags;
+	uint32_t len;
+	struct fields f;
+};
+
+static bool fail(struct parse *p, unsigned col, const char *fmt, ...)
+	PRINTF_LIKE(3, 4);
+
+static bool fail(struct parse *p, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->bad->reason, sizeof(p->bad->reason), fmt, ap);
+	va_end(ap);
+	p->bad->column = col;
+	return false;
+}
+
+static bool has(const struct fields *f, enum key_id k)
+{
+	return f->col[k] != 0;
+}
+
+static bool has_word(const struct fields *f, enum word_id w)
+{
+	return f->word_col[w] != 0;
+}
+
+/* Decimal, 0x hex, or (bare_hex) hex with an optional 0x. False when s
+ * is not such a number; *too_big when it is but exceeds 64 bits. */
+static bool parse_uint(const char *s, size_t len, bool bare_hex,
+		       uint64_t *out, bool *too_big)
+{
+	unsigned base = bare_hex ? 16 : 10;
+	uint64_t v = 0;
+
+	*too_big = false;
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		len -= 2;
+	}
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		int d = base == 16 ? hex_value(s[i]) : (is_digit(s[i]) ? s[i] - '0' : -1);
+
+		if (d < 0)
+			return false;
+		if (v > (UINT64_MAX - (unsigned)d) / base)
+			*too_big = true;
+		else
+			v = v * base + (unsigned)d;
+	}
+	*out = v;
+	return true;
+}
+
+static const struct key_rule *form_rule(const struct form *form, enum key_id k)
+{
+	for (unsigned i = 0; i < form->nrules; i++) {
+		if (form->rules[i].key == k)
+			return &form->rules[i];
+	}
+	return NULL;
+}
+
+static int key_lookup(const char *s, size_t len)
+{
+	for (int k = 0; k < KEY_COUNT; k++) {
+		if (name_eq(s, len, &key_names[k]))
+			return k;
+	}
+	return -1;
+}
+
+static int word_lookup(const struct token *t)
+{
+	for (int w = 0; w < WORD_COUNT; w++) {
+		if (name_eq(t->s, t->len, &word_names[w]))
+			return w;
+	}
+	return -1;
+}
+
+/* A key=value token; what names the packet for messages. */
+static bool parse_key(struct parse *p, const struct form *form,
+		      const char *what, const struct token *t, const char *eq)
+{
+	char q1[QUOTE_BUF], q2[QUOTE_BUF];
+	size_t klen = (size_t)(eq - t->s);
+	const char *v = eq + 1;
+	size_t vlen = t->len - klen - 1;
+	int k = key_lookup(t->s, klen);
+	const struct key_rule *rule = k < 0 ? NULL : form_rule(form, (enum key_id)k);
+	uint64_t val;
+	bool too_big;
+
+	if (rule == NULL)
+		return fail(p, t->col, "unknown key '%s' for %s",
+			    quote(q1, t->s, klen), what);
+	if (p->f.col[k] != 0)
+		return fail(p, t->col, "duplicate key '%s'", key_names[k].s);
+	if (vlen == 0)
+		return fail(p, t->col, "missing value for '%s'", key_names[k].s);
+	if (!parse_uint(v, vlen, rule->hex, &val, &too_big))
+		return fail(p, t->col, "%s='%s': not a %s number", key_names[k].s,
+			    quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
+	if (too_big || val < rule->min || val > rule->max) {
+		if (rule->hex)
+			return fail(p, t->col, "%s=%s out of range 0x%x..0x%x",
+				    key_names[k].s, quote(q2, v, vlen),
+				    (unsigned)rule->min, (unsigned)rule->max);
+		return fail(p, t->col, "%s=%s out of range %u..%u", key_names[k].s,
+			    quote(q2, v, vlen), (unsigned)rule->min,
+			    (unsigned)rule->max);
+	}
+	p->f.val[k] = (uint32_t)val;
+	p->f.col[k] = t->col;
+	return true;
+}
+
+/* A keyword token (no '='). */
+static bool parse_word(struct parse *p, const struct form *form,
+		       const char *what, const struct token *t)
+{
+	char q[QUOTE_BUF];
+	int w = word_lookup(t);
+
+	if (w < 0 || !(form->words & BIT(w)))
+		return fail(p, t->col, "unexpected '%s' after %s",
+			    quote(q, t->s, t->len), what);
+	if (p->f.word_col[w] != 0)
+		return fail(p, t->col, "duplicate '%s'", word_names[w].s);
+	p->f.word_col[w] = t->col;
+	return true;
+}
+
+/* Reads the rest of the line as keys and keywords of form, then checks
+ * the required keys; a missing one is blamed on the mnemonic at col. */
+static bool parse_fields(struct parse *p, const struct form *form,
+			 const char *what, unsigned col)
+{
+	struct token t;
+
+	while (lex_next(&p->lx, &t)) {
+		const char *eq = memchr(t.s, '=', t.len);
+		bool ok = eq ? parse_key(p, form, what, &t, eq)
+			     : parse_word(p, form, what, &t);
+
+		if (!ok)
+			return false;
+	}
+	for (int k = 0; k < KEY_COUNT; k++) {
+		if ((form->required & BIT(k)) && !has(&p->f, (enum key_id)k))
+			return fail(p, col, "missing key '%s' for %s",
+				    key_names[k].s, what);
+	}
+	return true;
+}
+
+/* Two options that cannot go together: blame the one written later. */
+static bool conflict(struct parse *p, unsigned col_a, const char *a,
+		     unsigned col_b, const char *b)
+{
+	if (col_a == 0 || col_b == 0)
+		return true;
+	return fail(p, col_a > col_b ? col_a : col_b,
+		    "'%s' and '%s' cannot be used together", a, b);
+}
+
+/* ---- TIME ---- */
+
+struct time_unit {
+	const char *name;
+	unsigned frac_digits;    /* decimals down to 1 ps */
+	uint64_t ps;
+};
+
+static const struct time_unit time_units[] = {
+	{ "ps", 0, UINT64_C(1) },
+	{ "ns", 3, UINT64_C(1000) },
+	{ "us", 6, UINT64_C(1000000) },
+	{ "ms", 9, UINT64_C(1000000000) },
+	{ "s", 12, UINT64_C(1000000000000) },
+};
+
+static const struct time_unit *time_unit_find(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
+		if (strlen(time_units[i].name) == len &&
+		    memcmp(time_units[i].name, s, len) == 0)
+			return &time_units[i];
+	}
+	return NULL;
+}
+
+/* The digits of a time: integer part and fraction, located in the token. */
+struct time_digits {
+	const char *int_s;
+	size_t int_len;
+	const char *frac_s;
+	size_t frac_len;
+	size_t used;             /* bytes of the token they take */
+};
+
+static bool split_time(struct parse *p, const struct token *t,
+		       struct time_digits *d)
+{
+	char q[QUOTE_BUF];
+	size_t i = 0;
+
+	while (i < t->len && is_digit(t->s[i]))
+		i++;
+	d->int_s = t->s;
+	d->int_len = i;
+	d->frac_s = NULL;
+	d->frac_len = 0;
+	if (i == 0)
+		return fail(p, t->col, "time '%s': not a non-negative decimal number",
+			    quote(q, t->s, t->len));
+	if (i < t->len && t->s[i] == '.') {
+		size_t f = ++i;
+
+		while (i < t->len && is_digit(t->s[i]))
+			i++;
+		if (i == f)
+			return fail(p, t->col, "time '%s': no digits after '.'",
+				    quote(q, t->s, t->len));
+		d->frac_s = t->s + f;
+		d->frac_len = i - f;
+	}
+	d->used = i;
+	return true;
+}
+
+/* Exact integer conversion: int * unit + fraction scaled to ps. */
+static bool time_to_ps(struct parse *p, const struct token *t,
+		       const struct time_digits *d, const struct time_unit *u)
+{
+	char q[QUOTE_BUF];
+	uint64_t whole = 0, frac = 0;
+	unsigned kept = 0;
+
+	for (size_t i = 0; i < d->int_len; i++) {
+		unsigned dig = (unsigned)(d->int_s[i] - '0');
+
+		if (whole > (UINT64_MAX - dig) / 10)
+			goto too_big;
+		whole = whole * 10 + dig;
+	}
+	/* Digits past the unit's resolution may only be zeros. */
+	for (size_t i = 0; i < d->frac_len; i++) {
+		unsigned dig = (unsigned)(d->frac_s[i] - '0');
+
+		if (kept < u->frac_digits) {
+			frac = frac * 10 + dig;
+			kept++;
+		} else if (dig != 0) {
+			return fail(p, t->col, "time '%s': finer than 1 ps",
+				    quote(q, t->s, t->len));
+		}
+	}
+	for (; kept < u->frac_digits; kept++)
+		frac *= 10;
+	if (whole > UINT64_MAX / u->ps || whole * u->ps > UINT64_MAX - frac)
+		goto too_big;
+	p->time_ps = whole * u->ps + frac;
+	return true;
+too_big:
+	return fail(p, t->col, "time '%s': over 2^64-1 ps",
+		    quote(q, t->s, t->len));
+}
+
+static bool parse_time(struct parse *p)
+{
+	char q1[QUOTE_BUF], q2[QUOTE_BUF];
+	struct token t, unit_tok;
+	struct time_digits d;
+	const struct time_unit *u = &time_units[1]; /* no unit: ns */
+	const struct time_unit *word_unit;
+
+	if (!lex_next(&p->lx, &t))
+		return fail(p, 1, "missing time");
+	if (!split_time(p, &t, &d))
+		return false;
+	if (d.used < t.len) {
+		u = time_unit_find(t.s + d.used, t.len - d.used);
+		if (u == NULL)
+			return fail(p, t.col, "time '%s': unknown unit '%s'",
+				    quote(q1, t.s, t.len),
+				    quote(q2, t.s + d.used, t.len - d.used));
+	} else {
+		/* "10 ns": a unit word may follow; otherwise put it back. */
+		size_t save = p->lx.pos;
+
+		if (lex_next(&p->lx, &unit_tok) &&
+		    (word_unit = time_unit_find(unit_tok.s, unit_tok.len)) != NULL)
+			u = word_unit;
+		else
+			p->lx.pos = save;
+	}
+	return time_to_ps(p, &t, &d, u);
+}
+
+/* ---- DIR [link=N] ---- */
+
+static bool parse_dir(struct parse *p)
+{
+	char q[QUOTE_BUF];
+	struct token t;
+
+	if (!lex_next(&p->lx, &t))
+		return fail(p, lex_end_col(&p->lx), "missing direction");
+	if (word_eq(t.s, t.len, "down"))
+		p->dir = DIR_DOWN;
+	else if (word_eq(t.s, t.len, "up"))
+		p->dir = DIR_UP;
+	else
+		return fail(p, t.col, "expected direction 'down' or 'up', got '%s'",
+			    quote(q, t.s, t.len));
+	return true;
+}
+
+/* An optional link=N before KIND; returns the KIND token in *kind. */
+static bool parse_link_and_kind(struct parse *p, struct token *kind)
+{
+	if (!lex_next(&p->lx, kind))
+		return fail(p, lex_end_col(&p->lx), "missing record kind");
+	/* A loop, so a second link= is reported as a duplicate. */
+	while (kind->len >= 5 && word_eq(kind->s, 5, "link=")) {
+		if (!parse_key(p, &form_event, "the direction", kind, kind->s + 4))
+			return false;
+		if (!lex_next(&p->lx, kind))
+			return fail(p, lex_end_col(&p->lx), "missing record kind");
+	}
+	return true;
+}
+
+/* ---- hex bytes ---- */
+
+/* Reads the rest of the line, from first (a token), as hex digits ('_'
+ * and blanks between them ignored) into p->buf, storing at most cap bytes
+ * but counting them all so the message can say how many there were. */
+static bool parse_hex(struct parse *p, const char *what,
+		      const struct token *first, size_t cap, size_t *count)
+{
+	char q[QUOTE_BUF];
+	size_t n = 0, digits = 0;
+	unsigned acc = 0;
+
+	for (size_t i = first->col - 1u; i < p->lx.end; i++) {
+		char c = p->lx.line[i];
+		int v = hex_value(c);
+
+		if (v < 0) {
+			if (c == '_' || is_space(c))
+				continue;
+			return fail(p, (unsigned)i + 1, "bad hex digit '%s' in %s bytes",
+				    quote(q, &p->lx.line[i], 1), what);
+		}
+		acc = acc << 4 | (unsigned)v;
+		if (++digits % 2 == 0) {
+			if (n < cap)
+				p->buf[n] = (uint8_t)acc;
+			n++;
+			acc = 0;
+		}
+	}
+	p->lx.pos = p->lx.end;
+	if (digits % 2 != 0)
+		return fail(p, first->col, "odd number of hex digits (%zu)", digits);
+	*count = n;
+	return true;
+}
+
+static bool parse_dllp_hex(struct parse *p)
+{
+	struct token first;
+	size_t n;
+
+	if (!lex_next(&p->lx, &first))
+		return fail(p, lex_end_col(&p->lx), "missing DLLP bytes");
+	if (!parse_hex(p, "DLLP", &first, DLLP_WIRE_LEN, &n))
+		return false;
+	if (n != DLLP_WIRE_LEN && n != DLLP_CONTENT_LEN)
+		return fail(p, first.col,
+			    "hex byte count %zu: a DLLP is 6 bytes (or 4 without CRC)",
+			    n);
+	p->kind = REC_DLLP;
+	p->len = (uint32_t)n;
+	if (n == DLLP_CONTENT_LEN)
+		p->flags |= REC_F_NO_CRC;
+	return true;
+}
+
+static bool parse_tlp_hex(struct parse *p, const struct token *first)
+{
+	size_t n;
+
+	if (has_word(&p->f, WORD_NULLIFIED))
+		return fail(p, p->f.word_col[WORD_NULLIFIED],
+			    "'nullified' needs a symbolic TLP: "
+			    "write the LCRC bytes instead");
+	if (!parse_hex(p, "TLP", first, TLP_MAX_RECORD_LEN, &n))
+		return false;
+	if (n > TLP_MAX_RECORD_LEN)
+		return fail(p, first->col,
+			    "hex byte count %zu: a TLP record is at most %u bytes",
+			    n, (unsigned)TLP_MAX_RECORD_LEN);
+	p->kind = REC_TLP;
+	p->len = (uint32_t)n;
+	p->flags |= (has_word(&p->f, WORD_NOCRC) ? REC_F_NO_CRC : 0) |
+		    (has_word(&p->f, WORD_NOSEQ) ? REC_F_NO_SEQ : 0);
+	return true;
+}
+
+/* ---- symbolic DLLP ---- */
+
+static void build_dllp(const struct dllp_mnemonic *m, const struct fields *f,
+		       struct dllp *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->type = m->type;
+	switch (m->type) {
+	case DLLP_INITFC1:
+	case DLLP_INITFC2:
+	case DLLP_UPDATEFC:
+		d->fc_class = m->cls;
+		d->vc = (uint8_t)f->val[KEY_VC];
+		d->hdr_fc = (uint8_t)f->val[KEY_HDR];
+		d->data_fc = (uint16_t)f->val[KEY_DATA];
+		d->hdr_scale = (uint8_t)f->val[KEY_HDRSCALE];
+		d->data_scale = (uint8_t)f->val[KEY_DATASCALE];
+		d->type_byte = dllp_fc_type_byte(m->type, m->cls, d->vc);
+		break;
+	case DLLP_ACK:
+	case DLLP_NAK:
+		d->acknak_seq = (uint16_t)f->val[KEY_SEQ];
+		break;
+	case DLLP_FEATURE:
+		d->feature_ack = f->val[KEY_ACK] != 0;
+		d->feature_support = f->val[KEY_BITS];
+		break;
+	case DLLP_VENDOR:
+		d->content = f->val[KEY_DATA];
+		break;
+	default:
+		break;
+	}
+}
+
+static bool parse_dllp_sym(struct parse *p, const struct dllp_mnemonic *m,
+			   unsigned col)
+{
+	struct dllp d;
+
+	if (!parse_fields(p, m->form, m->name.s, col))
+		return false;
+	if (!conflict(p, p->f.col[KEY_CRC], "crc=", p->f.word_col[WORD_NOCRC], "nocrc"))
+		return false;
+	build_dllp(m, &p->f, &d);
+	dllp_encode(&d, p->buf);
+	if (has(&p->f, KEY_CRC)) {
+		p->buf[4] = (uint8_t)(p->f.val[KEY_CRC] >> 8);
+		p->buf[5] = (uint8_t)p->f.val[KEY_CRC];
+	}
+	p->kind = REC_DLLP;
+	p->len = DLLP_WIRE_LEN;
+	if (has_word(&p->f, WORD_NOCRC)) {
+		p->len = DLLP_CONTENT_LEN;
+		p->flags |= REC_F_NO_CRC;
+	}
+	return true;
+}
+
+/* ---- TLP: keywords, then a mnemonic or hex ---- */
+
+/* Kinds that carry no data and request none: their Length is reserved. */
+static bool tlp_len_optional(enum tlp_kind kind)
+{
+	return kind == TLP_CPL || kind == TLP_CPLLK || kind == TLP_MSG;
+}
+
+static bool check_tlp_fields(struct parse *p, enum tlp_kind kind,
+			     const char *what, unsigned col)
+{
+	const struct fields *f = &p->f;
+	unsigned nocrc = f->word_col[WORD_NOCRC];
+	unsigned nullified = f->word_col[WORD_NULLIFIED];
+	unsigned lcrc = f->col[KEY_LCRC];
+
+	if (!conflict(p, f->col[KEY_SEQ], "seq=", f->word_col[WORD_NOSEQ], "noseq") ||
+	    !conflict(p, lcrc, "lcrc=", nocrc, "nocrc") ||
+	    !conflict(p, lcrc, "lcrc=", nullified, "nullified") ||
+	    !conflict(p, nocrc, "nocrc", nullified, "nullified"))
+		return false;
+	if (!has(f, KEY_SEQ) && !has_word(f, WORD_NOSEQ))
+		return fail(p, col, "missing key 'seq' for %s", what);
+	if (!has(f, KEY_LEN) && !tlp_len_optional(kind))
+		return fail(p, col, "missing key 'len' for %s", what);
+	return true;
+}
+
+static bool parse_tlp_sym(struct parse *p, const struct token *mn,
+			  enum tlp_kind kind, bool addr64)
+{
+	char what[QUOTE_BUF];
+	struct tlp_spec spec;
+	size_t n;
+
+	quote(what, mn->s, mn->len);
+	if (!parse_fields(p, &form_tlp, what, mn->col) ||
+	    !check_tlp_fields(p, kind, what, mn->col))
+		return false;
+	memset(&spec, 0, sizeof(spec));
+	spec.kind = kind;
+	spec.addr64 = addr64;
+	spec.seq = (uint16_t)p->f.val[KEY_SEQ];
+	spec.length_dw = has(&p->f, KEY_LEN) ? (uint16_t)p->f.val[KEY_LEN] : 1;
+	spec.tc = (uint8_t)p->f.val[KEY_TC];
+	spec.td = p->f.val[KEY_TD] != 0;
+	spec.msg_routing = 4; /* 100b: local, terminate at receiver */
+	spec.has_seq = !has_word(&p->f, WORD_NOSEQ);
+	spec.has_lcrc = !has_word(&p->f, WORD_NOCRC);
+	spec.nullify = has_word(&p->f, WORD_NULLIFIED);
+	spec.force_lcrc = has(&p->f, KEY_LCRC);
+	spec.forced_lcrc = p->f.val[KEY_LCRC];
+	n = tlp_encode(&spec, p->buf, TLP_MAX_RECORD_LEN);
+	if (n == 0)
+		return fail(p, mn->col, "%s cannot be encoded with these fields", what);
+	p->kind = REC_TLP;
+	p->len = (uint32_t)n;
+	p->flags |= (spec.has_lcrc ? 0 : REC_F_NO_CRC) |
+		    (spec.has_seq ? 0 : REC_F_NO_SEQ);
+	return true;
+}
+
+static bool all_hex(const struct token *t)
+{
+	for (size_t i = 0; i < t->len; i++) {
+		if (hex_value(t->s[i]) < 0 && t->s[i] != '_')
+			return false;
+	}
+	return true;
+}
+
+static bool is_letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool parse_tlp(struct parse *p)
+{
+	static const struct form prefix_words = FORM(event_rules, 0,
+		BIT(WORD_NOCRC) | BIT(WORD_NOSEQ) | BIT(WORD_NULLIFIED));
+	char q[QUOTE_BUF];
+	struct token t;
+	enum tlp_kind kind;
+	bool addr64;
+
+	for (;;) {
+		if (!lex_next(&p->lx, &t))
+			return fail(p, lex_end_col(&p->lx),
+				    "missing TLP bytes or mnemonic");
+		if (word_lookup(&t) < 0)
+			break;
+		if (!parse_word(p, &prefix_words, "TLP", &t))
+			return false;
+	}
+	/* No mnemonic is all hex digits, so hex bytes are never taken
+	 * for one; a word starting with a letter was meant as one. */
+	if (all_hex(&t))
+		return parse_tlp_hex(p, &t);
+	if (tlp_mnemonic_parse(t.s, t.len, &kind, &addr64))
+		return parse_tlp_sym(p, &t, kind, addr64);
+	if (is_letter(t.s[0]))
+		return fail(p, t.col, "unknown TLP mnemonic '%s'", quote(q, t.s, t.len));
+	return parse_tlp_hex(p, &t);
+}
+
+/* ---- EVENT ---- */
+
+static bool parse_event(struct parse *p)
+{
+	char q[QUOTE_BUF], name[24];
+	struct token t;
+	unsigned code = 0;
+
+	if (!lex_next(&p->lx, &t))
+		return fail(p, lex_end_col(&p->lx), "missing event name");
+	/* link_event_from_name() knows the canonical spelling only. */
+	if (t.len < sizeof(name)) {
+		for (size_t i = 0; i < t.len; i++)
+			name[i] = fold(t.s[i]);
+		code = link_event_from_name(name, t.len);
+	}
+	if (code == 0)
+		return fail(p, t.col, "unknown event '%s'", quote(q, t.s, t.len));
+	if (!parse_fields(p, code == EV_VC_ENABLE ? &form_event_vc : &form_event,
+			  link_event_name(code), t.col))
+		return false;
+	p->buf[0] = (uint8_t)code;
+	p->buf[1] = (uint8_t)(code == EV_VC_ENABLE ? p->f.val[KEY_VC] : 0);
+	p->buf[2] = 0;
+	p->buf[3] = 0;
+	p->kind = REC_EVENT;
+	p->len = EVENT_LEN;
+	return true;
+}
+
+/* ---- the line ---- */
+
+static bool parse_kind(struct parse *p)
+{
+	char q[QUOTE_BUF];
+	struct token t;
+	const struct dllp_mnemonic *m;
+
+	if (!parse_link_and_kind(p, &t))
+		return false;
+	if (word_eq(t.s, t.len, "DLLP"))
+		return parse_dllp_hex(p);
+	if (word_eq(t.s, t.len, "TLP"))
+		return parse_tlp(p);
+	if (word_eq(t.s, t.len, "EVENT"))
+		return parse_event(p);
+	m = dllp_mnemonic_find(&t);
+	if (m == NULL)
+		return fail(p, t.col, "unknown DLLP mnemonic '%s'", quote(q, t.s, t.len));
+	return parse_dllp_sym(p, m, t.col);
+}
+
+static bool parse_line(struct parse *p)
+{
+	return parse_time(p) && parse_dir(p) && parse_kind(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lines */
+
+enum line_status { LINE_OK, LINE_TOO_LONG, LINE_EOF, LINE_ERROR };
+
+/* Reads one line (without its '\n') into tr->line.  A line longer than
+ * the buffer is consumed to its end but not kept.  getc_unlocked() keeps
+ * the reader usable on a pipe from a running simulation (nothing waits
+ * for a full block) and is fast enough: the parse costs more. */
+static enum line_status read_line(struct text_reader *tr, size_t *len)
+{
+	FILE *fp = tr->fp;
+	uint64_t skipped = 0;
+	size_t n = 0;
+	int c = EOF;
+
+	while (n < TEXT_LINE_MAX) {
+		c = getc_unlocked(fp);
+		if (c == '\n' || c == EOF)
+			break;
+		tr->line[n++] = (char)c;
+	}
+	if (n == TEXT_LINE_MAX) {
+		while ((c = getc_unlocked(fp)) != '\n' && c != EOF)
+			skipped++;
+	}
+	*len = n;
+	tr->offset += n + skipped + (c == '\n');
+	if (c == EOF && ferror(fp))
+		return LINE_ERROR;
+	if (c == EOF && n == 0)
+		return LINE_EOF;
+	return skipped ? LINE_TOO_LONG : LINE_OK;
+}
+
+/* The end of the line's content: before any comment and trailing blanks. */
+static size_t content_end(const char *line, size_t len)
+{
+	const char *hash = memchr(line, '#', len);
+	size_t end = hash ? (size_t)(hash - line) : len;
+
+	while (end > 0 && is_space(line[end - 1]))
+		end--;
+	return end;
+}
+
+static void fill_pos(const struct text_reader *tr, struct srcpos *pos,
+		     uint64_t line_start)
+{
+	pos->file = tr->name;
+	pos->record_no = tr->record_no;
+	pos->byte_offset = line_start;
+	pos->line = tr->line_no;
+}
+
+static enum reader_result malformed_line(struct text_reader *tr,
+					 struct reader_malformed *bad,
+					 uint64_t line_start, unsigned col,
+					 const char *reason)
+{
+	tr->record_no++;
+	fill_pos(tr, &bad->pos, line_start);
+	bad->column = col;
+	snprintf(bad->reason, sizeof(bad->reason), "%s", reason);
+	return READER_MALFORMED;
+}
+
+static enum reader_result read_failed(struct text_reader *tr,
+				      struct reader_malformed *bad,
+				      uint64_t line_start, int err)
+{
+	tr->failed = true;
+	tr->read_errno = err;
+	fill_pos(tr, &bad->pos, line_start);
+	bad->pos.record_no = tr->record_no + 1;
+	bad->pos.line = tr->line_no + 1;
+	bad->column = 0;
+	snprintf(bad->reason, sizeof(bad->reason), "%s: read error: %s",
+		 tr->name, err ? strerror(err) : "unknown error");
+	return READER_FATAL;
+}
+
+/* Parses a non-blank line of len bytes ending its content at end. */
+static enum reader_result parse_record(struct text_reader *tr, size_t end,
+				       uint64_t line_start, struct record *rec,
+				       struct reader_malformed *bad)
+{
+	struct parse p;
+
+	memset(&p, 0, sizeof(p));
+	p.lx.line = tr->line;
+	p.lx.end = end;
+	p.bad = bad;
+	p.buf = tr->bytes;
+	tr->record_no++;
+	if (!parse_line(&p)) {
+		fill_pos(tr, &bad->pos, line_start);
+		return READER_MALFORMED;
+	}
+	rec->time_ps = p.time_ps;
+	rec->kind = p.kind;
+	rec->dir = p.dir;
+	rec->link = (uint8_t)p.f.val[KEY_LINK];
+	rec->flags = p.flags;
+	rec->bytes = tr->bytes;
+	rec->len = p.len;
+	rec->wire_len = p.len;
+	fill_pos(tr, &rec->pos, line_start);
+	return READER_RECORD;
+}
+
+static enum reader_result text_next(void *state, struct record *rec,
+				    struct reader_malformed *bad)
+{
+	struct text_reader *tr = state;
+
+	for (;;) {
+		uint64_t line_start = tr->offset;
+		const char *nul;
+		size_t len, end;
+		enum line_status st;
+
+		if (tr->failed)
+			return read_failed(tr, bad, line_start, tr->read_errno);
+		errno = 0;
+		st = read_line(tr, &len);
+		if (st == LINE_EOF)
+			return READER_EOF;
+		if (st == LINE_ERROR)
+			return read_failed(tr, bad, line_start, errno);
+		tr->line_no++;
+		if (st == LINE_TOO_LONG)
+			return malformed_line(tr, bad, line_start,
+					      TEXT_LINE_MAX + 1,
+					      "line longer than 65536 bytes");
+		/* The words of a line are not NUL-safe, and a NUL means
+		 * this is not a text trace line at all. */
+		nul = memchr(tr->line, '\0', len);
+		if (nul != NULL)
+			return malformed_line(tr, bad, line_start,
+					      (unsigned)(nul - tr->line) + 1,
+					      "NUL byte in text line");
+		end = content_end(tr->line, len);
+		if (end == 0)
+			continue; /* blank or comment only: not a record */
+		return parse_record(tr, end, line_start, rec, bad);
+	}
+}
+
+static void text_close(void *state)
+{
+	struct text_reader *tr = state;
+
+	if (tr == NULL)
+		return;
+	fclose(tr->fp);
+	free(tr);
+}
+
+void *text_reader_new(FILE *fp, const char *name)
+{
+	struct text_reader *tr;
+
+	if (fp == NULL)
+		return NULL;
+	tr = calloc(1, sizeof(*tr));
+	if (tr == NULL)
+		return NULL;
+	tr->fp = fp;
+	tr->name = name;
+	return tr;
+}
+
+const struct reader_ops text_reader_ops = {
+	.format_name = "text",
+	.next = text_next,
+	.close = text_close,
+};

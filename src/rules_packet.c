@@ -1,0 +1,107 @@
+/* rules_packet.c: findings that one packet proves on its own.
+ * capture.truncated [capture-format 1], dllp.crc [2], dllp.reserved-type
+ * [1.2], tlp.lcrc [3.2], tlp.nullified [3.4], tlp.malformed [4]. */
+#include <stdio.h>
+
+#include "rules_packet.h"
+
+static bool check_dllp(const struct packet *pkt, struct finding_sink *sink)
+{
+	const struct dllp *d = &pkt->u.dllp;
+	const struct record *rec = pkt->rec;
+	struct finding f;
+
+	if (d->crc == CRC_BAD) {
+		finding_init(&f, R_DLLP_CRC, rec);
+		snprintf(f.message, sizeof(f.message),
+		         "%s: CRC field 0x%04X, expected 0x%04X",
+		         dllp_name(d), d->crc_field, d->crc_expected);
+		finding_add_evidence(&f, "crc", d->crc_field);
+		finding_add_evidence(&f, "crc_expected", d->crc_expected);
+		rules_raise(sink, &f);
+		return false;
+	}
+	switch (d->type) {
+	case DLLP_RESERVED:
+	case DLLP_LINK_MGMT:
+	case DLLP_ALT_PROTO_1:
+	case DLLP_ALT_PROTO_2:
+	case DLLP_MRINIT:
+	case DLLP_MRINITFC1:
+	case DLLP_MRINITFC2:
+	case DLLP_MRUPDATEFC:
+		/* Good CRC but a type a Non-Flit-Mode receiver without MR-IOV or
+		 * an alternate protocol discards silently [1.1, 1.2]. */
+		finding_init(&f, R_DLLP_RESERVED_TYPE, rec);
+		snprintf(f.message, sizeof(f.message),
+		         "DLLP type 0x%02X (%s) is reserved or unsupported here; discarded",
+		         d->type_byte, dllp_name(d));
+		finding_add_evidence(&f, "type", d->type_byte);
+		rules_raise(sink, &f);
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool check_tlp(const struct packet *pkt, struct finding_sink *sink)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	const struct record *rec = pkt->rec;
+	struct finding f;
+
+	if (t->lcrc == CRC_BAD) {
+		finding_init(&f, R_TLP_LCRC, rec);
+		snprintf(f.message, sizeof(f.message),
+		         "LCRC field 0x%08X, expected 0x%08X (Bad TLP)",
+		         t->lcrc_field, t->lcrc_expected);
+		finding_add_evidence(&f, "lcrc", t->lcrc_field);
+		finding_add_evidence(&f, "lcrc_expected", t->lcrc_expected);
+		rules_raise(sink, &f);
+		return false;
+	}
+	if (t->lcrc == CRC_NULLIFIED) {
+		finding_init(&f, R_TLP_NULLIFIED, rec);
+		snprintf(f.message, sizeof(f.message),
+		         "LCRC 0x%08X is the inverse of 0x%08X: nullified, not charged",
+		         t->lcrc_field, t->lcrc_expected);
+		finding_add_evidence(&f, "lcrc", t->lcrc_field);
+		rules_raise(sink, &f);
+		return false;
+	}
+	if (t->status != TLP_OK) {
+		finding_init(&f, R_TLP_MALFORMED, rec);
+		snprintf(f.message, sizeof(f.message), "%s %s",
+		         tlp_kind_name(t->kind), tlp_status_text(t->status));
+		finding_add_evidence(&f, "length_field", t->length_field);
+		finding_add_evidence(&f, "bytes", rec->len);
+		rules_raise(sink, &f);
+		return false;
+	}
+	return true;
+}
+
+bool rules_packet_check(const struct packet *pkt, struct finding_sink *sink)
+{
+	const struct record *rec = pkt->rec;
+	if (pkt->truncated) {
+		struct finding f;
+		finding_init(&f, R_CAPTURE_TRUNCATED, rec);
+		snprintf(f.message, sizeof(f.message),
+		         "%s captured with %u of its %u bytes; not applied to credits",
+		         rec->kind == REC_TLP ? "TLP" : "DLLP", rec->len, rec->wire_len);
+		finding_add_evidence(&f, "captured", rec->len);
+		finding_add_evidence(&f, "wire_length", rec->wire_len);
+		rules_raise(sink, &f);
+		return false;
+	}
+	switch (rec->kind) {
+	case REC_DLLP:
+		return check_dllp(pkt, sink);
+	case REC_TLP:
+		return check_tlp(pkt, sink);
+	case REC_EVENT:
+		return true;
+	}
+	return false;
+}

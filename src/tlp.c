@@ -1,0 +1,659 @@
+/* tlp.c: decode and encode TLPs as the data link layer carries them, with
+ * the LCRC-32, the ECRC and the flow-control cost of each TLP.
+ * specification: spec-digest.md sections 3 (layout, LCRC, ECRC,
+ * nullified TLPs) and 4 (header, Fmt/Type, credits, prefixes).
+ *
+ * A TLP record (framing stripped) [3.1]:
+ *
+ *   +0  rrrr ssss  ssss ssss   4 reserved bits + 12-bit sequence number
+ *   +2  [prefix DW]...         byte 0 Fmt=100b, Type[4] 0 Local / 1 End-End
+ *       header, 3 or 4 DW      DW0: Fmt[2:0] Type[4:0] | T9 TC[2:0] T8 Attr2 R TH |
+ *                                   TD EP Attr[1:0] AT[1:0] Length[9:8] | Length[7:0]
+ *       [payload]              Length DW when Fmt[1] (Length 0 = 1024 DW)
+ *       [ECRC DW]              when TD
+ *   -4  LCRC bits 31:24 .. 7:0
+ *
+ * The sequence field is absent with NO_SEQ and the LCRC with NO_CRC
+ * (capture-format.md section 1).  Fields are read with shifts and masks.
+ */
+#include "tlp.h"
+
+#include <string.h>
+
+/* Byte-at-a-time table of the reflected CRC-32 (polynomial 04C11DB7h
+ * mirrored to EDB88320h, the zlib/Ethernet CRC) [3.2].  A literal: no
+ * start-up code, no mutable state; check_tlp.c compares it against the
+ * bit-serial form. */
+static const uint32_t crc32_table[256] = {
+	0x00000000, 0x77073096, 0xee0e612c, 0x990951ba, 0x076dc419, 0x706af48f,
+	0xe963a535, 0x9e6495a3, 0x0edb8832, 0x79dcb8a4, 0xe0d5e91e, 0x97d2d988,
+	0x09b64c2b, 0x7eb17cbd, 0xe7b82d07, 0x90bf1d91, 0x1db71064, 0x6ab020f2,
+	0xf3b97148, 0x84be41de, 0x1adad47d, 0x6ddde4eb, 0xf4d4b551, 0x83d385c7,
+	0x136c9856, 0x646ba8c0, 0xfd62f97a, 0x8a65c9ec, 0x14015c4f, 0x63066cd9,
+	0xfa0f3d63, 0x8d080df5, 0x3b6e20c8, 0x4c69105e, 0xd56041e4, 0xa2677172,
+	0x3c03e4d1, 0x4b04d447, 0xd20d85fd, 0xa50ab56b, 0x35b5a8fa, 0x42b2986c,
+	0xdbbbc9d6, 0xacbcf940, 0x32d86ce3, 0x45df5c75, 0xdcd60dcf, 0xabd13d59,
+	0x26d930ac, 0x51de003a, 0xc8d75180, 0xbfd06116, 0x21b4f4b5, 0x56b3c423,
+	0xcfba9599, 0xb8bda50f, 0x2802b89e, 0x5f058808, 0xc60cd9b2, 0xb10be924,
+	0x2f6f7c87, 0x58684c11, 0xc1611dab, 0xb6662d3d, 0x76dc4190, 0x01db7106,
+	0x98d220bc, 0xefd5102a, 0x71b18589, 0x06b6b51f, 0x9fbfe4a5, 0xe8b8d433,
+	0x7807c9a2, 0x0f00f934, 0x9609a88e, 0xe10e9818, 0x7f6a0dbb, 0x086d3d2d,
+	0x91646c97, 0xe6635c01, 0x6b6b51f4, 0x1c6c6162, 0x856530d8, 0xf262004e,
+	0x6c0695ed, 0x1b01a57b, 0x8208f4c1, 0xf50fc457, 0x65b0d9c6, 0x12b7e950,
+	0x8bbeb8ea, 0xfcb9887c, 0x62dd1ddf, 0x15da2d49, 0x8cd37cf3, 0xfbd44c65,
+	0x4db26158, 0x3ab551ce, 0xa3bc0074, 0xd4bb30e2, 0x4adfa541, 0x3dd895d7,
+	0xa4d1c46d, 0xd3d6f4fb, 0x4369e96a, 0x346ed9fc, 0xad678846, 0xda60b8d0,
+	0x44042d73, 0x33031de5, 0xaa0a4c5f, 0xdd0d7cc9, 0x5005713c, 0x270241aa,
+	0xbe0b1010, 0xc90c2086, 0x5768b525, 0x206f85b3, 0xb966d409, 0xce61e49f,
+	0x5edef90e, 0x29d9c998, 0xb0d09822, 0xc7d7a8b4, 0x59b33d17, 0x2eb40d81,
+	0xb7bd5c3b, 0xc0ba6cad, 0xedb88320, 0x9abfb3b6, 0x03b6e20c, 0x74b1d29a,
+	0xead54739, 0x9dd277af, 0x04db2615, 0x73dc1683, 0xe3630b12, 0x94643b84,
+	0x0d6d6a3e, 0x7a6a5aa8, 0xe40ecf0b, 0x9309ff9d, 0x0a00ae27, 0x7d079eb1,
+	0xf00f9344, 0x8708a3d2, 0x1e01f268, 0x6906c2fe, 0xf762575d, 0x806567cb,
+	0x196c3671, 0x6e6b06e7, 0xfed41b76, 0x89d32be0, 0x10da7a5a, 0x67dd4acc,
+	0xf9b9df6f, 0x8ebeeff9, 0x17b7be43, 0x60b08ed5, 0xd6d6a3e8, 0xa1d1937e,
+	0x38d8c2c4, 0x4fdff252, 0xd1bb67f1, 0xa6bc5767, 0x3fb506dd, 0x48b2364b,
+	0xd80d2bda, 0xaf0a1b4c, 0x36034af6, 0x41047a60, 0xdf60efc3, 0xa867df55,
+	0x316e8eef, 0x4669be79, 0xcb61b38c, 0xbc66831a, 0x256fd2a0, 0x5268e236,
+	0xcc0c7795, 0xbb0b4703, 0x220216b9, 0x5505262f, 0xc5ba3bbe, 0xb2bd0b28,
+	0x2bb45a92, 0x5cb36a04, 0xc2d7ffa7, 0xb5d0cf31, 0x2cd99e8b, 0x5bdeae1d,
+	0x9b64c2b0, 0xec63f226, 0x756aa39c, 0x026d930a, 0x9c0906a9, 0xeb0e363f,
+	0x72076785, 0x05005713, 0x95bf4a82, 0xe2b87a14, 0x7bb12bae, 0x0cb61b38,
+	0x92d28e9b, 0xe5d5be0d, 0x7cdcefb7, 0x0bdbdf21, 0x86d3d2d4, 0xf1d4e242,
+	0x68ddb3f8, 0x1fda836e, 0x81be16cd, 0xf6b9265b, 0x6fb077e1, 0x18b74777,
+	0x88085ae6, 0xff0f6a70, 0x66063bca, 0x11010b5c, 0x8f659eff, 0xf862ae69,
+	0x616bffd3, 0x166ccf45, 0xa00ae278, 0xd70dd2ee, 0x4e048354, 0x3903b3c2,
+	0xa7672661, 0xd06016f7, 0x4969474d, 0x3e6e77db, 0xaed16a4a, 0xd9d65adc,
+	0x40df0b66, 0x37d83bf0, 0xa9bcae53, 0xdebb9ec5, 0x47b2cf7f, 0x30b5ffe9,
+	0xbdbdf21c, 0xcabac28a, 0x53b39330, 0x24b4a3a6, 0xbad03605, 0xcdd70693,
+	0x54de5729, 0x23d967bf, 0xb3667a2e, 0xc4614ab8, 0x5d681b02, 0x2a6f2b94,
+	0xb40bbe37, 0xc30c8ea1, 0x5a05df1b, 0x2d02ef8d,
+};
+
+#define SEQ_BYTES 2u
+#define LCRC_BYTES 4u
+#define DW_BYTES 4u
+#define MAX_END_END_PREFIXES 4u   /* [4.4] */
+#define MAX_LENGTH_DW 1024u       /* Length 000h [4.1] */
+
+#define FMT_PREFIX 4u             /* 100b [4.1] */
+#define FMT_4DW 1u                /* Fmt[0]: 4 DW header */
+#define FMT_DATA 2u               /* Fmt[1]: carries data */
+#define PREFIX_END_END 0x10u      /* Type[4] of a prefix [4.4] */
+#define MSG_ROUTING_RESERVED 6u   /* rrr 110b and 111b [4.2] */
+
+static uint32_t crc32_run(const uint8_t *p, size_t n, uint32_t reg)
+{
+	for (size_t i = 0; i < n; i++)
+		reg = (reg >> 8) ^ crc32_table[(reg ^ p[i]) & 0xFFu];
+	return reg;
+}
+
+/* The complemented register goes out least significant byte first: that
+ * is the spec's per-byte bit reversal with field bits 31:24 sent first,
+ * folded into the reflected algorithm [3.2]. */
+static void crc32_put(uint32_t reg, uint8_t out[4])
+{
+	uint32_t crc = ~reg;
+
+	for (unsigned j = 0; j < 4; j++)
+		out[j] = (uint8_t)(crc >> (8 * j));
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+void tlp_lcrc_bytes(const uint8_t *p, size_t n, uint8_t out[4])
+{
+	crc32_put(crc32_run(p, n, 0xFFFFFFFFu), out);
+}
+
+static bool is_prefix(uint8_t byte0)
+{
+	return byte0 >> 5 == FMT_PREFIX;
+}
+
+/* ECRC [3.3]: same CRC as the LCRC, over the End-End prefixes, the header
+ * and the payload.  Local prefixes are left out, and the variant bits
+ * (Type[0] = byte 0 bit 0, EP = byte 2 bit 6 of the header) count as 1 so
+ * that a Type 1 -> Type 0 config conversion or poisoning on the way does
+ * not break the digest. */
+void tlp_ecrc_bytes(const uint8_t *tlp, size_t n, uint8_t out[4])
+{
+	uint32_t reg = 0xFFFFFFFFu;
+	size_t pos = 0;
+
+	while (pos + DW_BYTES <= n && is_prefix(tlp[pos])) {
+		if (tlp[pos] & PREFIX_END_END)
+			reg = crc32_run(tlp + pos, DW_BYTES, reg);
+		pos += DW_BYTES;
+	}
+	if (n - pos >= DW_BYTES) {
+		uint8_t dw0[4] = { (uint8_t)(tlp[pos] | 0x01u), tlp[pos + 1],
+				   (uint8_t)(tlp[pos + 2] | 0x40u), tlp[pos + 3] };
+
+		reg = crc32_run(dw0, DW_BYTES, reg);
+		pos += DW_BYTES;
+	}
+	crc32_put(crc32_run(tlp + pos, n - pos, reg), out);
+}
+
+/* Fmt/Type -> kind and flow-control class [4.2].  A row matches when
+ * (fmt & fmt_mask) == fmt and (type & type_mask) == type; the masks leave
+ * out Fmt[0] (32/64-bit address) where both header sizes exist and the
+ * routing bits rrr of messages. */
+struct tlp_type_row {
+	uint8_t fmt_mask, fmt;
+	uint8_t type_mask, type;
+	enum tlp_kind kind;
+	enum fc_class fc_class;
+};
+
+static const struct tlp_type_row tlp_type_rows[] = {
+	{ 6, 0, 0x1F, 0x00, TLP_MRD, FC_NP },
+	{ 6, 0, 0x1F, 0x01, TLP_MRDLK, FC_NP },
+	{ 6, 2, 0x1F, 0x00, TLP_MWR, FC_P },
+	{ 7, 0, 0x1F, 0x02, TLP_IORD, FC_NP },
+	{ 7, 2, 0x1F, 0x02, TLP_IOWR, FC_NP },
+	{ 7, 0, 0x1F, 0x04, TLP_CFGRD0, FC_NP },
+	{ 7, 2, 0x1F, 0x04, TLP_CFGWR0, FC_NP },
+	{ 7, 0, 0x1F, 0x05, TLP_CFGRD1, FC_NP },
+	{ 7, 2, 0x1F, 0x05, TLP_CFGWR1, FC_NP },
+	{ 7, 1, 0x18, 0x10, TLP_MSG, FC_P },
+	{ 7, 3, 0x18, 0x10, TLP_MSGD, FC_P },
+	{ 7, 0, 0x1F, 0x0A, TLP_CPL, FC_CPL },
+	{ 7, 2, 0x1F, 0x0A, TLP_CPLD, FC_CPL },
+	{ 7, 0, 0x1F, 0x0B, TLP_CPLLK, FC_CPL },
+	{ 7, 2, 0x1F, 0x0B, TLP_CPLDLK, FC_CPL },
+	{ 6, 2, 0x1F, 0x0C, TLP_FETCHADD, FC_NP },
+	{ 6, 2, 0x1F, 0x0D, TLP_SWAP, FC_NP },
+	{ 6, 2, 0x1F, 0x0E, TLP_CAS, FC_NP },
+	{ 6, 2, 0x1F, 0x1B, TLP_DMWR, FC_NP },
+};
+
+#define TLP_TYPE_ROW_COUNT (sizeof(tlp_type_rows) / sizeof(tlp_type_rows[0]))
+
+static const struct tlp_type_row *row_by_fmt_type(uint8_t fmt, uint8_t type)
+{
+	for (size_t i = 0; i < TLP_TYPE_ROW_COUNT; i++) {
+		const struct tlp_type_row *row = &tlp_type_rows[i];
+
+		if ((fmt & row->fmt_mask) == row->fmt &&
+		    (type & row->type_mask) == row->type)
+			return row;
+	}
+	return NULL;
+}
+
+static const struct tlp_type_row *row_by_kind(enum tlp_kind kind)
+{
+	for (size_t i = 0; i < TLP_TYPE_ROW_COUNT; i++)
+		if (tlp_type_rows[i].kind == kind)
+			return &tlp_type_rows[i];
+	return NULL;
+}
+
+static bool is_message(enum tlp_kind kind)
+{
+	return kind == TLP_MSG || kind == TLP_MSGD;
+}
+
+/* ---- decoding ---------------------------------------------------------- */
+
+/* Keeps the first error: later checks must not hide the earliest cause. */
+static void set_error(struct tlp *t, enum tlp_status status)
+{
+	if (t->status == TLP_OK)
+		t->status = status;
+}
+
+/* LCRC check [3.2, 3.4].  Comparing the field with the computed value and
+ * with its inverse is the same test as the receiver residue (DEBB20E3h
+ * good, 0 nullified) and also yields lcrc_expected.  Without the sequence
+ * field the LCRC covered bytes that are not in the record, so it cannot be
+ * checked. */
+static void check_lcrc(const uint8_t *bytes, size_t covered, bool has_seq,
+		       struct tlp *t)
+{
+	uint8_t expected[4];
+
+	tlp_lcrc_bytes(bytes, covered, expected);
+	t->lcrc_field = be32(bytes + covered);
+	t->lcrc_expected = be32(expected);
+	if (!has_seq)
+		t->lcrc = CRC_ABSENT;
+	else if (t->lcrc_field == t->lcrc_expected)
+		t->lcrc = CRC_GOOD;
+	else if (t->lcrc_field == ~t->lcrc_expected)
+		t->lcrc = CRC_NULLIFIED;
+	else
+		t->lcrc = CRC_BAD;
+}
+
+/* Walks the prefix DWs at the start of tlp[0..n) [4.4] and returns the
+ * offset of the first byte after them.  Stores at most TLP_PREFIX_MAX
+ * prefix types but skips any number. */
+static size_t parse_prefixes(const uint8_t *tlp, size_t n, struct tlp *t)
+{
+	size_t pos = 0;
+	unsigned end_end = 0, total = 0;
+
+	while (pos < n && is_prefix(tlp[pos])) {
+		bool local = !(tlp[pos] & PREFIX_END_END);
+
+		if (pos + DW_BYTES > n)
+			break; /* a partial DW: the caller sees too few bytes */
+		if (local && end_end > 0)
+			set_error(t, TLP_ERR_PREFIX_ORDER);
+		end_end += !local;
+		total++;
+		if (total > TLP_PREFIX_MAX || end_end > MAX_END_END_PREFIXES)
+			set_error(t, TLP_ERR_TOO_MANY_PREFIXES);
+		if (total <= TLP_PREFIX_MAX) {
+			t->prefix_type[t->prefix_count++] = tlp[pos];
+			t->prefix_local_count = (uint8_t)(t->prefix_local_count + local);
+		}
+		pos += DW_BYTES;
+	}
+	return pos;
+}
+
+static void decode_dw0(const uint8_t *h, struct tlp *t)
+{
+	t->fmt = h[0] >> 5;
+	t->type = h[0] & 0x1Fu;
+	t->hdr_dw = (t->fmt & FMT_4DW) ? 4 : 3;
+	t->has_data = (t->fmt & FMT_DATA) != 0;
+	t->tc = (h[1] >> 4) & 7u;
+	t->attr = (uint8_t)((h[1] & 0x04u) | ((h[2] >> 4) & 3u));
+	t->td = (h[2] & 0x80u) != 0;
+	t->ep = (h[2] & 0x40u) != 0;
+	t->length_field = (uint16_t)((h[2] & 3u) << 8 | h[3]);
+	t->length_dw = t->length_field ? t->length_field : MAX_LENGTH_DW;
+}
+
+/* Kind, class and credit cost from DW0 [4.2].  A reserved combination
+ * leaves the kind unknown and costs nothing: it is not charged. */
+static void classify(struct tlp *t)
+{
+	const struct tlp_type_row *row = row_by_fmt_type(t->fmt, t->type);
+
+	t->kind = TLP_KIND_UNKNOWN;
+	if (!row) {
+		set_error(t, TLP_ERR_RESERVED_TYPE);
+		return;
+	}
+	if (is_message(row->kind)) {
+		t->msg_routing = t->type & 7u;
+		if (t->msg_routing >= MSG_ROUTING_RESERVED) {
+			set_error(t, TLP_ERR_RESERVED_TYPE);
+			return;
+		}
+	}
+	t->kind = row->kind;
+	t->fc_class = row->fc_class;
+	/* One header credit per TLP whatever its header size, digest or
+	 * End-End prefixes; one data credit per 4 DW, the digest excluded. */
+	t->payload_dw = t->has_data ? t->length_dw : 0;
+	t->hdr_credits = 1;
+	t->data_credits = (uint16_t)((t->payload_dw + 3) / 4);
+}
+
+/* The bytes after the header must be exactly payload + digest [4.1, 3.3]. */
+static void check_size(size_t after_header, struct tlp *t)
+{
+	size_t expected = (size_t)t->payload_dw * DW_BYTES + (t->td ? DW_BYTES : 0);
+
+	if (after_header != expected)
+		set_error(t, TLP_ERR_LENGTH);
+}
+
+/* Decodes the TLP proper, tlp[0..n), bytes after the sequence field and
+ * before the LCRC.  With truncated set the missing tail is not an error. */
+static void decode_tlp_body(const uint8_t *tlp, size_t n, bool truncated,
+			    struct tlp *t)
+{
+	size_t pos = parse_prefixes(tlp, n, t);
+	size_t left = n - pos;
+
+	if (left < DW_BYTES) {
+		set_error(t, left == 0 && t->prefix_count > 0 ?
+			  TLP_ERR_PREFIX_ONLY : TLP_ERR_TOO_SHORT);
+		return;
+	}
+	decode_dw0(tlp + pos, t);
+	classify(t);
+	if (left < (size_t)t->hdr_dw * DW_BYTES) {
+		set_error(t, TLP_ERR_TOO_SHORT);
+		return;
+	}
+	if (!truncated && t->kind != TLP_KIND_UNKNOWN)
+		check_size(left - (size_t)t->hdr_dw * DW_BYTES, t);
+}
+
+enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len,
+			   bool has_seq, bool has_lcrc, struct tlp *out)
+{
+	bool truncated = wire_len > len;
+	size_t seq_len = has_seq ? SEQ_BYTES : 0;
+	/* A truncated capture lost its tail, which is where the LCRC was. */
+	size_t lcrc_len = has_lcrc && !truncated ? LCRC_BYTES : 0;
+
+	memset(out, 0, sizeof(*out));
+	out->has_seq = has_seq;
+	out->lcrc = CRC_ABSENT;
+	out->kind = TLP_KIND_UNKNOWN;
+
+	/* len 0 is tested apart so that a NULL bytes is never offset. */
+	if (len == 0 || len < seq_len + lcrc_len) {
+		set_error(out, TLP_ERR_TOO_SHORT);
+	} else {
+		if (has_seq) {
+			out->seq_reserved = bytes[0] >> 4;
+			out->seq = (uint16_t)((bytes[0] & 0x0Fu) << 8 | bytes[1]);
+		}
+		/* The LCRC first: even a malformed TLP has an LCRC status. */
+		if (lcrc_len)
+			check_lcrc(bytes, len - LCRC_BYTES, has_seq, out);
+		decode_tlp_body(bytes + seq_len, len - seq_len - lcrc_len,
+				truncated, out);
+	}
+	if (truncated)
+		out->status = TLP_TRUNCATED;
+	return out->status;
+}
+
+/* ---- encoding ---------------------------------------------------------- */
+
+/* Identities and addresses used in generated headers. */
+#define ENC_REQUESTER_ID 0x0100u
+#define ENC_COMPLETER_ID 0x0100u
+#define ENC_MEM_ADDR_LO 0xF7D00000u
+#define ENC_MEM_ADDR_HI 0x00000001u   /* 64-bit form: above 4 GiB */
+#define ENC_IO_ADDR 0x00001000u
+#define ENC_CFG_BUS 0x01u
+#define ENC_MSG_CODE_ASSERT_INTA 0x20u
+#define ENC_MSG_CODE_VENDOR_TYPE1 0x7Fu
+
+static void put_be16(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	put_be16(p, v >> 16);
+	put_be16(p + 2, v);
+}
+
+static bool is_atomic(enum tlp_kind kind)
+{
+	return kind == TLP_FETCHADD || kind == TLP_SWAP || kind == TLP_CAS;
+}
+
+static bool is_completion(enum tlp_kind kind)
+{
+	return kind == TLP_CPL || kind == TLP_CPLD || kind == TLP_CPLLK ||
+	       kind == TLP_CPLDLK;
+}
+
+static bool is_memory(enum tlp_kind kind)
+{
+	return kind == TLP_MRD || kind == TLP_MRDLK || kind == TLP_MWR ||
+	       kind == TLP_DMWR || is_atomic(kind);
+}
+
+static bool is_config(enum tlp_kind kind)
+{
+	return kind == TLP_CFGRD0 || kind == TLP_CFGWR0 || kind == TLP_CFGRD1 ||
+	       kind == TLP_CFGWR1;
+}
+
+/* Byte enables [4.1]: First DW BE all set, Last DW BE all set unless the
+ * request is 1 DW (then it must be 0); AtomicOps have them reserved. */
+static uint8_t byte_enables(const struct tlp_spec *spec)
+{
+	if (is_atomic(spec->kind))
+		return 0;
+	return spec->length_dw > 1 ? 0xFF : 0x0F;
+}
+
+/* DW1 onwards for requests: Requester ID, Tag, BEs, then the address. */
+static void put_request(const struct tlp_spec *spec, bool addr64, uint8_t *h)
+{
+	put_be16(h + 4, ENC_REQUESTER_ID);
+	h[6] = (uint8_t)spec->seq;
+	h[7] = byte_enables(spec);
+	if (is_config(spec->kind)) {
+		h[8] = ENC_CFG_BUS; /* device 0, function 0, register 0 */
+	} else if (!is_memory(spec->kind)) {
+		put_be32(h + 8, ENC_IO_ADDR);
+	} else if (addr64) {
+		put_be32(h + 8, ENC_MEM_ADDR_HI);
+		put_be32(h + 12, ENC_MEM_ADDR_LO);
+	} else {
+		put_be32(h + 8, ENC_MEM_ADDR_LO);
+	}
+}
+
+/* Completion DW1-DW2: Completer ID, status SC, Byte Count, Requester ID,
+ * Tag, Lower Address 0.  Byte Count 4096 wraps to 0, its encoding. */
+static void put_completion(const struct tlp_spec *spec, uint8_t *h)
+{
+	uint32_t byte_count = (uint32_t)spec->length_dw * 4u & 0xFFFu;
+
+	put_be16(h + 4, ENC_COMPLETER_ID);
+	put_be16(h + 6, byte_count);
+	put_be16(h + 8, 0x0000);
+	h[10] = (uint8_t)spec->seq;
+}
+
+static void put_message(const struct tlp_spec *spec, uint8_t *h)
+{
+	put_be16(h + 4, ENC_REQUESTER_ID);
+	h[6] = (uint8_t)spec->seq;
+	h[7] = spec->kind == TLP_MSGD ? ENC_MSG_CODE_VENDOR_TYPE1 :
+		ENC_MSG_CODE_ASSERT_INTA;
+}
+
+/* Length field: reads carry the length requested, Cpl and Msg without
+ * data have it reserved (0); 1024 encodes as 0 [4.1]. */
+static uint32_t length_field_for(const struct tlp_spec *spec, bool has_data)
+{
+	if (!has_data && (is_completion(spec->kind) || is_message(spec->kind)))
+		return 0;
+	return spec->length_dw & 0x3FFu;
+}
+
+static void put_header(const struct tlp_spec *spec, uint8_t fmt, uint8_t type,
+		       uint8_t *h, size_t hdr_bytes)
+{
+	uint32_t length = length_field_for(spec, (fmt & FMT_DATA) != 0);
+
+	memset(h, 0, hdr_bytes);
+	h[0] = (uint8_t)(fmt << 5 | type);
+	h[1] = (uint8_t)((spec->tc & 7u) << 4);
+	h[2] = (uint8_t)((spec->td ? 0x80u : 0u) | length >> 8);
+	h[3] = (uint8_t)length;
+	if (is_completion(spec->kind))
+		put_completion(spec, h);
+	else if (is_message(spec->kind))
+		put_message(spec, h);
+	else
+		put_request(spec, (fmt & FMT_4DW) != 0, h);
+}
+
+/* Fmt and Type for the spec: Fmt[0] from addr64 where the kind has both
+ * header sizes, the routing bits for messages. */
+static void fmt_type_for(const struct tlp_spec *spec,
+			 const struct tlp_type_row *row, uint8_t *fmt,
+			 uint8_t *type)
+{
+	*fmt = row->fmt;
+	if (row->fmt_mask != 7 && spec->addr64)
+		*fmt |= FMT_4DW;
+	*type = row->type;
+	if (is_message(spec->kind))
+		*type |= spec->msg_routing & 7u;
+}
+
+static void put_lcrc(const struct tlp_spec *spec, const uint8_t seq[2],
+		     const uint8_t *tlp, size_t n, uint8_t *out)
+{
+	/* The LCRC covers the sequence field even when the record leaves it
+	 * out: it is the value the wire carried [3.2]. */
+	uint32_t reg = crc32_run(tlp, n, crc32_run(seq, SEQ_BYTES, 0xFFFFFFFFu));
+
+	if (spec->force_lcrc) {
+		put_be32(out, spec->forced_lcrc); /* as lcrc_field reads it */
+		return;
+	}
+	if (spec->nullify)
+		reg = ~reg; /* the inverse of the good LCRC [3.4] */
+	crc32_put(reg, out);
+}
+
+size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
+{
+	const struct tlp_type_row *row = row_by_kind(spec->kind);
+	uint8_t seq[SEQ_BYTES] = { (uint8_t)(spec->seq >> 8 & 0x0Fu),
+				   (uint8_t)spec->seq };
+	uint8_t fmt, type;
+	size_t hdr_bytes, data_bytes, tlp_bytes, total, seq_len;
+	uint8_t *tlp;
+
+	if (!row || spec->length_dw == 0 || spec->length_dw > MAX_LENGTH_DW)
+		return 0;
+	fmt_type_for(spec, row, &fmt, &type);
+	hdr_bytes = (fmt & FMT_4DW) ? 16 : 12;
+	data_bytes = (fmt & FMT_DATA) ? (size_t)spec->length_dw * DW_BYTES : 0;
+	tlp_bytes = hdr_bytes + data_bytes + (spec->td ? DW_BYTES : 0);
+	seq_len = spec->has_seq ? SEQ_BYTES : 0;
+	total = seq_len + tlp_bytes + (spec->has_lcrc ? LCRC_BYTES : 0);
+	if (total > cap)
+		return 0;
+
+	memcpy(out, seq, seq_len);
+	tlp = out + seq_len;
+	put_header(spec, fmt, type, tlp, hdr_bytes);
+	for (size_t i = 0; i < data_bytes; i++)
+		tlp[hdr_bytes + i] = (uint8_t)(i & 0xFFu);
+	if (spec->td)
+		tlp_ecrc_bytes(tlp, hdr_bytes + data_bytes,
+			       tlp + hdr_bytes + data_bytes);
+	if (spec->has_lcrc)
+		put_lcrc(spec, seq, tlp, tlp_bytes, tlp + tlp_bytes);
+	return total;
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+/* Capture-format mnemonics (capture-format.md section 2) plus DMWr. */
+struct tlp_mnemonic_row {
+	const char *name;
+	enum tlp_kind kind;
+	bool addr64;
+};
+
+static const struct tlp_mnemonic_row tlp_mnemonics[] = {
+	{ "MRd32", TLP_MRD, false },       { "MRd64", TLP_MRD, true },
+	{ "MRdLk32", TLP_MRDLK, false },   { "MRdLk64", TLP_MRDLK, true },
+	{ "MWr32", TLP_MWR, false },       { "MWr64", TLP_MWR, true },
+	{ "IORd", TLP_IORD, false },       { "IOWr", TLP_IOWR, false },
+	{ "CfgRd0", TLP_CFGRD0, false },   { "CfgWr0", TLP_CFGWR0, false },
+	{ "CfgRd1", TLP_CFGRD1, false },   { "CfgWr1", TLP_CFGWR1, false },
+	{ "Msg", TLP_MSG, true },          { "MsgD", TLP_MSGD, true },
+	{ "Cpl", TLP_CPL, false },         { "CplD", TLP_CPLD, false },
+	{ "CplLk", TLP_CPLLK, false },     { "CplDLk", TLP_CPLDLK, false },
+	{ "FetchAdd32", TLP_FETCHADD, false }, { "FetchAdd64", TLP_FETCHADD, true },
+	{ "Swap32", TLP_SWAP, false },     { "Swap64", TLP_SWAP, true },
+	{ "CAS32", TLP_CAS, false },       { "CAS64", TLP_CAS, true },
+	{ "DMWr32", TLP_DMWR, false },     { "DMWr64", TLP_DMWR, true },
+};
+
+#define TLP_MNEMONIC_COUNT (sizeof(tlp_mnemonics) / sizeof(tlp_mnemonics[0]))
+
+static int ascii_lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* Case-insensitive compare of name[0..len) with the NUL-terminated word;
+ * not locale dependent, unlike strncasecmp. */
+static bool equals_nocase(const char *name, size_t len, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (word[i] == '\0' ||
+		    ascii_lower((unsigned char)name[i]) != ascii_lower((unsigned char)word[i]))
+			return false;
+	return word[i] == '\0';
+}
+
+bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
+			bool *addr64)
+{
+	for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++) {
+		if (equals_nocase(name, len, tlp_mnemonics[i].name)) {
+			*kind = tlp_mnemonics[i].kind;
+			*addr64 = tlp_mnemonics[i].addr64;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *tlp_mnemonic(enum tlp_kind kind, bool addr64)
+{
+	const char *fallback = NULL;
+
+	for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++) {
+		if (tlp_mnemonics[i].kind != kind)
+			continue;
+		if (tlp_mnemonics[i].addr64 == addr64)
+			return tlp_mnemonics[i].name;
+		fallback = tlp_mnemonics[i].name; /* only one header size */
+	}
+	return fallback ? fallback : tlp_kind_name(kind);
+}
+
+const char *tlp_kind_name(enum tlp_kind kind)
+{
+	static const char *const names[TLP_KIND_COUNT] = {
+		[TLP_MRD] = "MRd",         [TLP_MRDLK] = "MRdLk",
+		[TLP_MWR] = "MWr",         [TLP_IORD] = "IORd",
+		[TLP_IOWR] = "IOWr",       [TLP_CFGRD0] = "CfgRd0",
+		[TLP_CFGWR0] = "CfgWr0",   [TLP_CFGRD1] = "CfgRd1",
+		[TLP_CFGWR1] = "CfgWr1",   [TLP_MSG] = "Msg",
+		[TLP_MSGD] = "MsgD",       [TLP_CPL] = "Cpl",
+		[TLP_CPLD] = "CplD",       [TLP_CPLLK] = "CplLk",
+		[TLP_CPLDLK] = "CplDLk",   [TLP_FETCHADD] = "FetchAdd",
+		[TLP_SWAP] = "Swap",       [TLP_CAS] = "CAS",
+		[TLP_DMWR] = "DMWr",       [TLP_KIND_UNKNOWN] = "Unknown",
+	};
+
+	if ((unsigned)kind >= TLP_KIND_COUNT || !names[kind])
+		return "Unknown";
+	return names[kind];
+}
+
+const char *tlp_status_text(enum tlp_status status)
+{
+	switch (status) {
+	case TLP_OK:                    return "well formed";
+	case TLP_TRUNCATED:             return "the capture holds fewer bytes than the TLP had";
+	case TLP_ERR_TOO_SHORT:         return "too short to hold a TLP header";
+	case TLP_ERR_PREFIX_ONLY:       return "TLP prefix with no header after it";
+	case TLP_ERR_TOO_MANY_PREFIXES: return "more than 4 End-End prefixes (or too many prefixes)";
+	case TLP_ERR_PREFIX_ORDER:      return "Local TLP prefix after an End-End prefix";
+	case TLP_ERR_RESERVED_TYPE:     return "reserved Fmt/Type combination";
+	case TLP_ERR_LENGTH:            return "payload size disagrees with Length and TD";
+	case TLP_ERR_TOO_LONG:          return "longer than the largest TLP";
+	}
+	return "unknown TLP status";
+}

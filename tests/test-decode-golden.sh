@@ -1,0 +1,26 @@
+#!/bin/sh
+# Golden --decode tests: every tests/golden/NAME.trace decodes to exactly
+# NAME.decode; the same input written with --write-pcap and decoded again
+# gives the same lines (times are whole nanoseconds in these traces).
+. "${srcdir:-.}/tests/test-subr.sh"
+set -e
+
+for trace in "$srcdir"/tests/golden/*.trace; do
+	name=$(basename "$trace" .trace)
+	cd "$srcdir"
+	run_dllpcheck --decode "tests/golden/$name.trace"
+	cd - >/dev/null
+	cp "$tmpdir/out" "$tmpdir/$name.decode"
+	compare_golden "$srcdir/tests/golden/$name.decode" "$tmpdir/$name.decode" "decode of $name"
+
+	run_dllpcheck --write-pcap "$tmpdir/$name.pcap" "$trace"
+	run_dllpcheck --decode "$tmpdir/$name.pcap"
+	expect_status 0 "decode of $name.pcap"
+	# Malformed text lines are not written to the pcap: compare the rest.
+	grep -v ' malformed ' "$tmpdir/$name.decode" | cut -d' ' -f2- >"$tmpdir/a"
+	cut -d' ' -f2- "$tmpdir/out" >"$tmpdir/b"
+	if diff -u "$tmpdir/a" "$tmpdir/b" >"$tmpdir/diff"; then pass; else
+		fail "pcap round trip of $name"; head -20 "$tmpdir/diff"
+	fi
+done
+finish

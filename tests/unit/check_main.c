@@ -1,0 +1,18 @@
+/* check_main.c: the unit test runner: every module's suite in one run. */
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite_rules());
+	srunner_add_suite(sr, suite_dllp());
+	srunner_add_suite(sr, suite_tlp());
+	srunner_add_suite(sr, suite_reader_text());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	int run = srunner_ntests_run(sr);
+	srunner_free(sr);
+	/* A run of no test is a failure, not a pass. */
+	return failed == 0 && run > 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

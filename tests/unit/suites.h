@@ -1,0 +1,12 @@
+/* suites.h: one Suite per module; check_main.c runs them all. */
+#ifndef DLLPCHECK_TESTS_SUITES_H
+#define DLLPCHECK_TESTS_SUITES_H
+
+#include <check.h>
+
+Suite *suite_rules(void);
+Suite *suite_dllp(void);
+Suite *suite_tlp(void);
+Suite *suite_reader_text(void);
+
+#endif
