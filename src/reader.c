@@ -121,8 +121,10 @@ struct reader *reader_open(const char *path, const struct reader_opts *opts,
 		r->ops = &text_reader_ops;
 		r->state = text_reader_new(fp, name);
 		r->format_name = "text";
-		if (!r->state)
+		if (!r->state) {
 			snprintf(err, errlen, "%s: out of memory", name);
+			fclose(fp);
+		}
 	}
 	if (!r->state) {
 		free(r);

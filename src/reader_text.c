@@ -657,7 +657,7 @@ static bool parse_time(struct parse *p)
 {
 	char q1[QUOTE_BUF], q2[QUOTE_BUF];
 	struct token t, unit_tok;
-	struct time_digits d;
+	struct time_digits d = { 0 };
 	const struct time_unit *u = &time_units[1]; /* no unit: ns */
 	const struct time_unit *word_unit;
 
