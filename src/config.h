@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "fc_model.h"
 #include "reader.h"
 #include "rules.h"
 
@@ -23,6 +24,7 @@ struct config {
 	enum severity fail_on;
 	bool rule_enabled[RULE_COUNT];
 	bool quiet;
+	struct fc_options fc;
 	char **inputs;
 	int input_count;
 };

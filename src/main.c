@@ -13,12 +13,14 @@
 #include "analysis.h"
 #include "decode_print.h"
 #include "pcap_writer.h"
-#include "report_text.h"
+#include "cli_parse.h"
+#include "fc_model.h"
+#include "report.h"
 
 const char *argp_program_version = PACKAGE_STRING;
 const char *argp_program_bug_address = PACKAGE_BUGREPORT;
 
-static const char doc[] =
+static const char program_doc[] =
 	"dllpcheck -- check PCI Express data link layer traces against the "
 	"flow-control rules.\v"
 	"Each FILE is a pcap/pcapng capture (link type LINKTYPE_USER0 by "
@@ -38,6 +40,11 @@ enum {
 	OPT_FAIL_ON,
 	OPT_ENABLE,
 	OPT_DISABLE,
+	OPT_FORMAT,
+	OPT_TC_MAP,
+	OPT_ROLE,
+	OPT_MPS,
+	OPT_INITIAL_CREDITS,
 };
 
 static const struct argp_option options[] = {
@@ -65,6 +72,22 @@ static const struct argp_option options[] = {
 	{ "enable", OPT_ENABLE, "RULE", 0,
 	  "Report RULE again after --disable (repeatable; 'all' for every rule)", 3 },
 	{ "quiet", 'q', NULL, 0, "Print nothing; only set the exit status", 3 },
+	{ "format", OPT_FORMAT, "FMT", 0,
+	  "Report format: text (default), json (one document) or jsonl (one "
+	  "object per line)", 3 },
+
+	{ NULL, 0, NULL, 0, "What the capture cannot tell:", 4 },
+	{ "tc-map", OPT_TC_MAP, "TC=VC,...", 0,
+	  "Map traffic classes to VCs (default: every TC on VC0), e.g. 1=1,2=1", 4 },
+	{ "role", OPT_ROLE, "down=ROLE,up=ROLE", 0,
+	  "What the ports are: root-port, root-port-p2p, switch or endpoint "
+	  "(enables fc.adv.cpl-finite)", 4 },
+	{ "mps", OPT_MPS, "BYTES", 0,
+	  "Rx_MPS_Limit of the receivers, 128-4096 (enables the data minima of "
+	  "fc.adv.below-min)", 4 },
+	{ "initial-credits", OPT_INITIAL_CREDITS, "PORT:VC:TYPE=N,...", 0,
+	  "Credits PORT (down|up) advertised at an initialisation the capture does "
+	  "not show, e.g. up:0:PH=8,PD=64,CplH=inf (repeatable)", 4 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -97,6 +120,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct config *cfg = state->input;
 	unsigned long v = 0;
+	char err[256];
 
 	switch (key) {
 	case OPT_DECODE:
@@ -136,6 +160,32 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'q':
 		cfg->quiet = true;
+		break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			cfg->format = OUT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			cfg->format = OUT_JSON;
+		else if (strcmp(arg, "jsonl") == 0)
+			cfg->format = OUT_JSONL;
+		else
+			argp_error(state, "--format takes text, json or jsonl, not '%s'", arg);
+		break;
+	case OPT_TC_MAP:
+		if (!parse_tc_map(arg, cfg->fc.tc_to_vc, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_ROLE:
+		if (!parse_roles(arg, cfg->fc.role, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_MPS:
+		if (!parse_mps(arg, &cfg->fc.mps, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_INITIAL_CREDITS:
+		if (!parse_initial_credits(arg, cfg->fc.initial, err, sizeof(err)))
+			argp_error(state, "%s", err);
 		break;
 	case ARGP_KEY_ARGS:
 		cfg->inputs = state->argv + state->next;
@@ -204,9 +254,42 @@ static bool fails(const struct config *cfg, const struct finding_sink *sink)
 	return false;
 }
 
-/* Runs one input in the configured mode; returns its exit status. */
-static int run_input(const struct config *cfg, const char *path, FILE *out,
-                     struct pcap_writer *writer)
+/* --decode and --write-pcap: no model, no findings; a malformed record
+ * makes the exit status 1. */
+static int run_input_plain(const struct config *cfg, const char *path,
+                           FILE *out, struct pcap_writer *writer)
+{
+	char err[512];
+	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		return EXIT_ERROR;
+	}
+	struct input_stats stats;
+	memset(&stats, 0, sizeof(stats));
+	struct analysis_hooks hooks;
+	if (cfg->mode == MODE_DECODE) {
+		hooks = (struct analysis_hooks){ decode_on_packet, decode_on_malformed, out };
+		if (cfg->input_count > 1)
+			fprintf(out, "# %s (%s)\n", path, r->format_name);
+	} else {
+		hooks = (struct analysis_hooks){ write_on_packet, report_malformed_stderr, writer };
+	}
+	analysis_run(r, NULL, &hooks, &stats);
+	reader_close(r);
+	return stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/* The analysis: packets into the shadow model. */
+static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
+{
+	fc_model_apply(ctx, pkt, fit);
+}
+
+/* Checks one input: the pipeline reader -> decoder -> packet rules ->
+ * shadow model -> findings -> report.  Returns its exit status. */
+static int run_input_analysis(const struct config *cfg, const char *path,
+                              FILE *out, struct json_doc *doc)
 {
 	char err[512];
 	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
@@ -215,41 +298,44 @@ static int run_input(const struct config *cfg, const char *path, FILE *out,
 		return EXIT_ERROR;
 	}
 
-	struct input_stats stats;
-	memset(&stats, 0, sizeof(stats));
+	void (*emit)(void *, const struct finding *) = NULL;
+	void *emit_ctx = out;
+	if (!cfg->quiet) {
+		switch (cfg->format) {
+		case OUT_TEXT: emit = report_text_finding; break;
+		case OUT_JSONL: emit = report_jsonl_finding; break;
+		case OUT_JSON:
+			emit = report_json_finding;
+			emit_ctx = doc;
+			report_json_begin_input(doc, path);
+			break;
+		}
+	}
 	struct finding_sink sink;
-	finding_sink_init(&sink, cfg->quiet ? NULL : report_text_finding, out);
+	finding_sink_init(&sink, emit, emit_ctx);
 	memcpy(sink.enabled, cfg->rule_enabled, sizeof(sink.enabled));
 
-	struct analysis_hooks hooks = { NULL, NULL, NULL };
-	struct finding_sink *use_sink = &sink;
-	switch (cfg->mode) {
-	case MODE_DECODE:
-		hooks = (struct analysis_hooks){ decode_on_packet, decode_on_malformed, out };
-		use_sink = NULL;
-		if (cfg->input_count > 1)
-			fprintf(out, "# %s (%s)\n", path, r->format_name);
-		break;
-	case MODE_WRITE_PCAP:
-		hooks = (struct analysis_hooks){ write_on_packet, report_malformed_stderr, writer };
-		use_sink = NULL;
-		break;
-	default:
-		break;
-	}
-	analysis_run(r, use_sink, &hooks, &stats);
+	static struct fc_model model; /* large: keep it off the stack */
+	fc_model_init(&model, &cfg->fc, &sink);
+	struct input_stats stats;
+	memset(&stats, 0, sizeof(stats));
+	struct analysis_hooks hooks = { model_on_packet, NULL, &model };
+	analysis_run(r, &sink, &hooks, &stats);
 
-	int status = EXIT_CLEAN;
-	if (cfg->mode == MODE_ANALYZE) {
-		if (!cfg->quiet)
-			report_text_summary(out, path, r->format_name, &stats, &sink);
-		if (fails(cfg, &sink))
-			status = EXIT_FINDINGS;
-	} else if (stats.records_malformed) {
-		status = EXIT_FINDINGS;
+	struct input_report rep = {
+		.file = path, .format = r->format_name, .stats = &stats,
+		.sink = &sink, .model = &model, .fc_opts = &cfg->fc,
+	};
+	if (!cfg->quiet) {
+		switch (cfg->format) {
+		case OUT_TEXT: report_text_input(out, &rep); break;
+		case OUT_JSONL: report_jsonl_input(out, &rep); break;
+		case OUT_JSON: report_json_end_input(doc, &rep); break;
+		}
 	}
+	fc_model_free(&model);
 	reader_close(r);
-	return status;
+	return fails(cfg, &sink) ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 int main(int argc, char **argv)
@@ -263,7 +349,7 @@ int main(int argc, char **argv)
 		cfg.rule_enabled[i] = true;
 
 	argp_err_exit_status = EXIT_ERROR;
-	static const struct argp argp = { options, parse_opt, args_doc, doc,
+	static const struct argp argp = { options, parse_opt, args_doc, program_doc,
 	                                  NULL, NULL, NULL };
 	argp_parse(&argp, argc, argv, 0, NULL, &cfg);
 
@@ -284,12 +370,20 @@ int main(int argc, char **argv)
 		}
 	}
 
+	struct json_doc doc;
+	bool json_doc = cfg.mode == MODE_ANALYZE && cfg.format == OUT_JSON && !cfg.quiet;
+	if (json_doc)
+		report_json_begin(&doc, out);
 	int status = EXIT_CLEAN;
 	for (int i = 0; i < cfg.input_count; i++) {
-		int s = run_input(&cfg, cfg.inputs[i], out, writer);
+		int s = cfg.mode == MODE_ANALYZE
+		        ? run_input_analysis(&cfg, cfg.inputs[i], out, &doc)
+		        : run_input_plain(&cfg, cfg.inputs[i], out, writer);
 		if (s > status)
 			status = s;
 	}
+	if (json_doc)
+		report_json_end(&doc, status);
 	if (writer && !pcap_writer_close(writer, err, sizeof(err))) {
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		status = EXIT_ERROR;

@@ -5,7 +5,9 @@
  */
 #include <inttypes.h>
 
-#include "report_text.h"
+#include "cli_parse.h"
+#include "fc_arith.h"
+#include "report.h"
 #include "timefmt.h"
 
 void report_text_finding(void *ctx, const struct finding *f)
@@ -34,15 +36,68 @@ void report_text_finding(void *ctx, const struct finding *f)
 	        rule_info(f->rule)->id, f->message);
 }
 
-void report_text_summary(FILE *out, const char *file, const char *format,
-                         const struct input_stats *stats,
-                         const struct finding_sink *sink)
+/* Per link and VC: each transmitting port's credit state. */
+static void print_credit(FILE *out, unsigned vc, enum link_dir port,
+                         enum credit_type ct, const struct fc_credit *c)
 {
+	if (!c->advertised_seen && !c->limit_known && !c->tlps_charged)
+		return;
+	fprintf(out, "    VC%u %-4s %-4s", vc, link_dir_name(port), credit_type_name(ct));
+	if (!c->advertised_seen)
+		fputs(" advertised=?", out);
+	else if (c->advertised_infinite)
+		fputs(" advertised=inf", out);
+	else
+		fprintf(out, " advertised=%u", c->advertised);
+	if (c->infinite)
+		fputs(" CL=inf", out);
+	else if (c->limit_known)
+		fprintf(out, " CL=0x%X", c->limit);
+	else
+		fputs(" CL=?", out);
+	if (c->consumed_known)
+		fprintf(out, " CC=0x%X", c->consumed);
+	else
+		fputs(" CC=?", out);
+	if (c->min_available_seen)
+		fprintf(out, " min-available=%u", c->min_available);
+	fprintf(out, " tlps=%" PRIu64 " credits=%" PRIu64 "\n", c->tlps_charged,
+	        c->credits_charged);
+}
+
+static void print_link(FILE *out, unsigned index, const struct fc_link *link)
+{
+	bool active;
+	fprintf(out, "  link %u: scaled flow control %s; replays and duplicates not charged: down %"
+	        PRIu64 ", up %" PRIu64 "\n", index,
+	        fc_link_scaling_known(link, &active) ? (active ? "active" : "off") : "unknown",
+	        link->tlps_not_charged[DIR_DOWN], link->tlps_not_charged[DIR_UP]);
+	fputs("    (per VC and transmitting port: credits its partner advertised, "
+	      "limit CL, consumed CC, least available, TLPs and credits charged)\n", out);
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
+		const struct fc_vc *v = &link->vc[vc];
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			for (unsigned ct = 0; ct < CT_COUNT; ct++)
+				print_credit(out, vc, (enum link_dir)p, (enum credit_type)ct,
+				             &v->port[p].credit[ct]);
+		if (v->tlps_while_unknown || v->fc_dllps_while_unknown)
+			fprintf(out, "    partial: VC%u: %" PRIu64 " TLPs and %" PRIu64
+			        " flow-control DLLPs came before any initialisation was seen "
+			        "(the capture starts mid-stream): credit gate, outstanding and "
+			        "init checks were off for them (see --initial-credits)\n",
+			        vc, v->tlps_while_unknown, v->fc_dllps_while_unknown);
+	}
+}
+
+void report_text_input(FILE *out, const struct input_report *r)
+{
+	const struct input_stats *stats = r->stats;
+	const struct finding_sink *sink = r->sink;
 	fprintf(out,
 	        "== %s (%s): %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64
 	        " malformed; findings: %" PRIu64 " error, %" PRIu64 " warning, %" PRIu64
 	        " info\n",
-	        file, format, stats->records_read, stats->records_decoded,
+	        r->file, r->format, stats->records_read, stats->records_decoded,
 	        stats->records_malformed, sink->count_by_severity[SEV_ERROR],
 	        sink->count_by_severity[SEV_WARNING], sink->count_by_severity[SEV_INFO]);
 	for (unsigned i = 0; i < RULE_COUNT; i++) {
@@ -51,4 +106,13 @@ void report_text_summary(FILE *out, const char *file, const char *format,
 			        severity_name(rule_info(i)->severity),
 			        sink->count_by_rule[i]);
 	}
+	if (!r->model)
+		return;
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++)
+		if (r->model->links[i] && r->model->links[i]->active)
+			print_link(out, i, r->model->links[i]);
+	if (r->fc_opts->role[DIR_DOWN] == ROLE_UNKNOWN && r->fc_opts->role[DIR_UP] == ROLE_UNKNOWN)
+		fputs("  partial: no --role given: fc.adv.cpl-finite was not checked\n", out);
+	if (!r->fc_opts->mps)
+		fputs("  partial: no --mps given: the data minima of fc.adv.below-min were not checked\n", out);
 }

@@ -1,0 +1,188 @@
+/* cli_parse.c: option values with a syntax of their own. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli_parse.h"
+
+static const char *const role_names[] = {
+	[ROLE_UNKNOWN] = "unknown",       [ROLE_ROOT_PORT] = "root-port",
+	[ROLE_ROOT_PORT_P2P] = "root-port-p2p", [ROLE_SWITCH] = "switch",
+	[ROLE_ENDPOINT] = "endpoint",
+};
+
+const char *port_role_name(enum port_role role)
+{
+	return role <= ROLE_ENDPOINT ? role_names[role] : "?";
+}
+
+/* A whole decimal (or 0x hex) number of at most max. */
+static bool number(const char *s, size_t len, unsigned long max, unsigned long *out)
+{
+	char buf[24];
+	if (len == 0 || len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (buf[0] == '-' || buf[0] == '+')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(buf, &end, 0);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Calls item(s, len) for each comma-separated item of s. */
+#define FOR_EACH_ITEM(s, p, len) \
+	for (const char *p = (s), *next_; p; p = next_) \
+		for (size_t len = (next_ = strchr(p, ','), next_ ? (size_t)(next_++ - p) : strlen(p)), \
+		     once_ = 1; once_; once_ = 0)
+
+bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen)
+{
+	FOR_EACH_ITEM(s, item, len) {
+		const char *eq = memchr(item, '=', len);
+		unsigned long tc, vc;
+		if (!eq || !number(item, (size_t)(eq - item), 7, &tc) ||
+		    !number(eq + 1, len - (size_t)(eq + 1 - item), 7, &vc)) {
+			snprintf(err, errlen, "--tc-map: '%.*s' is not TC=VC with TC and VC 0-7",
+			         (int)len, item);
+			return false;
+		}
+		if (tc == 0 && vc != 0) {
+			snprintf(err, errlen, "--tc-map: TC0 always maps to VC0 (spec-digest 4.3)");
+			return false;
+		}
+		tc_to_vc[tc] = (uint8_t)vc;
+	}
+	return true;
+}
+
+static bool role_from(const char *s, size_t len, enum port_role *out)
+{
+	for (unsigned r = ROLE_ROOT_PORT; r <= ROLE_ENDPOINT; r++) {
+		if (strlen(role_names[r]) == len && strncmp(role_names[r], s, len) == 0) {
+			*out = (enum port_role)r;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err,
+                 size_t errlen)
+{
+	FOR_EACH_ITEM(s, item, len) {
+		const char *eq = memchr(item, '=', len);
+		enum port_role r;
+		enum link_dir dir;
+		size_t klen = eq ? (size_t)(eq - item) : 0;
+		if (eq && klen == 4 && strncmp(item, "down", 4) == 0)
+			dir = DIR_DOWN;
+		else if (eq && klen == 2 && strncmp(item, "up", 2) == 0)
+			dir = DIR_UP;
+		else {
+			snprintf(err, errlen, "--role: '%.*s' is not down=ROLE or up=ROLE",
+			         (int)len, item);
+			return false;
+		}
+		if (!role_from(eq + 1, len - klen - 1, &r)) {
+			snprintf(err, errlen,
+			         "--role: unknown role '%.*s' (root-port, root-port-p2p, switch, endpoint)",
+			         (int)(len - klen - 1), eq + 1);
+			return false;
+		}
+		if (dir == DIR_DOWN && r == ROLE_ENDPOINT) {
+			snprintf(err, errlen, "--role: port D (down) is a downstream port: it cannot be an endpoint");
+			return false;
+		}
+		if (dir == DIR_UP && (r == ROLE_ROOT_PORT || r == ROLE_ROOT_PORT_P2P)) {
+			snprintf(err, errlen, "--role: port U (up) is an upstream port: it cannot be a root port");
+			return false;
+		}
+		role[dir] = r;
+	}
+	return true;
+}
+
+bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen)
+{
+	unsigned long v;
+	if (!number(s, strlen(s), 4096, &v) || v < 128 || (v & (v - 1)) != 0) {
+		snprintf(err, errlen, "--mps takes 128, 256, 512, 1024, 2048 or 4096 (bytes), not '%s'", s);
+		return false;
+	}
+	*mps = (uint32_t)v;
+	return true;
+}
+
+static bool credit_type_from(const char *s, size_t len, enum credit_type *out)
+{
+	for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+		const char *name = credit_type_name((enum credit_type)ct);
+		if (strlen(name) == len && strncasecmp(name, s, len) == 0) {
+			*out = (enum credit_type)ct;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool parse_initial_credits(const char *s,
+                           struct initial_credit initial[DIR_COUNT][FC_VC_COUNT][CT_COUNT],
+                           char *err, size_t errlen)
+{
+	enum link_dir adv;
+	unsigned long vc;
+	const char *rest;
+	if (strncmp(s, "down:", 5) == 0) {
+		adv = DIR_DOWN;
+		rest = s + 5;
+	} else if (strncmp(s, "up:", 3) == 0) {
+		adv = DIR_UP;
+		rest = s + 3;
+	} else {
+		snprintf(err, errlen, "--initial-credits: '%s' does not start with down: or up:", s);
+		return false;
+	}
+	const char *colon = strchr(rest, ':');
+	if (!colon || !number(rest, (size_t)(colon - rest), 7, &vc)) {
+		snprintf(err, errlen, "--initial-credits: '%s': expected PORT:VC:TYPE=N,... with VC 0-7", s);
+		return false;
+	}
+	FOR_EACH_ITEM(colon + 1, item, len) {
+		const char *eq = memchr(item, '=', len);
+		enum credit_type ct;
+		if (!eq || !credit_type_from(item, (size_t)(eq - item), &ct)) {
+			snprintf(err, errlen,
+			         "--initial-credits: '%.*s' is not TYPE=N with TYPE one of PH PD NPH NPD CplH CplD",
+			         (int)len, item);
+			return false;
+		}
+		const char *val = eq + 1;
+		size_t vlen = len - (size_t)(val - item);
+		struct initial_credit *ic = &initial[adv][vc][ct];
+		unsigned long n;
+		unsigned long max = ct_is_data(ct) ? 32752 : 2032;
+		if (vlen == 3 && strncasecmp(val, "inf", 3) == 0) {
+			ic->given = true;
+			ic->infinite = true;
+			ic->credits = 0;
+		} else if (number(val, vlen, max, &n) && n > 0) {
+			ic->given = true;
+			ic->infinite = false;
+			ic->credits = (uint32_t)n;
+		} else {
+			snprintf(err, errlen,
+			         "--initial-credits: %s=%.*s: a credit count from 1 to %lu, or inf",
+			         credit_type_name(ct), (int)vlen, val, max);
+			return false;
+		}
+	}
+	return true;
+}

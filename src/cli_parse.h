@@ -1,0 +1,28 @@
+/* cli_parse.h: parsers for the option values that have a syntax of their
+ * own (--tc-map, --role, --mps, --initial-credits).  Each returns false
+ * with a message in err when the value is not valid. */
+#ifndef DLLPCHECK_CLI_PARSE_H
+#define DLLPCHECK_CLI_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fc_model.h"
+
+/* "TC=VC[,TC=VC...]", e.g. "0=0,1=1,7=1"; TCs not named keep their VC. */
+bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen);
+/* "down=ROLE[,up=ROLE]"; ROLE is root-port, root-port-p2p, switch or
+ * endpoint.  Port D cannot be an endpoint; port U cannot be a root port. */
+bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err,
+                 size_t errlen);
+/* A Max_Payload_Size: 128, 256, 512, 1024, 2048 or 4096 bytes. */
+bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen);
+/* "PORT:VC:TYPE=N[,TYPE=N...]" where PORT (down|up) is the advertising
+ * port, VC 0-7, TYPE one of PH PD NPH NPD CplH CplD, N a credit count or
+ * "inf".  Adds to what is already in initial[][][]. */
+bool parse_initial_credits(const char *s,
+                           struct initial_credit initial[DIR_COUNT][FC_VC_COUNT][CT_COUNT],
+                           char *err, size_t errlen);
+const char *port_role_name(enum port_role role);
+
+#endif

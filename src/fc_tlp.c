@@ -1,0 +1,159 @@
+/* fc_tlp.c: TLPs in the shadow model: which are new (charged) and which
+ * are replays, the init-state rules, the credit gate, and charging.
+ * specification: spec-digest.md 5.2 (gate), 5.9 (what is charged), 6.2
+ * (TLPs during init), 6.3 (stale credits), 7 (sequence numbers);
+ * rules.md "Credits consumed". */
+#include <stdio.h>
+
+#include "fc_internal.h"
+
+static bool seq_seen(const struct fc_link *link, enum link_dir p, unsigned seq)
+{
+	return (link->seq_seen[p][seq >> 3] >> (seq & 7)) & 1u;
+}
+
+static void seq_mark(struct fc_link *link, enum link_dir p, unsigned seq,
+                     bool seen)
+{
+	uint8_t bit = (uint8_t)(1u << (seq & 7));
+	if (seen)
+		link->seq_seen[p][seq >> 3] |= bit;
+	else
+		link->seq_seen[p][seq >> 3] &= (uint8_t)~bit;
+}
+
+/* True when seq is the first appearance of that sequence number with a
+ * good LCRC: a new TLP.  A replay (after a Nak or a timeout) reuses the
+ * numbers of the 2048 behind the newest; numbers ahead of it are new, and
+ * moving ahead forgets those that fall out of the window. */
+static bool seq_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
+{
+	if (!link->seq_known[p]) {
+		link->seq_known[p] = true;
+		link->seq_high[p] = (uint16_t)seq;
+		seq_mark(link, p, seq, true);
+		return true;
+	}
+	unsigned ahead = (seq - link->seq_high[p]) & 0xFFFu;
+	if (ahead >= 1 && ahead < 2048) {
+		/* the numbers now 2048 or more behind become "ahead" again */
+		for (unsigned k = 1; k <= ahead; k++)
+			seq_mark(link, p, (link->seq_high[p] + k + 2048u) & 0xFFFu, false);
+		link->seq_high[p] = (uint16_t)seq;
+		seq_mark(link, p, seq, true);
+		return true;
+	}
+	if (seq_seen(link, p, seq))
+		return false;
+	seq_mark(link, p, seq, true);
+	return true;
+}
+
+static void raise_init_state(struct fc_model *m, const struct packet *pkt,
+                             enum rule_id rule, unsigned vc, const char *state)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	struct finding f;
+	fc_finding_begin(&f, rule, pkt, (int)vc, FINDING_NO_CREDIT);
+	snprintf(f.message, sizeof(f.message),
+	         "%s (TC%u) on VC%u from port %s, which %s",
+	         tlp_mnemonic(t->kind, t->hdr_dw == 4), t->tc, vc,
+	         link_dir_name(pkt->rec->dir), state);
+	fc_raise(m, &f);
+}
+
+/* The gate for one credit type [5.2]; charges it either way, since the
+ * transmitter counted the TLP it sent. */
+static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
+                            unsigned vc, struct fc_credit *c,
+                            enum credit_type ct, uint32_t need)
+{
+	if (c->consumed_known && c->limit_known && !c->infinite) {
+		uint32_t gap;
+		if (!fc_gate_allows(c->limit, c->consumed, need, c->width, &gap)) {
+			struct finding f;
+			fc_finding_begin(&f, R_FC_CREDIT_OVERRUN, pkt, (int)vc, (int)ct);
+			snprintf(f.message, sizeof(f.message),
+			         "CL=0x%02X CC=0x%02X need=%u: (CL-(CC+need)) mod %u = 0x%02X > 0x%02X",
+			         c->limit, c->consumed, need, 1u << c->width, gap,
+			         fc_half(c->width));
+			finding_add_evidence(&f, "CL", c->limit);
+			finding_add_evidence(&f, "CC", c->consumed);
+			finding_add_evidence(&f, "need", need);
+			finding_add_evidence(&f, "gap", gap);
+			finding_add_evidence(&f, "width", c->width);
+			fc_raise(m, &f);
+			c->overran = true;
+		}
+	}
+	c->tlps_charged++;
+	c->credits_charged += need;
+	if (c->consumed_known)
+		c->consumed = fc_add(c->consumed, need, c->width);
+	fc_credit_note_available(c);
+}
+
+void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
+                  const struct packet *pkt, bool fit)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	enum link_dir sender_dir = pkt->rec->dir;
+
+	/* Nullified and Bad TLPs were never received: no sequence number is
+	 * used, nothing is charged [3.4, 5.9].  A truncated one cannot be
+	 * trusted either. */
+	if (pkt->truncated || t->lcrc == CRC_BAD || t->lcrc == CRC_NULLIFIED)
+		return;
+	bool is_new = t->has_seq ? seq_is_new(link, sender_dir, t->seq) : true;
+	if (!fit)
+		return; /* malformed: its sequence number is used, no credit */
+	if (!is_new) {
+		link->tlps_not_charged[sender_dir]++;
+		return;
+	}
+
+	unsigned vc = m->opts->tc_to_vc[t->tc & 7u] & 7u;
+	struct fc_vc *v = &link->vc[vc];
+	struct fc_port_vc *tx = &v->port[sender_dir];
+
+	/* Any TLP on the VC completes the partner's initialisation once it
+	 * has FI1 [6.2]. */
+	struct fc_port_vc *rx = &v->port[partner_of(sender_dir)];
+	if (v->state == VC_INIT && rx->fi1)
+		rx->complete = true;
+
+	if (link->port_reset_pending) {
+		struct finding f;
+		fc_finding_begin(&f, R_FC_RESET_STALE_CREDITS, pkt, (int)vc, FINDING_NO_CREDIT);
+		snprintf(f.message, sizeof(f.message),
+		         "%s from port %s after a port-reset event and before the link "
+		         "re-initialised: one side's credit state is stale",
+		         tlp_mnemonic(t->kind, t->hdr_dw == 4), link_dir_name(sender_dir));
+		fc_raise(m, &f);
+		return;
+	}
+	switch (v->state) {
+	case VC_UNKNOWN:
+		v->tlps_while_unknown++;
+		break;
+	case VC_IDLE:
+		raise_init_state(m, pkt, R_FC_CREDIT_VC_NOT_ENABLED, vc,
+		                 "never started flow-control initialisation on it");
+		return;
+	case VC_INIT:
+		if (!tx->fi1)
+			raise_init_state(m, pkt, R_FC_INIT_TLP_BEFORE_INIT, vc,
+			                 "has not reached FI1 in this initialisation");
+		else if (!tx->complete)
+			raise_init_state(m, pkt, R_FC_INIT_TLP_DURING_INIT2, vc,
+			                 "is still in FC_INIT2 (allowed by PCIe 1.0a only)");
+		break;
+	case VC_GIVEN:
+		break;
+	}
+	gate_and_charge(m, pkt, vc, &tx->credit[ct_hdr(t->fc_class)],
+	                ct_hdr(t->fc_class), t->hdr_credits);
+	if (t->data_credits)
+		gate_and_charge(m, pkt, vc, &tx->credit[ct_data(t->fc_class)],
+		                ct_data(t->fc_class), t->data_credits);
+}

@@ -1,0 +1,249 @@
+/* report_json.c: findings and summaries as JSON (one document per run)
+ * and JSON Lines (one object per line), built with Jansson.  The keys are
+ * those rules.md "What the JSON reports must carry" lists; they are
+ * stable.  The document is streamed, so memory does not grow with the
+ * number of findings. */
+#include "autoconfig.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_parse.h"
+#include "report.h"
+
+static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
+
+static json_t *finding_json(const struct finding *f)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("finding"));
+	json_object_set_new(o, "file", json_string(f->pos.file ? f->pos.file : ""));
+	json_object_set_new(o, "record", json_integer((json_int_t)f->pos.record_no));
+	if (f->pos.line)
+		json_object_set_new(o, "line", json_integer((json_int_t)f->pos.line));
+	if (f->column)
+		json_object_set_new(o, "column", json_integer(f->column));
+	json_object_set_new(o, "byte_offset", json_integer((json_int_t)f->pos.byte_offset));
+	json_object_set_new(o, "rule", json_string(rule_info(f->rule)->id));
+	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
+	json_object_set_new(o, "time_ps", f->has_time ? json_integer((json_int_t)f->time_ps) : json_null());
+	json_object_set_new(o, "link", f->link >= 0 ? json_integer(f->link) : json_null());
+	json_object_set_new(o, "port", f->port != FINDING_NO_PORT
+	                    ? json_string(link_dir_name((enum link_dir)f->port)) : json_null());
+	if (f->vc != FINDING_NO_VC)
+		json_object_set_new(o, "vc", json_integer(f->vc));
+	if (f->credit_type != FINDING_NO_CREDIT)
+		json_object_set_new(o, "credit_type",
+		                    json_string(credit_type_name((enum credit_type)f->credit_type)));
+	json_object_set_new(o, "message", json_string(f->message));
+	json_t *ev = json_object();
+	for (unsigned i = 0; i < f->evidence_count; i++)
+		json_object_set_new(ev, f->evidence[i].name, json_integer(f->evidence[i].value));
+	json_object_set_new(o, "evidence", ev);
+	return o;
+}
+
+static void dump_line(FILE *out, json_t *o)
+{
+	json_dumpf(o, out, json_flags);
+	fputc('\n', out);
+	json_decref(o);
+}
+
+static json_t *counts_json(const uint64_t by_severity[SEV_COUNT],
+                           const uint64_t by_rule[RULE_COUNT])
+{
+	json_t *sev = json_object(), *rules = json_object();
+	for (unsigned s = 0; s < SEV_COUNT; s++)
+		json_object_set_new(sev, severity_name(s), json_integer((json_int_t)by_severity[s]));
+	for (unsigned r = 0; r < RULE_COUNT; r++)
+		if (by_rule[r])
+			json_object_set_new(rules, rule_info(r)->id, json_integer((json_int_t)by_rule[r]));
+	json_t *o = json_object();
+	json_object_set_new(o, "by_severity", sev);
+	json_object_set_new(o, "by_rule", rules);
+	return o;
+}
+
+static json_t *records_json(const struct input_stats *st)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "read", json_integer((json_int_t)st->records_read));
+	json_object_set_new(o, "decoded", json_integer((json_int_t)st->records_decoded));
+	json_object_set_new(o, "malformed", json_integer((json_int_t)st->records_malformed));
+	json_object_set_new(o, "truncated", json_integer((json_int_t)st->records_truncated));
+	json_object_set_new(o, "dllps", json_integer((json_int_t)st->dllps));
+	json_object_set_new(o, "tlps", json_integer((json_int_t)st->tlps));
+	json_object_set_new(o, "events", json_integer((json_int_t)st->events));
+	return o;
+}
+
+static const char *const vc_state_names[] = {
+	[VC_UNKNOWN] = "unknown", [VC_IDLE] = "not-initialised",
+	[VC_INIT] = "initialised", [VC_GIVEN] = "given",
+};
+
+static json_t *credit_json(const struct fc_credit *c)
+{
+	json_t *o = json_object();
+	if (!c->advertised_seen)
+		json_object_set_new(o, "advertised", json_null());
+	else if (c->advertised_infinite)
+		json_object_set_new(o, "advertised", json_string("inf"));
+	else
+		json_object_set_new(o, "advertised", json_integer(c->advertised));
+	json_object_set_new(o, "limit", c->limit_known && !c->infinite ? json_integer(c->limit) : json_null());
+	json_object_set_new(o, "consumed", c->consumed_known ? json_integer(c->consumed) : json_null());
+	json_object_set_new(o, "width", json_integer(c->width));
+	json_object_set_new(o, "min_available", c->min_available_seen ? json_integer(c->min_available) : json_null());
+	json_object_set_new(o, "tlps_charged", json_integer((json_int_t)c->tlps_charged));
+	json_object_set_new(o, "credits_charged", json_integer((json_int_t)c->credits_charged));
+	return o;
+}
+
+/* Per link: per VC that saw anything, per transmitting port and credit
+ * type, the credit state and statistics. */
+static json_t *links_json(const struct fc_model *m)
+{
+	json_t *links = json_array();
+	for (unsigned i = 0; m && i < FC_LINK_COUNT; i++) {
+		const struct fc_link *link = m->links[i];
+		if (!link || !link->active)
+			continue;
+		json_t *lo = json_object();
+		json_object_set_new(lo, "link", json_integer(i));
+		bool active;
+		json_object_set_new(lo, "scaled_fc", fc_link_scaling_known(link, &active)
+		                    ? json_boolean(active) : json_null());
+		json_t *replays = json_object();
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			json_object_set_new(replays, link_dir_name(p),
+			                    json_integer((json_int_t)link->tlps_not_charged[p]));
+		json_object_set_new(lo, "tlps_not_charged", replays);
+		json_t *vcs = json_array();
+		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
+			const struct fc_vc *v = &link->vc[vc];
+			bool used = v->state == VC_INIT || v->state == VC_GIVEN ||
+			            v->tlps_while_unknown || v->fc_dllps_while_unknown;
+			if (!used)
+				continue;
+			json_t *vo = json_object();
+			json_object_set_new(vo, "vc", json_integer(vc));
+			json_object_set_new(vo, "state", json_string(vc_state_names[v->state]));
+			json_object_set_new(vo, "tlps_while_unknown", json_integer((json_int_t)v->tlps_while_unknown));
+			json_object_set_new(vo, "fc_dllps_while_unknown", json_integer((json_int_t)v->fc_dllps_while_unknown));
+			for (unsigned p = 0; p < DIR_COUNT; p++) {
+				json_t *po = json_object();
+				json_object_set_new(po, "fi1", json_boolean(v->port[p].fi1));
+				json_object_set_new(po, "complete", json_boolean(v->port[p].complete));
+				json_t *credits = json_object();
+				for (unsigned ct = 0; ct < CT_COUNT; ct++)
+					json_object_set_new(credits, credit_type_name(ct),
+					                    credit_json(&v->port[p].credit[ct]));
+				json_object_set_new(po, "credits", credits);
+				json_object_set_new(vo, link_dir_name(p), po);
+			}
+			json_array_append_new(vcs, vo);
+		}
+		json_object_set_new(lo, "vcs", vcs);
+		json_array_append_new(links, lo);
+	}
+	return links;
+}
+
+static json_t *options_json(const struct fc_options *o)
+{
+	json_t *obj = json_object();
+	if (!o)
+		return obj;
+	json_object_set_new(obj, "role_down", json_string(port_role_name(o->role[DIR_DOWN])));
+	json_object_set_new(obj, "role_up", json_string(port_role_name(o->role[DIR_UP])));
+	json_object_set_new(obj, "mps", o->mps ? json_integer(o->mps) : json_null());
+	json_t *map = json_array();
+	for (unsigned tc = 0; tc < 8; tc++)
+		json_array_append_new(map, json_integer(o->tc_to_vc[tc]));
+	json_object_set_new(obj, "tc_to_vc", map);
+	return obj;
+}
+
+/* The fields an input's summary carries in both JSON forms. */
+static void input_summary_fields(json_t *o, const struct input_report *r)
+{
+	json_object_set_new(o, "file", json_string(r->file));
+	json_object_set_new(o, "format", json_string(r->format));
+	json_object_set_new(o, "records", records_json(r->stats));
+	json_object_set_new(o, "summary", counts_json(r->sink->count_by_severity,
+	                                              r->sink->count_by_rule));
+	json_object_set_new(o, "options", options_json(r->fc_opts));
+	json_object_set_new(o, "links", links_json(r->model));
+}
+
+void report_jsonl_finding(void *ctx, const struct finding *f)
+{
+	dump_line(ctx, finding_json(f));
+}
+
+void report_jsonl_input(FILE *out, const struct input_report *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("summary"));
+	input_summary_fields(o, r);
+	dump_line(out, o);
+}
+
+void report_json_begin(struct json_doc *doc, FILE *out)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->out = out;
+	fprintf(out, "{\"tool\":\"dllpcheck\",\"version\":\"%s\",\"inputs\":[", PACKAGE_VERSION);
+}
+
+void report_json_begin_input(struct json_doc *doc, const char *file)
+{
+	json_t *name = json_string(file);
+	fprintf(doc->out, "%s\n{\"file\":", doc->inputs ? "," : "");
+	json_dumpf(name, doc->out, json_flags | JSON_ENCODE_ANY);
+	json_decref(name);
+	fputs(",\"findings\":[", doc->out);
+	doc->inputs++;
+	doc->findings_in_input = 0;
+}
+
+void report_json_finding(void *ctx, const struct finding *f)
+{
+	struct json_doc *doc = ctx;
+	json_t *o = finding_json(f);
+	json_object_del(o, "type");
+	fputs(doc->findings_in_input++ ? ",\n" : "\n", doc->out);
+	json_dumpf(o, doc->out, json_flags);
+	json_decref(o);
+}
+
+void report_json_end_input(struct json_doc *doc, const struct input_report *r)
+{
+	json_t *o = json_object();
+	input_summary_fields(o, r);
+	json_object_del(o, "file");
+	char *body = json_dumps(o, json_flags);
+	json_decref(o);
+	/* body is {...}: splice its members after the findings array */
+	fprintf(doc->out, "],%s", body ? body + 1 : "}");
+	free(body);
+	for (unsigned s = 0; s < SEV_COUNT; s++)
+		doc->by_severity[s] += r->sink->count_by_severity[s];
+	for (unsigned i = 0; i < RULE_COUNT; i++)
+		doc->by_rule[i] += r->sink->count_by_rule[i];
+}
+
+void report_json_end(struct json_doc *doc, int exit_status)
+{
+	json_t *o = counts_json(doc->by_severity, doc->by_rule);
+	json_object_set_new(o, "inputs", json_integer(doc->inputs));
+	json_object_set_new(o, "exit_status", json_integer(exit_status));
+	fputs("\n],\"summary\":", doc->out);
+	json_dumpf(o, doc->out, json_flags);
+	json_decref(o);
+	fputs("}\n", doc->out);
+}
