@@ -1,4 +1,5 @@
 /* check_rules.c: the rule catalogue and the finding sink. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -120,6 +121,36 @@ START_TEST(test_man_page_lists_rules)
 }
 END_TEST
 
+/* Every rule of the catalogue has a scenario that fires it and a near
+ * miss that must not (tests/scenarios/RULE/{fire,miss}.trace, run by
+ * tests/test-scenarios.sh): no rule is listed that never fires. */
+START_TEST(test_every_rule_has_scenarios)
+{
+	for (unsigned i = 0; i < RULE_COUNT; i++) {
+		static const char *const cases[] = { "fire", "miss" };
+		for (unsigned c = 0; c < 2; c++) {
+			/* the input is a text trace, or a pcap where text cannot
+			 * express the case; the expected findings sit beside it */
+			static const char *const kinds[] = { "trace", "pcap", "expected" };
+			bool found[3] = { false, false, false };
+			for (unsigned k = 0; k < 3; k++) {
+				char path[4096];
+				snprintf(path, sizeof(path), "%s/tests/scenarios/%s/%s.%s",
+				         SRCDIR, rule_info(i)->id, cases[c], kinds[k]);
+				FILE *fp = fopen(path, "r");
+				found[k] = fp != NULL;
+				if (fp)
+					fclose(fp);
+			}
+			ck_assert_msg(found[0] || found[1], "rule %s has no %s.trace or %s.pcap",
+			              rule_info(i)->id, cases[c], cases[c]);
+			ck_assert_msg(found[2], "rule %s has no %s.expected",
+			              rule_info(i)->id, cases[c]);
+		}
+	}
+}
+END_TEST
+
 Suite *suite_rules(void)
 {
 	Suite *s = suite_create("rules");
@@ -131,6 +162,7 @@ Suite *suite_rules(void)
 	tcase_add_test(tc, test_severity_names);
 	tcase_add_test(tc, test_evidence_cap);
 	tcase_add_test(tc, test_man_page_lists_rules);
+	tcase_add_test(tc, test_every_rule_has_scenarios);
 	suite_add_tcase(s, tc);
 	return s;
 }
