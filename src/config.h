@@ -29,4 +29,8 @@ struct config {
 	int input_count;
 };
 
+/* The defaults: analyze, text report, LINKTYPE_USER0, fail on errors,
+ * every rule enabled, every TC on VC0. */
+void config_init(struct config *cfg);
+
 #endif

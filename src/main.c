@@ -15,6 +15,7 @@
 #include "pcap_writer.h"
 #include "cli_parse.h"
 #include "fc_model.h"
+#include "pipeline.h"
 #include "report.h"
 
 const char *argp_program_version = PACKAGE_STRING;
@@ -246,13 +247,6 @@ static void report_malformed_stderr(void *ctx, const struct reader_malformed *ba
 	        (unsigned long long)bad->pos.byte_offset, bad->reason);
 }
 
-static bool fails(const struct config *cfg, const struct finding_sink *sink)
-{
-	for (int sev = cfg->fail_on; sev < SEV_COUNT; sev++)
-		if (sink->count_by_severity[sev])
-			return true;
-	return false;
-}
 
 /* --decode and --write-pcap: no model, no findings; a malformed record
  * makes the exit status 1. */
@@ -280,16 +274,9 @@ static int run_input_plain(const struct config *cfg, const char *path,
 	return stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
-/* The analysis: packets into the shadow model. */
-static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
-{
-	fc_model_apply(ctx, pkt, fit);
-}
-
-/* Checks one input: the pipeline reader -> decoder -> packet rules ->
- * shadow model -> findings -> report.  Returns its exit status. */
+/* Checks one input; returns its exit status. */
 static int run_input_analysis(const struct config *cfg, const char *path,
-                              FILE *out, struct json_doc *doc)
+                              FILE *out, struct json_doc *jdoc)
 {
 	char err[512];
 	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
@@ -297,56 +284,15 @@ static int run_input_analysis(const struct config *cfg, const char *path,
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;
 	}
-
-	void (*emit)(void *, const struct finding *) = NULL;
-	void *emit_ctx = out;
-	if (!cfg->quiet) {
-		switch (cfg->format) {
-		case OUT_TEXT: emit = report_text_finding; break;
-		case OUT_JSONL: emit = report_jsonl_finding; break;
-		case OUT_JSON:
-			emit = report_json_finding;
-			emit_ctx = doc;
-			report_json_begin_input(doc, path);
-			break;
-		}
-	}
-	struct finding_sink sink;
-	finding_sink_init(&sink, emit, emit_ctx);
-	memcpy(sink.enabled, cfg->rule_enabled, sizeof(sink.enabled));
-
-	static struct fc_model model; /* large: keep it off the stack */
-	fc_model_init(&model, &cfg->fc, &sink);
-	struct input_stats stats;
-	memset(&stats, 0, sizeof(stats));
-	struct analysis_hooks hooks = { model_on_packet, NULL, &model };
-	analysis_run(r, &sink, &hooks, &stats);
-
-	struct input_report rep = {
-		.file = path, .format = r->format_name, .stats = &stats,
-		.sink = &sink, .model = &model, .fc_opts = &cfg->fc,
-	};
-	if (!cfg->quiet) {
-		switch (cfg->format) {
-		case OUT_TEXT: report_text_input(out, &rep); break;
-		case OUT_JSONL: report_jsonl_input(out, &rep); break;
-		case OUT_JSON: report_json_end_input(doc, &rep); break;
-		}
-	}
-	fc_model_free(&model);
+	int status = pipeline_check(cfg, r, path, out, jdoc);
 	reader_close(r);
-	return fails(cfg, &sink) ? EXIT_FINDINGS : EXIT_CLEAN;
+	return status;
 }
 
 int main(int argc, char **argv)
 {
 	struct config cfg;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.mode = MODE_ANALYZE;
-	cfg.reader.dlt = 147;
-	cfg.fail_on = SEV_ERROR;
-	for (unsigned i = 0; i < RULE_COUNT; i++)
-		cfg.rule_enabled[i] = true;
+	config_init(&cfg);
 
 	argp_err_exit_status = EXIT_ERROR;
 	static const struct argp argp = { options, parse_opt, args_doc, program_doc,

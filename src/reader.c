@@ -38,8 +38,10 @@ static ssize_t peeked_read(void *cookie, char *buf, size_t size)
 
 static int peeked_close(void *cookie)
 {
-	free(cookie);
-	return 0;
+	struct peeked_stream *ps = cookie;
+	int rc = ps->under == stdin ? 0 : fclose(ps->under);
+	free(ps);
+	return rc;
 }
 
 static FILE *reopen_with_head(FILE *under, const unsigned char *head,
@@ -74,20 +76,25 @@ static bool is_pcap_magic(const unsigned char m[4])
 struct reader *reader_open(const char *path, const struct reader_opts *opts,
                            char *err, size_t errlen)
 {
-	bool is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? "-" : path;
-	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+	if (strcmp(path, "-") == 0)
+		return reader_open_stream(stdin, "-", false, opts, err, errlen);
+	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
+	return reader_open_stream(fp, path, true, opts, err, errlen);
+}
 
+struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
+                                  const struct reader_opts *opts, char *err,
+                                  size_t errlen)
+{
 	unsigned char head[4];
 	size_t head_len = fread(head, 1, sizeof(head), fp);
 	if (head_len < sizeof(head) && ferror(fp)) {
 		snprintf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
-		if (!is_stdin)
-			fclose(fp);
+		fclose(fp);
 		return NULL;
 	}
 	enum input_format fmt = opts->format;
@@ -95,15 +102,17 @@ struct reader *reader_open(const char *path, const struct reader_opts *opts,
 		fmt = head_len == 4 && is_pcap_magic(head) ? INPUT_PCAP : INPUT_TEXT;
 
 	/* Give the detection bytes back. */
-	if (is_stdin) {
-		fp = reopen_with_head(stdin, head, head_len);
+	if (!seekable) {
+		FILE *replay = reopen_with_head(fp, head, head_len);
+		if (!replay) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			fclose(fp);
+			return NULL;
+		}
+		fp = replay;
 	} else if (fseek(fp, 0, SEEK_SET) != 0) {
 		snprintf(err, errlen, "%s: cannot rewind: %s", name, strerror(errno));
 		fclose(fp);
-		return NULL;
-	}
-	if (!fp) {
-		snprintf(err, errlen, "%s: out of memory", name);
 		return NULL;
 	}
 

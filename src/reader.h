@@ -9,6 +9,7 @@
 #ifndef DLLPCHECK_READER_H
 #define DLLPCHECK_READER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "record.h"
@@ -55,6 +56,12 @@ struct reader {
  * message naming the file in err. */
 struct reader *reader_open(const char *path, const struct reader_opts *opts,
                            char *err, size_t errlen);
+/* Reads an already open stream (taken over: closed by reader_close, or
+ * on failure).  A stream that cannot seek (a pipe, standard input) is
+ * read once: the bytes that tell its format are replayed. */
+struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
+                                  const struct reader_opts *opts, char *err,
+                                  size_t errlen);
 enum reader_result reader_next(struct reader *r, struct record *rec,
                                struct reader_malformed *bad);
 void reader_close(struct reader *r);

@@ -1,0 +1,16 @@
+/* config.c: the defaults of a run. */
+#include <string.h>
+
+#include "config.h"
+
+void config_init(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mode = MODE_ANALYZE;
+	cfg->format = OUT_TEXT;
+	cfg->reader.format = INPUT_AUTO;
+	cfg->reader.dlt = 147; /* LINKTYPE_USER0 */
+	cfg->fail_on = SEV_ERROR;
+	for (unsigned i = 0; i < RULE_COUNT; i++)
+		cfg->rule_enabled[i] = true;
+}
