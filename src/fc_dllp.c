@@ -6,6 +6,7 @@
  * specification: spec-digest.md 1.4-1.6 (fields, scaling), 5.2-5.6
  * (limits, infinite credits, maxima, minima), 6.2 (FC_INIT1/FC_INIT2). */
 #include <stdio.h>
+#include <string.h>
 
 #include "fc_internal.h"
 
@@ -333,12 +334,14 @@ static void apply_initfc2(struct fc_model *m, struct fc_link *link,
 	if (v->state == VC_INIT && !sender->fi1) {
 		struct finding f;
 		fc_finding_begin(&f, R_FC_INIT_INIT2_EARLY, pkt, d->vc, FINDING_NO_CREDIT);
+		char got[16] = "";
+		for (unsigned c = 0; c < FC_CLASS_COUNT; c++)
+			if (sender->got_init_mask & (1u << c))
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
+				         got[0] ? "," : "", class_names[c]);
 		snprintf(f.message, sizeof(f.message),
-		         "port %s sends %s before it has FI1: it received InitFC of %s%s%s",
-		         link_dir_name(sender_dir), dllp_name(d),
-		         sender->got_init_mask & 1 ? "P " : "",
-		         sender->got_init_mask & 2 ? "NP " : "",
-		         sender->got_init_mask & 4 ? "Cpl" : sender->got_init_mask ? "" : "no class");
+		         "port %s sends %s before it has FI1: it has received InitFC of %s only",
+		         link_dir_name(sender_dir), dllp_name(d), got[0] ? got : "no class");
 		finding_add_evidence(&f, "classes_received_mask", sender->got_init_mask);
 		fc_raise(m, &f);
 	}

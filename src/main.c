@@ -250,15 +250,9 @@ static void report_malformed_stderr(void *ctx, const struct reader_malformed *ba
 
 /* --decode and --write-pcap: no model, no findings; a malformed record
  * makes the exit status 1. */
-static int run_input_plain(const struct config *cfg, const char *path,
-                           FILE *out, struct pcap_writer *writer)
+static int run_plain(const struct config *cfg, struct reader *r,
+                     const char *path, FILE *out, struct pcap_writer *writer)
 {
-	char err[512];
-	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "dllpcheck: %s\n", err);
-		return EXIT_ERROR;
-	}
 	struct input_stats stats;
 	memset(&stats, 0, sizeof(stats));
 	struct analysis_hooks hooks;
@@ -270,13 +264,12 @@ static int run_input_plain(const struct config *cfg, const char *path,
 		hooks = (struct analysis_hooks){ write_on_packet, report_malformed_stderr, writer };
 	}
 	analysis_run(r, NULL, &hooks, &stats);
-	reader_close(r);
 	return stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
-/* Checks one input; returns its exit status. */
-static int run_input_analysis(const struct config *cfg, const char *path,
-                              FILE *out, struct json_doc *jdoc)
+/* Runs one input in the configured mode; returns its exit status. */
+static int run_input(const struct config *cfg, const char *path, FILE *out,
+                     struct pcap_writer *writer, struct json_doc *jdoc)
 {
 	char err[512];
 	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
@@ -284,7 +277,9 @@ static int run_input_analysis(const struct config *cfg, const char *path,
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;
 	}
-	int status = pipeline_check(cfg, r, path, out, jdoc);
+	int status = cfg->mode == MODE_ANALYZE
+	             ? pipeline_check(cfg, r, path, out, jdoc)
+	             : run_plain(cfg, r, path, out, writer);
 	reader_close(r);
 	return status;
 }
@@ -322,9 +317,7 @@ int main(int argc, char **argv)
 		report_json_begin(&doc, out);
 	int status = EXIT_CLEAN;
 	for (int i = 0; i < cfg.input_count; i++) {
-		int s = cfg.mode == MODE_ANALYZE
-		        ? run_input_analysis(&cfg, cfg.inputs[i], out, &doc)
-		        : run_input_plain(&cfg, cfg.inputs[i], out, writer);
+		int s = run_input(&cfg, cfg.inputs[i], out, writer, &doc);
 		if (s > status)
 			status = s;
 	}

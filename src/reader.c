@@ -97,6 +97,13 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		fclose(fp);
 		return NULL;
 	}
+	if (head_len == 0) {
+		/* Nothing to check is not a clean result: a conformance run over
+		 * an empty capture must not pass silently. */
+		snprintf(err, errlen, "%s: empty input (0 bytes)", name);
+		fclose(fp);
+		return NULL;
+	}
 	enum input_format fmt = opts->format;
 	if (fmt == INPUT_AUTO)
 		fmt = head_len == 4 && is_pcap_magic(head) ? INPUT_PCAP : INPUT_TEXT;

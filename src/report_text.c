@@ -37,10 +37,15 @@ void report_text_finding(void *ctx, const struct finding *f)
 }
 
 /* Per link and VC: each transmitting port's credit state. */
+static bool credit_has_news(const struct fc_credit *c)
+{
+	return c->advertised_seen || c->limit_known || c->tlps_charged;
+}
+
 static void print_credit(FILE *out, unsigned vc, enum link_dir port,
                          enum credit_type ct, const struct fc_credit *c)
 {
-	if (!c->advertised_seen && !c->limit_known && !c->tlps_charged)
+	if (!credit_has_news(c))
 		return;
 	fprintf(out, "    VC%u %-4s %-4s", vc, link_dir_name(port), credit_type_name(ct));
 	if (!c->advertised_seen)
@@ -72,8 +77,14 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 	        PRIu64 ", up %" PRIu64 "\n", index,
 	        fc_link_scaling_known(link, &active) ? (active ? "active" : "off") : "unknown",
 	        link->tlps_not_charged[DIR_DOWN], link->tlps_not_charged[DIR_UP]);
-	fputs("    (per VC and transmitting port: credits its partner advertised, "
-	      "limit CL, consumed CC, least available, TLPs and credits charged)\n", out);
+	bool any = false;
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			for (unsigned ct = 0; ct < CT_COUNT; ct++)
+				any |= credit_has_news(&link->vc[vc].port[p].credit[ct]);
+	if (any)
+		fputs("    (per VC and transmitting port: credits its partner advertised, "
+		      "limit CL, consumed CC, least available, TLPs and credits charged)\n", out);
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 		const struct fc_vc *v = &link->vc[vc];
 		for (unsigned p = 0; p < DIR_COUNT; p++)

@@ -1,0 +1,145 @@
+#!/bin/bash
+# Corrupt and hostile inputs (issue 4): each case checks the class of the
+# message, the exit status, and the accounting
+#   records read = records decoded + records malformed
+# in the text summary and in the JSON report.  The inputs are made here,
+# byte by byte, from samples/clean-init.pcap and printf.
+. "${srcdir:-.}/tests/test-subr.sh"
+set -e
+good="$srcdir/samples/clean-init.pcap"
+
+# le32 N / le16 N: little-endian bytes as printf escapes
+le32() { printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+le16() { printf '\\x%02x\\x%02x' $(($1 & 255)) $((($1 >> 8) & 255)); }
+# pcap_header [LINKTYPE [SNAPLEN]]: a nanosecond pcap file header
+pcap_header() { printf "\\xa1\\xb2\\x3c\\x4d" | rev_bytes; printf "$(le16 2)$(le16 4)$(le32 0)$(le32 0)$(le32 ${2:-65535})$(le32 ${1:-147})"; }
+rev_bytes() { od -An -tx1 | tr -s ' ' '\n' | grep . | tac | sed 's/^/\\x/' | tr -d '\n' | xargs -0 printf; }
+# pcap_record TIME_NS HEXBYTES [ORIGLEN]: a record whose data is HEXBYTES
+pcap_record() {
+	local hex=$2 n=$(( ${#2} / 2 ))
+	printf "$(le32 0)$(le32 $1)$(le32 $n)$(le32 ${3:-$n})"
+	printf "$(echo "$hex" | sed 's/../\\x&/g')"
+}
+# accounting FILE WHAT: the text summary and the JSON report add up
+accounting() {
+	local line read dec mal
+	run_dllpcheck "$1"
+	line=$(grep -E '^== .* records read' "$tmpdir/out" | head -1)
+	read=$(echo "$line" | sed -E 's/.*: ([0-9]+) records read, ([0-9]+) decoded, ([0-9]+) malformed.*/\1/')
+	dec=$(echo "$line" | sed -E 's/.*: ([0-9]+) records read, ([0-9]+) decoded, ([0-9]+) malformed.*/\2/')
+	mal=$(echo "$line" | sed -E 's/.*: ([0-9]+) records read, ([0-9]+) decoded, ([0-9]+) malformed.*/\3/')
+	if [ -n "$line" ] && [ "$read" -eq $((dec + mal)) ]; then pass; else
+		fail "$2: text accounting '$line'"
+	fi
+	run_dllpcheck --format=json "$1"
+	if grep -Eq "\"records\":\\{\"read\":$read,\"decoded\":$dec,\"malformed\":$mal," "$tmpdir/out"; then pass; else
+		fail "$2: JSON accounting differs from the text (read=$read decoded=$dec malformed=$mal)"
+	fi
+	run_dllpcheck --format=jsonl "$1"
+	if grep -Eq "\"type\":\"summary\".*\"records\":\\{\"read\":$read,\"decoded\":$dec,\"malformed\":$mal," "$tmpdir/out"; then pass; else
+		fail "$2: JSON Lines accounting differs from the text"
+	fi
+}
+# expect_case FILE STATUS PATTERN WHAT [OPTIONS...]
+expect_case() {
+	local file=$1 want=$2 pattern=$3 what=$4
+	shift 4
+	run_dllpcheck "$@" "$file"
+	expect_status "$want" "$what"
+	if [ "$want" -eq 2 ]; then
+		expect_grep "$tmpdir/err" "$pattern" "$what: message"
+	else
+		expect_grep "$tmpdir/out" "$pattern" "$what: message"
+		accounting "$file" "$what"
+	fi
+}
+c="$tmpdir/case"
+
+# pcap cut in the middle of a record header, and in the middle of a packet
+head -c 56 "$good" >"$c-cut-header.pcap"
+expect_case "$c-cut-header.pcap" 1 'record 2 offset 48: error capture\.malformed: truncated dump file; tried to read 16 header bytes' "pcap cut in a record header"
+head -c 69 "$good" >"$c-cut-packet.pcap"
+expect_case "$c-cut-packet.pcap" 1 'record 2 offset 48: error capture\.malformed: truncated dump file; tried to read 10 captured bytes, only got 5' "pcap cut in a packet"
+
+# a zero-length file, and an empty standard input
+: >"$c-empty"
+expect_case "$c-empty" 2 'empty input \(0 bytes\)' "zero-length file"
+run_dllpcheck - <"$c-empty"
+expect_status 2 "empty standard input"
+
+# a wrong magic number: not a pcap, so read as text (every line malformed);
+# forced to pcap it is refused
+{ printf '\x12\x34\x56\x78'; tail -c +5 "$good"; } >"$c-magic.pcap"
+expect_case "$c-magic.pcap" 1 'error capture\.malformed' "wrong magic read as text"
+expect_case "$c-magic.pcap" 2 'not a readable pcap/pcapng file' "wrong magic as pcap" --input-format pcap
+
+# the wrong link type
+{ pcap_header 1; tail -c +25 "$good"; } >"$c-eth.pcap"
+expect_case "$c-eth.pcap" 2 'link type 1 \(EN10MB\) found, 147 \(LINKTYPE_USER0\) expected' "wrong link type"
+
+# caplen larger than the file's snap length: libpcap cuts it to the snap
+# length, so the record is truncated, not lost
+{ pcap_header 147 8; pcap_record 0 D103000001000000; pcap_record 10 D101000040080100A4E7; } >"$c-snap.pcap"
+expect_case "$c-snap.pcap" 0 'warning capture\.truncated: DLLP captured with 4 of its 6 bytes' "caplen above the snap length" --fail-on error
+
+# records of every kind one byte too short and one byte too long
+dllp=40080100A4E7           # InitFC1-P VC0 hdr=32 data=256, good CRC
+event=01000000              # link-up
+tlp=0000400000010100000FF7D00000123456781EACCFE5   # MWr32 1 DW, from the vectors
+{
+	pcap_header
+	pcap_record 0 "D1030000${event%??}"         # event 3 bytes
+	pcap_record 1 "D1030000${event}00"           # event 5 bytes
+	pcap_record 2 "D1010000${dllp%??}"          # DLLP 5 bytes
+	pcap_record 3 "D1010000${dllp}00"            # DLLP 7 bytes
+	pcap_record 4 "D1010200${dllp%????}00"      # DLLP without CRC, 5 bytes
+	pcap_record 5 "D1020000${tlp:0:34}"          # TLP 17 bytes: below seq + 3 DW + LCRC
+	pcap_record 6 "D1020000$(head -c 8310 /dev/zero | tr '\0' '0')" # TLP 4155 bytes
+	pcap_record 7 "D2010000${dllp}"              # unknown pseudo-header version
+	pcap_record 8 "D1070000${dllp}"              # unknown kind
+	pcap_record 9 "D1011000${dllp}"              # reserved flag bits
+	pcap_record 10 "D103"                        # shorter than the pseudo-header
+	pcap_record 11 "D1030000${event}"            # and one good record
+} >"$c-sizes.pcap"
+expect_case "$c-sizes.pcap" 1 'record 11 offset [0-9]+: error capture\.malformed: record of 2 bytes is shorter than the 4-byte pseudo-header' "record sizes"
+for want in 'a link event is 4 bytes, this record has 3' 'a link event is 4 bytes, this record has 5' \
+	'a DLLP is 6 bytes, this record has 5' 'a DLLP is 6 bytes, this record has 7' \
+	'a DLLP without CRC is 4 bytes, this record has 5' 'a TLP is 18 to 4154 bytes, this record has 17' \
+	'a TLP is 18 to 4154 bytes, this record has 4155' 'pseudo-header version 0xD2' \
+	'pseudo-header kind 7' 'set reserved bits 7:4'; do
+	run_dllpcheck "$c-sizes.pcap"
+	expect_grep "$tmpdir/out" "$want" "record sizes: $want"
+done
+expect_grep "$tmpdir/out" '12 records read, 1 decoded, 11 malformed' "record sizes: counted"
+
+# a pcapng with two interfaces of different link types
+{
+	printf '\x0a\x0d\x0d\x0a'; printf "$(le32 28)"; printf '\x4d\x3c\x2b\x1a'; printf "$(le16 1)$(le16 0)"
+	printf '\xff\xff\xff\xff\xff\xff\xff\xff'; printf "$(le32 28)"
+	printf "$(le32 1)$(le32 20)$(le16 147)$(le16 0)$(le32 65535)$(le32 20)"
+	printf "$(le32 1)$(le32 20)$(le16 1)$(le16 0)$(le32 65535)$(le32 20)"
+	printf "$(le32 6)$(le32 40)$(le32 0)$(le32 0)$(le32 0)$(le32 10)$(le32 10)"
+	printf '\xd1\x01\x00\x00\x40\x08\x01\x00\xa4\xe7\x00\x00'; printf "$(le32 40)"
+	printf "$(le32 6)$(le32 40)$(le32 1)$(le32 0)$(le32 1)$(le32 10)$(le32 10)"
+	printf '\xd1\x01\x00\x00\x40\x08\x01\x00\xa4\xe7\x00\x00'; printf "$(le32 40)"
+} >"$c-two-if.pcapng"
+# libpcap stops at the second interface: reported, counted, and the end
+expect_case "$c-two-if.pcapng" 1 'record 1 offset 48: error capture\.malformed: an interface has a type 1 different from the type of the first interface' "pcapng with two link types"
+
+# garbage and binary data fed as text; NUL bytes; a 1 MB line
+head -c 4096 "$good" | tail -c +200 >"$c-binary.trace"
+expect_case "$c-binary.trace" 1 'error capture\.malformed' "binary data as text" --input-format text
+printf '0 down NOP\n10ns down \0NOP\n20ns down NOP\n' >"$c-nul.trace"
+expect_case "$c-nul.trace" 1 ':2:[0-9]+: record 2: error capture\.malformed: NUL byte' "NUL byte in a line"
+{ printf '0 down NOP\n'; head -c 1048576 /dev/zero | tr '\0' 'x'; printf '\n20ns down NOP\n'; } >"$c-long.trace"
+expect_case "$c-long.trace" 1 ':2:[0-9]+: record 2: error capture\.malformed: line longer than 65536 bytes' "1 MB line"
+run_dllpcheck "$c-long.trace"
+expect_grep "$tmpdir/out" '3 records read, 2 decoded, 1 malformed' "1 MB line: the next line is read"
+
+# times going backwards
+printf '0 down NOP\n20ns down NOP\n10ns up NOP\n30ns up link=1 NOP\n25ns down link=2 NOP\n' >"$c-back.trace"
+expect_case "$c-back.trace" 0 ':3: record 3: t=0\.000000010000 link 0 up: warning capture\.time-backwards' "time backwards"
+run_dllpcheck --fail-on info "$c-back.trace"
+n=$(grep -c 'capture\.time-backwards' "$tmpdir/out" || true)
+[ "$n" -eq 2 ] && pass || fail "time backwards: $n findings, expected 2 (other links keep their own time)"
+finish
