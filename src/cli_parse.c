@@ -186,3 +186,34 @@ bool parse_initial_credits(const char *s,
 	}
 	return true;
 }
+
+bool parse_microseconds(const char *s, uint64_t *ps, char *err, size_t errlen)
+{
+	uint64_t whole = 0, frac = 0;
+	unsigned frac_digits = 0;
+	const char *p = s;
+	bool digits = false;
+	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
+		if (whole > UINT64_C(1000000000))
+			goto bad;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
+			if (++frac_digits > 6)
+				goto bad;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		}
+	}
+	if (*p || !digits)
+		goto bad;
+	while (frac_digits++ < 6)
+		frac *= 10;
+	*ps = whole * UINT64_C(1000000) + frac;
+	if (*ps == 0)
+		goto bad;
+	return true;
+bad:
+	snprintf(err, errlen, "'%s' is not a time in microseconds (e.g. 45 or 17.5)", s);
+	return false;
+}

@@ -23,6 +23,9 @@ bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen);
 bool parse_initial_credits(const char *s,
                            struct initial_credit initial[DIR_COUNT][FC_VC_COUNT][CT_COUNT],
                            char *err, size_t errlen);
+/* A time in microseconds, decimal with up to 6 fraction digits ("45",
+ * "17.5"), greater than 0, to picoseconds. */
+bool parse_microseconds(const char *s, uint64_t *ps, char *err, size_t errlen);
 const char *port_role_name(enum port_role role);
 
 #endif

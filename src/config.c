@@ -13,4 +13,5 @@ void config_init(struct config *cfg)
 	cfg->fail_on = SEV_ERROR;
 	for (unsigned i = 0; i < RULE_COUNT; i++)
 		cfg->rule_enabled[i] = true;
+	fc_options_init(&cfg->fc);
 }

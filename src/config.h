@@ -25,6 +25,8 @@ struct config {
 	bool rule_enabled[RULE_COUNT];
 	bool quiet;
 	struct fc_options fc;
+	bool extended_synch;
+	bool update_period_given;
 	char **inputs;
 	int input_count;
 };

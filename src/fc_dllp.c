@@ -304,6 +304,7 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 		else
 			fc_vc_epoch_start(link, d->vc);
 	}
+	fc_timing_init(m, pkt, sender, PHASE_INIT1);
 	check_order(m, sender, pkt, PHASE_INIT1);
 	check_value_changed(m, sender, pkt, PHASE_INIT1);
 	check_scale(m, link, pkt, NULL);
@@ -346,6 +347,7 @@ static void apply_initfc2(struct fc_model *m, struct fc_link *link,
 		fc_raise(m, &f);
 	}
 	sender->sent_init2 = true;
+	fc_timing_init(m, pkt, sender, PHASE_INIT2);
 	check_order(m, sender, pkt, PHASE_INIT2);
 	check_value_changed(m, sender, pkt, PHASE_INIT2);
 	check_scale(m, link, pkt, &sender->first_adv[PHASE_INIT1][d->fc_class]);
@@ -414,6 +416,7 @@ static void update_field(struct fc_model *m, const struct packet *pkt,
 	c->limit_known = true;
 	check_outstanding(m, pkt, c, fld, regressed, true);
 	fc_credit_note_available(c);
+	fc_timing_after_update(c, pkt->rec->time_ps);
 }
 
 static void apply_updatefc(struct fc_model *m, struct fc_link *link,
@@ -434,6 +437,7 @@ static void apply_updatefc(struct fc_model *m, struct fc_link *link,
 		if (!init->seen)
 			init = &sender->first_adv[PHASE_INIT2][d->fc_class];
 		check_scale(m, link, pkt, init);
+		fc_timing_update(m, pkt, sender, rx);
 		receiver_progress(rx, -1, true);
 	}
 	struct fc_field fields[2];

@@ -27,6 +27,28 @@ void fc_apply_feature(struct fc_link *link, const struct packet *pkt);
 void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
                   const struct packet *pkt, bool fit);
 
+/* The data link layer half (dl_model.c). */
+void dl_reset(struct fc_link *link);
+void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
+                     const struct packet *pkt);
+void dl_apply_tlp(struct fc_model *m, struct fc_link *link,
+                  const struct packet *pkt);
+void dl_after_tlp(struct fc_link *link, enum link_dir tx_dir);
+void dl_apply_pm(struct fc_model *m, struct fc_link *link,
+                 const struct packet *pkt);
+
+/* Timing (fc_timing.c). */
+void fc_timing_link_inactive(struct fc_link *link);
+void fc_timing_update(struct fc_model *m, const struct packet *pkt,
+                      struct fc_port_vc *sender, const struct fc_port_vc *rx);
+void fc_timing_init(struct fc_model *m, const struct packet *pkt,
+                    struct fc_port_vc *sender, int phase);
+void fc_timing_before_charge(struct fc_model *m, const struct packet *pkt,
+                             unsigned vc, enum credit_type ct,
+                             struct fc_credit *c, uint32_t need);
+void fc_timing_after_charge(struct fc_credit *c, uint64_t now);
+void fc_timing_after_update(struct fc_credit *c, uint64_t now);
+
 static inline enum link_dir partner_of(enum link_dir dir)
 {
 	return dir == DIR_DOWN ? DIR_UP : DIR_DOWN;

@@ -59,7 +59,12 @@ static void port_vc_reset(struct fc_port_vc *pv)
 		c->infinite_known = false;
 		c->limit_from_init1 = false;
 		c->overran = false;
+		c->charge_seen = false;
+		c->rise_count = 0;
 	}
+	for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++)
+		pv->update_seen[cls] = false;
+	pv->init_set_seen[0] = pv->init_set_seen[1] = false;
 }
 
 void fc_vc_epoch_start(struct fc_link *link, unsigned vc)
@@ -85,6 +90,7 @@ void fc_link_epoch_start(struct fc_link *link, bool by_event)
 		link->seq_high[p] = 0xFFF;
 		memset(link->seq_seen[p], 0, sizeof(link->seq_seen[p]));
 	}
+	dl_reset(link);
 }
 
 bool fc_link_scaling_known(const struct fc_link *link, bool *active)
@@ -168,6 +174,14 @@ static struct fc_link *link_get(struct fc_model *m, unsigned index)
 	return link;
 }
 
+void fc_options_init(struct fc_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->update_period_ps = FC_UPDATE_PERIOD_PS;
+	opts->init_repeat_ps = FC_INIT_REPEAT_PS;
+	opts->starve_ps = FC_STARVE_PS;
+}
+
 void fc_model_init(struct fc_model *m, const struct fc_options *opts,
                    struct finding_sink *sink)
 {
@@ -206,7 +220,12 @@ static void apply_event(struct fc_model *m, struct fc_link *link,
 	case EV_VC_ENABLE:
 		fc_vc_epoch_start(link, pkt->u.event.arg & 7u);
 		break;
-	default: /* recovery: flow-control state is kept */
+	case EV_RECOVERY:
+		/* flow-control state is kept; time in Recovery does not count
+		 * for the UpdateFC and InitFC intervals [5.8, 6.2] */
+		fc_timing_link_inactive(link);
+		break;
+	default:
 		break;
 	}
 }
@@ -245,10 +264,32 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 	case REC_DLLP:
 		if (!fit)
 			return; /* a Bad DLLP is discarded by the receiver [1.1] */
-		if (dllp_is_fc(pkt->u.dllp.type))
+		switch (pkt->u.dllp.type) {
+		case DLLP_INITFC1:
+		case DLLP_INITFC2:
+		case DLLP_UPDATEFC:
 			fc_apply_fc_dllp(m, link, pkt);
-		else if (pkt->u.dllp.type == DLLP_FEATURE)
+			break;
+		case DLLP_FEATURE:
 			fc_apply_feature(link, pkt);
+			break;
+		case DLLP_ACK:
+		case DLLP_NAK:
+			dl_apply_acknak(m, link, pkt);
+			break;
+		case DLLP_PM_ENTER_L1:
+		case DLLP_PM_ENTER_L23:
+			/* the link leaves L0: the UpdateFC period stops [5.8] */
+			fc_timing_link_inactive(link);
+			dl_apply_pm(m, link, pkt);
+			break;
+		case DLLP_PM_AS_REQUEST_L1:
+		case DLLP_PM_REQUEST_ACK:
+			dl_apply_pm(m, link, pkt);
+			break;
+		default:
+			break;
+		}
 		break;
 	case REC_TLP:
 		fc_apply_tlp(m, link, pkt, fit);

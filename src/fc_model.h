@@ -43,6 +43,9 @@ struct fc_options {
 	uint8_t tc_to_vc[8];              /* default all 0 */
 	enum port_role role[DIR_COUNT];   /* of port D and port U */
 	uint32_t mps;                     /* Rx_MPS_Limit in bytes; 0 = unknown */
+	uint64_t update_period_ps;        /* fc.update.period limit */
+	uint64_t init_repeat_ps;          /* fc.init.repeat-interval limit */
+	uint64_t starve_ps;               /* fc.credit.starved threshold */
 	/* [advertising port][vc][credit type] */
 	struct initial_credit initial[DIR_COUNT][FC_VC_COUNT][CT_COUNT];
 };
@@ -75,6 +78,16 @@ struct fc_credit {
 	uint32_t min_available;
 	uint64_t tlps_charged;
 	uint64_t credits_charged;
+	/* starvation [issue: credit-starvation view]: the last charge, and
+	 * the steps by which an UpdateFC raised the available credits since */
+	bool charge_seen;
+	uint64_t charge_ps;
+	uint32_t available_after_charge;
+	uint8_t rise_count;
+	uint64_t rise_ps[4];
+	uint32_t rise_available[4];
+	uint64_t longest_wait_ps;
+	bool waiting_at_end;     /* no credits available since charge_ps */
 };
 
 /* What a port advertised in an InitFC DLLP. */
@@ -94,6 +107,11 @@ struct fc_port_vc {
 	int8_t last_init_class[2];   /* per phase (InitFC1, InitFC2), -1 none */
 	struct fc_adv first_adv[2][FC_CLASS_COUNT];   /* this port's own, per phase and class */
 	struct fc_credit credit[CT_COUNT];   /* this port's transmitter */
+	/* timing of this port's own flow-control DLLPs [5.8, 6.2] */
+	bool update_seen[FC_CLASS_COUNT];
+	uint64_t last_update_ps[FC_CLASS_COUNT];
+	bool init_set_seen[2];
+	uint64_t init_set_start_ps[2];
 };
 
 struct fc_vc {
@@ -102,6 +120,28 @@ struct fc_vc {
 	/* for the report: what could not be checked */
 	uint64_t tlps_while_unknown;
 	uint64_t fc_dllps_while_unknown;
+};
+
+/* One port's data link layer retry state as the capture sees it [7]. */
+struct dl_port {
+	/* as a transmitter: its NEXT_TRANSMIT_SEQ is the link's seq_high + 1 */
+	bool ackd_known;
+	uint16_t ackd_seq;             /* ACKD_SEQ */
+	uint32_t unreadable_since_new; /* TLPs the capture could not read since
+	                                * the newest: their numbers are unknown */
+	bool in_replay;
+	bool replay_resync;            /* a replayed TLP was unreadable */
+	uint16_t replay_next;
+	/* as a receiver */
+	bool rcv_known;
+	bool rcv_uncertain;            /* an unreadable TLP came in */
+	uint16_t next_rcv_seq;         /* NEXT_RCV_SEQ */
+	bool newest_rcv_known;
+	uint16_t newest_rcv;
+	/* statistics */
+	uint64_t tlps_new, tlps_replayed, tlps_nullified, tlps_unreadable;
+	uint64_t naks_received, acks_received;
+	uint32_t outstanding_high_water;
 };
 
 struct fc_link {
@@ -122,6 +162,7 @@ struct fc_link {
 	uint16_t seq_high[DIR_COUNT];
 	uint8_t seq_seen[DIR_COUNT][4096 / 8];
 	uint64_t tlps_not_charged[DIR_COUNT];   /* replays, duplicates */
+	struct dl_port dl[DIR_COUNT];
 	struct fc_vc vc[FC_VC_COUNT];
 };
 
@@ -144,6 +185,17 @@ static inline bool ct_is_data(enum credit_type ct)
 {
 	return (ct & 1) != 0;
 }
+
+/* Time limits [5.8, 6.2]: UpdateFC at least every 30 us +50% (120 us +50%
+ * with Extended Synch), InitFC sets every 34 us (17 us in PCIe 1.0a). */
+#define FC_UPDATE_PERIOD_PS UINT64_C(45000000)
+#define FC_UPDATE_PERIOD_EXTENDED_PS UINT64_C(180000000)
+#define FC_INIT_REPEAT_PS UINT64_C(34000000)
+#define FC_INIT_REPEAT_10A_PS UINT64_C(17000000)
+#define FC_STARVE_PS UINT64_C(100000000)
+
+/* The defaults: no roles, no MPS, every TC on VC0, the spec's limits. */
+void fc_options_init(struct fc_options *opts);
 
 void fc_model_init(struct fc_model *m, const struct fc_options *opts,
                    struct finding_sink *sink);

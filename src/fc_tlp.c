@@ -69,6 +69,7 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
                             enum credit_type ct, uint32_t need)
 {
 	if (c->consumed_known && c->limit_known && !c->infinite) {
+		fc_timing_before_charge(m, pkt, vc, ct, c, need);
 		uint32_t gap;
 		if (!fc_gate_allows(c->limit, c->consumed, need, c->width, &gap)) {
 			struct finding f;
@@ -91,6 +92,7 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
 	if (c->consumed_known)
 		c->consumed = fc_add(c->consumed, need, c->width);
 	fc_credit_note_available(c);
+	fc_timing_after_charge(c, pkt->rec->time_ps);
 }
 
 void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
@@ -99,12 +101,14 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir sender_dir = pkt->rec->dir;
 
+	dl_apply_tlp(m, link, pkt);
 	/* Nullified and Bad TLPs were never received: no sequence number is
 	 * used, nothing is charged [3.4, 5.9].  A truncated one cannot be
 	 * trusted either. */
 	if (pkt->truncated || t->lcrc == CRC_BAD || t->lcrc == CRC_NULLIFIED)
 		return;
 	bool is_new = t->has_seq ? seq_is_new(link, sender_dir, t->seq) : true;
+	dl_after_tlp(link, sender_dir);
 	if (!fit)
 		return; /* malformed: its sequence number is used, no credit */
 	if (!is_new) {

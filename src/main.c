@@ -46,6 +46,10 @@ enum {
 	OPT_ROLE,
 	OPT_MPS,
 	OPT_INITIAL_CREDITS,
+	OPT_EXTENDED_SYNCH,
+	OPT_UPDATE_PERIOD,
+	OPT_INIT_REPEAT,
+	OPT_STARVE,
 };
 
 static const struct argp_option options[] = {
@@ -89,6 +93,20 @@ static const struct argp_option options[] = {
 	{ "initial-credits", OPT_INITIAL_CREDITS, "PORT:VC:TYPE=N,...", 0,
 	  "Credits PORT (down|up) advertised at an initialisation the capture does "
 	  "not show, e.g. up:0:PH=8,PD=64,CplH=inf (repeatable)", 4 },
+	{ "extended-synch", OPT_EXTENDED_SYNCH, NULL, 0,
+	  "The Extended Synch bit is set: UpdateFCs are due every 120 us +50% "
+	  "(fc.update.period limit 180 us instead of 45 us)", 4 },
+
+	{ NULL, 0, NULL, 0, "Time limits (microseconds):", 5 },
+	{ "update-period", OPT_UPDATE_PERIOD, "US", 0,
+	  "Longest gap between a sender's UpdateFCs of a class and VC "
+	  "(fc.update.period; default 45, or 180 with --extended-synch)", 5 },
+	{ "init-repeat-interval", OPT_INIT_REPEAT, "US", 0,
+	  "Longest time between the starts of a sender's InitFC sets "
+	  "(fc.init.repeat-interval; default 34; 17 for PCIe 1.0a devices)", 5 },
+	{ "starve-threshold", OPT_STARVE, "US", 0,
+	  "Report a transmitter that waited longer than this for credits "
+	  "(fc.credit.starved; default 100)", 5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -184,6 +202,22 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!parse_mps(arg, &cfg->fc.mps, err, sizeof(err)))
 			argp_error(state, "%s", err);
 		break;
+	case OPT_EXTENDED_SYNCH:
+		cfg->extended_synch = true;
+		break;
+	case OPT_UPDATE_PERIOD:
+		if (!parse_microseconds(arg, &cfg->fc.update_period_ps, err, sizeof(err)))
+			argp_error(state, "--update-period: %s", err);
+		cfg->update_period_given = true;
+		break;
+	case OPT_INIT_REPEAT:
+		if (!parse_microseconds(arg, &cfg->fc.init_repeat_ps, err, sizeof(err)))
+			argp_error(state, "--init-repeat-interval: %s", err);
+		break;
+	case OPT_STARVE:
+		if (!parse_microseconds(arg, &cfg->fc.starve_ps, err, sizeof(err)))
+			argp_error(state, "--starve-threshold: %s", err);
+		break;
 	case OPT_INITIAL_CREDITS:
 		if (!parse_initial_credits(arg, cfg->fc.initial, err, sizeof(err)))
 			argp_error(state, "%s", err);
@@ -201,6 +235,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (cfg->mode == MODE_WRITE_PCAP && cfg->input_count != 1)
 			argp_error(state, "--write-pcap takes exactly one input");
+		if (cfg->extended_synch && !cfg->update_period_given)
+			cfg->fc.update_period_ps = FC_UPDATE_PERIOD_EXTENDED_PS;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -100,6 +100,7 @@ static json_t *credit_json(const struct fc_credit *c)
 	json_object_set_new(o, "min_available", c->min_available_seen ? json_integer(c->min_available) : json_null());
 	json_object_set_new(o, "tlps_charged", json_integer((json_int_t)c->tlps_charged));
 	json_object_set_new(o, "credits_charged", json_integer((json_int_t)c->credits_charged));
+	json_object_set_new(o, "longest_wait_ps", json_integer((json_int_t)c->longest_wait_ps));
 	return o;
 }
 
@@ -122,6 +123,20 @@ static json_t *links_json(const struct fc_model *m)
 			json_object_set_new(replays, link_dir_name(p),
 			                    json_integer((json_int_t)link->tlps_not_charged[p]));
 		json_object_set_new(lo, "tlps_not_charged", replays);
+		json_t *dl = json_object();
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			const struct dl_port *d = &link->dl[p];
+			json_t *po = json_object();
+			json_object_set_new(po, "tlps_new", json_integer((json_int_t)d->tlps_new));
+			json_object_set_new(po, "tlps_replayed", json_integer((json_int_t)d->tlps_replayed));
+			json_object_set_new(po, "tlps_nullified", json_integer((json_int_t)d->tlps_nullified));
+			json_object_set_new(po, "tlps_unreadable", json_integer((json_int_t)d->tlps_unreadable));
+			json_object_set_new(po, "acks_received", json_integer((json_int_t)d->acks_received));
+			json_object_set_new(po, "naks_received", json_integer((json_int_t)d->naks_received));
+			json_object_set_new(po, "outstanding_high_water", json_integer(d->outstanding_high_water));
+			json_object_set_new(dl, link_dir_name(p), po);
+		}
+		json_object_set_new(lo, "data_link", dl);
 		json_t *vcs = json_array();
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 			const struct fc_vc *v = &link->vc[vc];

@@ -66,8 +66,11 @@ static void print_credit(FILE *out, unsigned vc, enum link_dir port,
 		fputs(" CC=?", out);
 	if (c->min_available_seen)
 		fprintf(out, " min-available=%u", c->min_available);
-	fprintf(out, " tlps=%" PRIu64 " credits=%" PRIu64 "\n", c->tlps_charged,
+	fprintf(out, " tlps=%" PRIu64 " credits=%" PRIu64, c->tlps_charged,
 	        c->credits_charged);
+	if (c->longest_wait_ps)
+		fprintf(out, " longest-wait=" TIME_PS_FMT "s", TIME_PS_ARGS(c->longest_wait_ps));
+	fputc('\n', out);
 }
 
 static void print_link(FILE *out, unsigned index, const struct fc_link *link)
@@ -77,6 +80,14 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 	        PRIu64 ", up %" PRIu64 "\n", index,
 	        fc_link_scaling_known(link, &active) ? (active ? "active" : "off") : "unknown",
 	        link->tlps_not_charged[DIR_DOWN], link->tlps_not_charged[DIR_UP]);
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		const struct dl_port *d = &link->dl[p];
+		fprintf(out, "    port %-4s sent %" PRIu64 " new TLPs, %" PRIu64 " replayed, %" PRIu64
+		        " nullified, %" PRIu64 " unreadable; received %" PRIu64 " Acks, %" PRIu64
+		        " Naks; most outstanding %u\n", link_dir_name(p), d->tlps_new,
+		        d->tlps_replayed, d->tlps_nullified, d->tlps_unreadable,
+		        d->acks_received, d->naks_received, d->outstanding_high_water);
+	}
 	bool any = false;
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
 		for (unsigned p = 0; p < DIR_COUNT; p++)
@@ -84,7 +95,8 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 				any |= credit_has_news(&link->vc[vc].port[p].credit[ct]);
 	if (any)
 		fputs("    (per VC and transmitting port: credits its partner advertised, "
-		      "limit CL, consumed CC, least available, TLPs and credits charged)\n", out);
+		      "limit CL, consumed CC, least available, TLPs and credits charged, "
+		      "longest wait for credits)\n", out);
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 		const struct fc_vc *v = &link->vc[vc];
 		for (unsigned p = 0; p < DIR_COUNT; p++)

@@ -18,4 +18,10 @@ for trace in samples/*.trace; do
 	cp "$tmpdir/out" "$tmpdir/report"
 	compare_golden "$name.expected" "$tmpdir/report" "report on $name.pcap"
 done
+# The README shows the report on samples/overrun.pcap as it is.
+while IFS= read -r line; do
+	if grep -Fqx -- "$line" README.md; then pass; else
+		fail "README.md does not show this line of samples/overrun.expected: $line"
+	fi
+done <samples/overrun.expected
 finish

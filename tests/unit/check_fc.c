@@ -138,6 +138,7 @@ static void harness_emit(void *ctx, const struct finding *f)
 static void harness_init(struct harness *h)
 {
 	memset(h, 0, sizeof(*h));
+	fc_options_init(&h->opts);
 	finding_sink_init(&h->sink, harness_emit, h);
 	fc_model_init(&h->model, &h->opts, &h->sink);
 }
@@ -271,13 +272,15 @@ START_TEST(test_charge_replay_and_gate)
 	mwr(&h, DIR_UP, 0, 16);
 	ck_assert_uint_eq(ph->consumed, 1);
 	ck_assert_uint_eq(pd->consumed, 4);
-	mwr(&h, DIR_UP, 0, 16); /* replay */
+	mwr(&h, DIR_UP, 0, 16); /* replay: the receiver has it already */
 	ck_assert_uint_eq(ph->consumed, 1);
 	ck_assert_uint_eq(h.model.links[0]->tlps_not_charged[DIR_UP], 1);
-	mwr(&h, DIR_UP, 1, 16); /* exactly at the limit */
-	ck_assert_uint_eq(findings(&h), 0);
-	mwr(&h, DIR_UP, 2, 1);  /* one past */
 	ck_assert_uint_eq(findings(&h), 1);
+	ck_assert_int_eq(h.last_rule, R_DL_SEQ_DUPLICATE);
+	mwr(&h, DIR_UP, 1, 16); /* exactly at the limit */
+	ck_assert_uint_eq(findings(&h), 1);
+	mwr(&h, DIR_UP, 2, 1);  /* one past */
+	ck_assert_uint_eq(findings(&h), 2);
 	ck_assert_int_eq(h.last_rule, R_FC_CREDIT_OVERRUN);
 	ck_assert_int_eq(h.last.credit_type, CT_PH);
 	ck_assert_int_eq(h.last.evidence[0].value, 2); /* CL */
@@ -366,6 +369,66 @@ START_TEST(test_initial_credits)
 }
 END_TEST
 
+static void acknak(struct harness *h, enum link_dir dir, enum dllp_type type,
+                   unsigned seq)
+{
+	struct dllp d;
+	memset(&d, 0, sizeof(d));
+	d.type = type;
+	d.acknak_seq = (uint16_t)seq;
+	dllp_encode(&d, h->bytes);
+	feed(h, REC_DLLP, dir, 6);
+}
+
+/* Ack/Nak arithmetic across the 4095 -> 0 wrap, learnt mid-stream:
+ * ACKD_SEQ learnt from the first Ack; an Ack past the newest TLP is
+ * dl.ack.unknown-seq; one for an outstanding TLP is not. */
+START_TEST(test_acknak_at_wrap)
+{
+	struct harness h;
+	harness_init(&h);
+	mwr(&h, DIR_UP, 4094, 1);
+	mwr(&h, DIR_UP, 4095, 1);
+	mwr(&h, DIR_UP, 0, 1);
+	mwr(&h, DIR_UP, 1, 1);
+	acknak(&h, DIR_DOWN, DLLP_ACK, 4093);   /* learnt */
+	acknak(&h, DIR_DOWN, DLLP_ACK, 0);      /* 3 of 4 outstanding */
+	ck_assert_uint_eq(findings(&h), 0);
+	ck_assert_uint_eq(h.model.links[0]->dl[DIR_UP].ackd_seq, 0);
+	acknak(&h, DIR_DOWN, DLLP_ACK, 3);      /* never sent */
+	ck_assert_uint_eq(findings(&h), 1);
+	ck_assert_int_eq(h.last_rule, R_DL_ACK_UNKNOWN_SEQ);
+	ck_assert_uint_eq(h.model.links[0]->dl[DIR_UP].ackd_seq, 0); /* discarded */
+	acknak(&h, DIR_DOWN, DLLP_NAK, 1);      /* the newest: fine */
+	ck_assert_uint_eq(findings(&h), 1);
+	fc_model_free(&h.model);
+}
+END_TEST
+
+/* After link-up only Ack FFFh is valid; TLP 0 makes Ack 0 valid; a Nak
+ * makes the replay in order (no duplicate); a TLP two ahead is out of
+ * order. */
+START_TEST(test_sequence_after_reset)
+{
+	struct harness h;
+	harness_init(&h);
+	init_vc0(&h, 32, 256);
+	acknak(&h, DIR_DOWN, DLLP_ACK, 0xFFF);
+	ck_assert_uint_eq(findings(&h), 0);
+	acknak(&h, DIR_DOWN, DLLP_ACK, 0);
+	ck_assert_int_eq(h.last_rule, R_DL_ACK_UNKNOWN_SEQ);
+	mwr(&h, DIR_UP, 0, 1);
+	mwr(&h, DIR_UP, 1, 1);
+	acknak(&h, DIR_DOWN, DLLP_NAK, 0);      /* seq 1 lost at the receiver */
+	mwr(&h, DIR_UP, 1, 1);                  /* replay: in order */
+	ck_assert_uint_eq(findings(&h), 1);
+	mwr(&h, DIR_UP, 3, 1);                  /* 2 skipped */
+	ck_assert_uint_eq(findings(&h), 2);
+	ck_assert_int_eq(h.last_rule, R_DL_SEQ_OUT_OF_ORDER);
+	fc_model_free(&h.model);
+}
+END_TEST
+
 Suite *suite_fc(void)
 {
 	Suite *s = suite_create("fc");
@@ -385,6 +448,8 @@ Suite *suite_fc(void)
 	tcase_add_test(model, test_epoch_reset);
 	tcase_add_test(model, test_mid_stream_unknown);
 	tcase_add_test(model, test_initial_credits);
+	tcase_add_test(model, test_acknak_at_wrap);
+	tcase_add_test(model, test_sequence_after_reset);
 	suite_add_tcase(s, model);
 	return s;
 }

@@ -1,0 +1,310 @@
+/* dl_model.c: the data link layer's retry protocol as the capture sees it:
+ * each port's NEXT_TRANSMIT_SEQ and ACKD_SEQ (transmit side) and
+ * NEXT_RCV_SEQ (receive side), Acks and Naks, replays, and PM DLLP
+ * directions.  All sequence arithmetic is 12-bit modulo.
+ * specification: spec-digest.md section 7 (Ack/Nak), 6.1 (reset values),
+ * 1.7 (PM DLLPs); rules.md dl.* rules.
+ *
+ * What the capture cannot vouch for is never reported: a TLP the capture
+ * saw with a bad LCRC (or cut short) may have reached the receiver intact
+ * and its number is unknown, so the states it could change become
+ * uncertain until the trace settles them again. */
+#include <stdio.h>
+
+#include "fc_internal.h"
+
+#define SEQ_MASK 0xFFFu
+
+static unsigned seq_sub(unsigned a, unsigned b)
+{
+	return (a - b) & SEQ_MASK;
+}
+
+void dl_reset(struct fc_link *link)
+{
+	/* DL_Inactive: NEXT_TRANSMIT_SEQ = 0, ACKD_SEQ = FFFh,
+	 * NEXT_RCV_SEQ = 0 [6.1]; statistics are kept. */
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		struct dl_port *d = &link->dl[p];
+		d->ackd_known = true;
+		d->ackd_seq = 0xFFF;
+		d->unreadable_since_new = 0;
+		d->in_replay = false;
+		d->replay_resync = false;
+		d->rcv_known = true;
+		d->rcv_uncertain = false;
+		d->next_rcv_seq = 0;
+		d->newest_rcv_known = false;
+	}
+}
+
+/* The number of TLPs of port tx sent and not yet acknowledged. */
+static bool outstanding(const struct fc_link *link, enum link_dir tx,
+                        unsigned *count)
+{
+	if (!link->seq_known[tx] || !link->dl[tx].ackd_known)
+		return false;
+	*count = seq_sub(link->seq_high[tx], link->dl[tx].ackd_seq);
+	return *count < 2048;
+}
+
+static void note_high_water(struct fc_link *link, enum link_dir tx)
+{
+	unsigned out;
+	if (outstanding(link, tx, &out) && out > link->dl[tx].outstanding_high_water)
+		link->dl[tx].outstanding_high_water = out;
+}
+
+/* ---- Ack / Nak ------------------------------------------------------------ */
+
+/* dl.ack.unreceived, seen from the receiver that sends the Ack/Nak: it
+ * acknowledges beyond what the capture saw it receive in order.  The
+ * receiver's own word then resynchronises NEXT_RCV_SEQ. */
+static void ack_vs_received(struct fc_model *m, struct fc_link *link,
+                            const struct packet *pkt, enum link_dir rx_dir,
+                            unsigned seq)
+{
+	struct dl_port *rx = &link->dl[rx_dir];
+	if (!rx->rcv_known)
+		return;
+	unsigned last_received = seq_sub(rx->next_rcv_seq, 1);
+	unsigned ahead = seq_sub(seq, last_received);
+	if (ahead == 0 || ahead >= 2048)
+		return;
+	if (!rx->rcv_uncertain) {
+		struct finding f;
+		fc_finding_begin(&f, R_DL_ACK_UNRECEIVED, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+		snprintf(f.message, sizeof(f.message),
+		         "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
+		         "capture saw arrive intact at port %s is 0x%03X",
+		         dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received);
+		finding_add_evidence(&f, "acknak_seq", seq);
+		finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
+		finding_add_evidence(&f, "ahead", ahead);
+		fc_raise(m, &f);
+	}
+	/* The receiver has what it acknowledges, and whatever the capture saw
+	 * after it on the way. */
+	rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
+	if (rx->newest_rcv_known && seq_sub(rx->newest_rcv, seq) < 2048)
+		rx->next_rcv_seq = (uint16_t)((rx->newest_rcv + 1) & SEQ_MASK);
+	rx->rcv_uncertain = false;
+}
+
+/* dl.ack.unknown-seq [7]: valid iff (AckNak_Seq_Num - ACKD_SEQ) mod 4096
+ * <= the number outstanding; TLPs the capture could not read may have
+ * carried the next numbers.  False when the Ack/Nak was reported (the
+ * transmitter discards it). */
+static bool ack_vs_sent(struct fc_model *m, struct fc_link *link,
+                        const struct packet *pkt, enum link_dir tx_dir,
+                        unsigned seq)
+{
+	struct dl_port *tx = &link->dl[tx_dir];
+	unsigned out;
+	if (!tx->ackd_known || !outstanding(link, tx_dir, &out))
+		return true; /* nothing to check it against yet */
+	unsigned step = seq_sub(seq, tx->ackd_seq);
+	unsigned allowed = out + tx->unreadable_since_new;
+	if (step <= allowed)
+		return true;
+	struct finding f;
+	fc_finding_begin(&f, R_DL_ACK_UNKNOWN_SEQ, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+	snprintf(f.message, sizeof(f.message),
+	         "%s seq=0x%03X: ACKD_SEQ=0x%03X NEXT_TRANSMIT_SEQ=0x%03X of port %s: "
+	         "(0x%03X-ACKD_SEQ) mod 4096 = %u > %u outstanding",
+	         dllp_name(&pkt->u.dllp), seq, tx->ackd_seq,
+	         (unsigned)((link->seq_high[tx_dir] + 1) & SEQ_MASK),
+	         link_dir_name(tx_dir), seq, step, allowed);
+	finding_add_evidence(&f, "acknak_seq", seq);
+	finding_add_evidence(&f, "ACKD_SEQ", tx->ackd_seq);
+	finding_add_evidence(&f, "NEXT_TRANSMIT_SEQ", (link->seq_high[tx_dir] + 1) & SEQ_MASK);
+	finding_add_evidence(&f, "outstanding", allowed);
+	fc_raise(m, &f);
+	return false;
+}
+
+void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
+                     const struct packet *pkt)
+{
+	const struct dllp *d = &pkt->u.dllp;
+	enum link_dir rx_dir = pkt->rec->dir;      /* the port sending the Ack */
+	enum link_dir tx_dir = partner_of(rx_dir); /* whose TLPs it acknowledges */
+	struct dl_port *tx = &link->dl[tx_dir];
+	struct dl_port *rx = &link->dl[rx_dir];
+	unsigned seq = d->acknak_seq;
+
+	if (d->type == DLLP_NAK)
+		tx->naks_received++;
+	else
+		tx->acks_received++;
+	if (!ack_vs_sent(m, link, pkt, tx_dir, seq))
+		return;
+	ack_vs_received(m, link, pkt, rx_dir, seq);
+	if (d->type == DLLP_NAK && rx->rcv_known) {
+		/* A Nak carries NEXT_RCV_SEQ - 1 exactly: the receiver lost what
+		 * came after (whatever the capture saw), and discards what is
+		 * still on its way until the replay brings seq + 1 [7]. */
+		rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
+		rx->rcv_uncertain = true;
+	}
+	/* ACKD_SEQ, learnt from the first one in a mid-stream capture */
+	tx->ackd_known = true;
+	tx->ackd_seq = (uint16_t)seq;
+}
+
+/* ---- TLPs -------------------------------------------------------------------- */
+
+/* The receiver's view: in order, a duplicate, or out of sequence [7]. */
+static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
+                            const struct packet *pkt, enum link_dir rx_dir)
+{
+	struct dl_port *rx = &link->dl[rx_dir];
+	unsigned seq = pkt->u.tlp.seq;
+	if (!rx->newest_rcv_known || seq_sub(seq, rx->newest_rcv) - 1u < 2047u) {
+		rx->newest_rcv = (uint16_t)seq;
+		rx->newest_rcv_known = true;
+	}
+	if (!rx->rcv_known) {
+		rx->rcv_known = true; /* learnt: a mid-stream capture */
+		rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
+		return;
+	}
+	unsigned behind = seq_sub(rx->next_rcv_seq, seq);
+	struct finding f;
+	if (behind == 0) {
+		rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
+		rx->rcv_uncertain = false;
+	} else if (behind <= 2048) {
+		fc_finding_begin(&f, R_DL_SEQ_DUPLICATE, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+		snprintf(f.message, sizeof(f.message),
+		         "seq=0x%03X is behind NEXT_RCV_SEQ=0x%03X of port %s: a duplicate, not charged",
+		         seq, rx->next_rcv_seq, link_dir_name(rx_dir));
+		finding_add_evidence(&f, "seq", seq);
+		finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
+		fc_raise(m, &f);
+	} else if (!rx->rcv_uncertain) {
+		fc_finding_begin(&f, R_DL_SEQ_OUT_OF_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+		snprintf(f.message, sizeof(f.message),
+		         "seq=0x%03X where port %s expects NEXT_RCV_SEQ=0x%03X: %u TLP%s missing",
+		         seq, link_dir_name(rx_dir), rx->next_rcv_seq,
+		         seq_sub(seq, rx->next_rcv_seq), seq_sub(seq, rx->next_rcv_seq) == 1 ? "" : "s");
+		finding_add_evidence(&f, "seq", seq);
+		finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
+		fc_raise(m, &f);
+	}
+}
+
+static void raise_replay_order(struct fc_model *m, const struct packet *pkt,
+                               const char *what, unsigned seq, unsigned expected)
+{
+	struct finding f;
+	fc_finding_begin(&f, R_DL_REPLAY_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+	snprintf(f.message, sizeof(f.message), "seq=0x%03X %s 0x%03X", seq, what, expected);
+	finding_add_evidence(&f, "seq", seq);
+	finding_add_evidence(&f, "expected", expected);
+	fc_raise(m, &f);
+}
+
+/* The transmitter's view: a new TLP takes NEXT_TRANSMIT_SEQ; a replay
+ * resends every unacknowledged TLP, oldest first, in order [7].  A replay
+ * may start before ACKD_SEQ + 1 (the transmitter may not yet have taken an
+ * Ack the capture already saw), never after it. */
+static void tlp_at_transmitter(struct fc_model *m, struct fc_link *link,
+                               const struct packet *pkt, enum link_dir tx_dir)
+{
+	struct dl_port *tx = &link->dl[tx_dir];
+	unsigned seq = pkt->u.tlp.seq;
+	if (!link->seq_known[tx_dir])
+		return; /* the first TLP seen: fc_tlp.c learns the numbers */
+	unsigned next_tx = (link->seq_high[tx_dir] + 1u) & SEQ_MASK;
+	unsigned ahead = seq_sub(seq, next_tx);
+	if (ahead < 2048) {
+		/* a new TLP (ahead > 0: the capture missed some, seen at the
+		 * receiver as dl.seq.out-of-order) */
+		tx->tlps_new++;
+		tx->unreadable_since_new = 0;
+		/* The replay left TLPs unsent; some of them still unacknowledged
+		 * (ACKD_SEQ before the newest)? */
+		if (tx->in_replay && !tx->replay_resync && tx->ackd_known &&
+		    seq_sub(link->seq_high[tx_dir], tx->ackd_seq) - 1u < 2047u) {
+			unsigned first_skipped = tx->replay_next;
+			if (seq_sub(tx->ackd_seq, first_skipped) < 2048)
+				first_skipped = (tx->ackd_seq + 1u) & SEQ_MASK;
+			raise_replay_order(m, pkt, "is a new TLP while the replay has not resent",
+			                   seq, first_skipped);
+		}
+		tx->in_replay = false;
+		tx->replay_resync = false;
+		return;
+	}
+	tx->tlps_replayed++;
+	bool resync = tx->replay_resync || !tx->ackd_known;
+	tx->replay_resync = false;
+	unsigned oldest = (tx->ackd_seq + 1u) & SEQ_MASK;
+	if (!resync) {
+		bool starts = seq_sub(oldest, seq) < 2048; /* at or before the oldest */
+		if (!starts && !(tx->in_replay && seq == tx->replay_next))
+			raise_replay_order(m, pkt,
+			                   tx->in_replay ? "is replayed out of order; expected"
+			                                 : "starts a replay that skips the oldest outstanding TLP,",
+			                   seq, tx->in_replay ? tx->replay_next : oldest);
+	}
+	tx->in_replay = true;
+	tx->replay_next = (uint16_t)((seq + 1) & SEQ_MASK);
+	if (tx->replay_next == next_tx)
+		tx->in_replay = false; /* everything outstanding was resent */
+}
+
+void dl_apply_tlp(struct fc_model *m, struct fc_link *link,
+                  const struct packet *pkt)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	enum link_dir tx_dir = pkt->rec->dir;
+	enum link_dir rx_dir = partner_of(tx_dir);
+	struct dl_port *tx = &link->dl[tx_dir];
+
+	if (t->lcrc == CRC_NULLIFIED) {
+		tx->tlps_nullified++; /* no sequence number is used [3.4] */
+		return;
+	}
+	if (!t->has_seq)
+		return;
+	if (pkt->truncated || t->lcrc == CRC_BAD ||
+	    (pkt->rec->flags & REC_F_PHY_ERROR)) {
+		/* Unreadable here; maybe not at the receiver. */
+		tx->tlps_unreadable++;
+		tx->unreadable_since_new++;
+		/* it may have been (the start of) a replay: the next readable
+		 * TLP resynchronises the replay check */
+		tx->replay_resync = true;
+		link->dl[rx_dir].rcv_uncertain = true;
+		return;
+	}
+	tlp_at_transmitter(m, link, pkt, tx_dir);
+	tlp_at_receiver(m, link, pkt, rx_dir);
+}
+
+void dl_after_tlp(struct fc_link *link, enum link_dir tx_dir)
+{
+	note_high_water(link, tx_dir);
+}
+
+/* ---- PM DLLPs ------------------------------------------------------------------ */
+
+void dl_apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
+{
+	(void)link;
+	const struct dllp *d = &pkt->u.dllp;
+	/* The downstream component (port U) asks to enter L1/L2/3 and ASPM L1;
+	 * the upstream component (port D) answers with PM_Request_Ack. */
+	enum link_dir must = d->type == DLLP_PM_REQUEST_ACK ? DIR_DOWN : DIR_UP;
+	if (pkt->rec->dir == must)
+		return;
+	struct finding f;
+	fc_finding_begin(&f, R_DL_PM_DIRECTION, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+	snprintf(f.message, sizeof(f.message),
+	         "%s sent by port %s; only port %s (%s) sends it",
+	         dllp_name(d), link_dir_name(pkt->rec->dir), link_dir_name(must),
+	         must == DIR_UP ? "the downstream component" : "the upstream component");
+	fc_raise(m, &f);
+}

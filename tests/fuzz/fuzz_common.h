@@ -1,0 +1,112 @@
+/* fuzz_common.h: helpers shared by the libFuzzer targets (header only:
+ * each target is one translation unit, see Makefile.am "fuzzing").
+ *
+ * Nothing here keeps state between runs except the /dev/null stream,
+ * which is opened once and kept (it holds no data).
+ */
+#ifndef DLLPCHECK_FUZZ_COMMON_H
+#define DLLPCHECK_FUZZ_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "packet.h"
+#include "reader.h"
+#include "record.h"
+
+/* An invariant of the code under test does not hold: crash so that
+ * libFuzzer keeps the input. */
+#define FUZZ_ASSERT(cond) do { if (!(cond)) __builtin_trap(); } while (0)
+
+/* The input as a read-only, seekable stream.  fmemopen() rejects size 0
+ * on some C libraries: an empty input is then an empty file. */
+static inline FILE *fuzz_memfile(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return fopen("/dev/null", "rb");
+	return fmemopen((void *)(uintptr_t)data, size, "rb"); /* read only */
+}
+
+static inline FILE *fuzz_devnull(void)
+{
+	static FILE *devnull;
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	return devnull;
+}
+
+/* Touches every byte of a record so that ASan sees a bad bytes pointer or
+ * length, and checks what the reader promises about its records. */
+static inline void fuzz_check_record(const struct record *rec)
+{
+	volatile uint8_t sink = 0;
+	FUZZ_ASSERT(rec->kind == REC_DLLP || rec->kind == REC_TLP ||
+	            rec->kind == REC_EVENT);
+	FUZZ_ASSERT(rec->dir == DIR_DOWN || rec->dir == DIR_UP);
+	FUZZ_ASSERT(rec->len <= rec->wire_len);
+	FUZZ_ASSERT(rec->len == 0 || rec->bytes != NULL);
+	FUZZ_ASSERT((rec->flags & 1u) == 0); /* direction lives in dir */
+	for (uint32_t i = 0; i < rec->len; i++)
+		sink ^= rec->bytes[i];
+	/* reader_next() checked the size of each kind */
+	switch (rec->kind) {
+	case REC_DLLP:
+		FUZZ_ASSERT(rec->wire_len == (rec->flags & REC_F_NO_CRC
+		                              ? DLLP_CONTENT_LEN : DLLP_WIRE_LEN));
+		break;
+	case REC_EVENT:
+		FUZZ_ASSERT(rec->len == EVENT_LEN && rec->wire_len == EVENT_LEN);
+		FUZZ_ASSERT(rec->bytes[0] >= EV_FIRST && rec->bytes[0] <= EV_LAST);
+		break;
+	case REC_TLP:
+		FUZZ_ASSERT(rec->wire_len <= TLP_MAX_RECORD_LEN);
+		break;
+	}
+	(void)sink;
+}
+
+static inline void fuzz_check_malformed(const struct reader_malformed *bad)
+{
+	FUZZ_ASSERT(memchr(bad->reason, '\0', sizeof(bad->reason)) != NULL);
+	FUZZ_ASSERT(bad->pos.file != NULL);
+}
+
+/* Reads every record of r, decoding each; returns the number read. */
+static inline uint64_t fuzz_drain(struct reader *r)
+{
+	struct record rec;
+	struct reader_malformed bad;
+	struct packet pkt;
+	uint64_t n = 0, last_no = 0;
+
+	for (;;) {
+		memset(&bad, 0, sizeof(bad));
+		enum reader_result res = reader_next(r, &rec, &bad);
+		if (res == READER_EOF)
+			break;
+		n++;
+		if (res == READER_RECORD) {
+			fuzz_check_record(&rec);
+			/* record numbers grow, from 1 */
+			FUZZ_ASSERT(rec.pos.record_no > last_no);
+			last_no = rec.pos.record_no;
+			packet_decode(&rec, &pkt);
+			FUZZ_ASSERT(pkt.rec == &rec);
+			if (rec.kind == REC_DLLP && !record_truncated(&rec))
+				FUZZ_ASSERT(pkt.u.dllp.type_byte == rec.bytes[0]);
+			continue;
+		}
+		fuzz_check_malformed(&bad);
+		if (bad.pos.record_no)
+			last_no = bad.pos.record_no;
+		if (res == READER_FATAL)
+			break;
+		FUZZ_ASSERT(res == READER_MALFORMED);
+	}
+	return n;
+}
+
+#endif

@@ -1,0 +1,260 @@
+/* fuzz_pipeline: one input through the whole program, as main.c runs it:
+ * config_init(), the reader on an in-memory stream with format detection
+ * (INPUT_AUTO: pcap/pcapng magic or text), pipeline_check() (decode,
+ * packet rules, the flow-control shadow model, findings) and a report.
+ *
+ *   byte 0   options
+ *            bits 1:0  report: 0 text, 1 json, 2 jsonl, 3 --decode
+ *            bits 3:2  --role: none, down=root-port,up=endpoint,
+ *                      down=switch,up=switch, down=root-port-p2p,up=switch
+ *            bit 4     --mps=256
+ *            bit 5     --tc-map=1=1,2=2,...,7=7 (one VC per TC)
+ *            bit 6     --initial-credits for VC0 of both ports
+ *            bit 7     read the input as a pipe (not seekable): the
+ *                      format detection bytes are replayed
+ *   rest     the capture file
+ *
+ * Text and --decode output go to /dev/null (opened once and kept).  JSON
+ * and JSON Lines are written to memory and checked with jansson: the
+ * document parses, every finding has rule/severity/message strings, the
+ * findings listed add up to the summary counts, records read = decoded +
+ * malformed, and the exit status in the document is the one returned.
+ * A violated invariant traps (__builtin_trap). */
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "cli_parse.h"
+#include "config.h"
+#include "decode_print.h"
+#include "fuzz_common.h"
+#include "pipeline.h"
+#include "report.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void options_from(uint8_t o, struct config *cfg)
+{
+	static const char *const roles[4] = {
+		NULL, "down=root-port,up=endpoint", "down=switch,up=switch",
+		"down=root-port-p2p,up=switch",
+	};
+	char err[256];
+
+	config_init(cfg);
+	switch (o & 3) {
+	case 0: cfg->format = OUT_TEXT; break;
+	case 1: cfg->format = OUT_JSON; break;
+	case 2: cfg->format = OUT_JSONL; break;
+	case 3: cfg->mode = MODE_DECODE; break;
+	}
+	if (roles[o >> 2 & 3])
+		FUZZ_ASSERT(parse_roles(roles[o >> 2 & 3], cfg->fc.role, err, sizeof(err)));
+	if (o & 0x10)
+		FUZZ_ASSERT(parse_mps("256", &cfg->fc.mps, err, sizeof(err)));
+	if (o & 0x20)
+		FUZZ_ASSERT(parse_tc_map("1=1,2=2,3=3,4=4,5=5,6=6,7=7",
+		                         cfg->fc.tc_to_vc, err, sizeof(err)));
+	if (o & 0x40) {
+		FUZZ_ASSERT(parse_initial_credits(
+			"down:0:PH=32,PD=256,NPH=16,NPD=16,CplH=16,CplD=128",
+			cfg->fc.initial, err, sizeof(err)));
+		FUZZ_ASSERT(parse_initial_credits(
+			"up:0:PH=8,PD=64,NPH=8,NPD=8,CplH=inf,CplD=inf",
+			cfg->fc.initial, err, sizeof(err)));
+	}
+}
+
+/* --- checking the JSON reports ------------------------------------------ */
+
+static json_int_t int_member(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	FUZZ_ASSERT(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static void check_finding(const json_t *f)
+{
+	FUZZ_ASSERT(json_is_object(f));
+	FUZZ_ASSERT(json_is_string(json_object_get(f, "rule")));
+	FUZZ_ASSERT(json_is_string(json_object_get(f, "severity")));
+	FUZZ_ASSERT(json_is_string(json_object_get(f, "message")));
+	FUZZ_ASSERT(json_is_object(json_object_get(f, "evidence")));
+}
+
+/* The summary fields of one input; returns the number of findings the
+ * summary counts. */
+static json_int_t check_summary(const json_t *o)
+{
+	const json_t *rec = json_object_get(o, "records");
+	FUZZ_ASSERT(json_is_object(rec));
+	FUZZ_ASSERT(int_member(rec, "read") ==
+	            int_member(rec, "decoded") + int_member(rec, "malformed"));
+	FUZZ_ASSERT(int_member(rec, "decoded") == int_member(rec, "dllps") +
+	            int_member(rec, "tlps") + int_member(rec, "events"));
+	const json_t *sum = json_object_get(o, "summary");
+	FUZZ_ASSERT(json_is_object(sum));
+	json_t *sev = json_object_get(sum, "by_severity");
+	FUZZ_ASSERT(json_is_object(sev));
+	json_int_t total = 0, by_rule = 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(sev, k, v) {
+		FUZZ_ASSERT(json_is_integer(v));
+		total += json_integer_value(v);
+	}
+	json_object_foreach(json_object_get(sum, "by_rule"), k, v) {
+		FUZZ_ASSERT(json_is_integer(v));
+		by_rule += json_integer_value(v);
+	}
+	FUZZ_ASSERT(by_rule == total);
+	FUZZ_ASSERT(json_is_array(json_object_get(o, "links")));
+	FUZZ_ASSERT(json_is_object(json_object_get(o, "options")));
+	return total;
+}
+
+static void check_json_doc(const char *buf, size_t len, bool opened, int status)
+{
+	json_error_t jerr;
+	json_t *doc = json_loadb(buf, len, 0, &jerr);
+	FUZZ_ASSERT(doc != NULL);
+	FUZZ_ASSERT(json_is_object(doc));
+	const json_t *inputs = json_object_get(doc, "inputs");
+	FUZZ_ASSERT(json_is_array(inputs));
+	FUZZ_ASSERT(json_array_size(inputs) == (opened ? 1u : 0u));
+	json_int_t listed = 0;
+	size_t i;
+	json_t *in;
+	json_array_foreach(inputs, i, in) {
+		FUZZ_ASSERT(json_is_string(json_object_get(in, "file")));
+		const json_t *findings = json_object_get(in, "findings");
+		FUZZ_ASSERT(json_is_array(findings));
+		size_t j;
+		json_t *f;
+		json_array_foreach(findings, j, f)
+			check_finding(f);
+		json_int_t counted = check_summary(in);
+		FUZZ_ASSERT((json_int_t)json_array_size(findings) == counted);
+		listed += counted;
+	}
+	const json_t *sum = json_object_get(doc, "summary");
+	FUZZ_ASSERT(json_is_object(sum));
+	FUZZ_ASSERT(int_member(sum, "inputs") == (opened ? 1 : 0));
+	FUZZ_ASSERT(int_member(sum, "exit_status") == status);
+	json_int_t total = 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(json_object_get(sum, "by_severity"), k, v)
+		total += json_integer_value(v);
+	FUZZ_ASSERT(total == listed);
+	json_decref(doc);
+}
+
+static void check_jsonl(const char *buf, size_t len)
+{
+	json_int_t findings = 0;
+	bool summary = false;
+	size_t pos = 0;
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		FUZZ_ASSERT(nl != NULL); /* every line ends */
+		size_t n = (size_t)(nl - (buf + pos));
+		json_error_t jerr;
+		json_t *o = json_loadb(buf + pos, n, 0, &jerr);
+		FUZZ_ASSERT(o != NULL && json_is_object(o));
+		FUZZ_ASSERT(!summary); /* the summary is the last line */
+		const char *type = json_string_value(json_object_get(o, "type"));
+		FUZZ_ASSERT(type != NULL);
+		if (strcmp(type, "finding") == 0) {
+			check_finding(o);
+			findings++;
+		} else {
+			FUZZ_ASSERT(strcmp(type, "summary") == 0);
+			FUZZ_ASSERT(check_summary(o) == findings);
+			summary = true;
+		}
+		json_decref(o);
+		pos += n + 1;
+	}
+	FUZZ_ASSERT(summary);
+}
+
+/* --- the run ------------------------------------------------------------ */
+
+static void on_packet(void *ctx, const struct packet *pkt, bool applicable)
+{
+	(void)applicable;
+	decode_print_packet(ctx, pkt);
+}
+
+static void on_malformed(void *ctx, const struct reader_malformed *bad)
+{
+	decode_print_malformed(ctx, bad);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	struct config cfg;
+	options_from(data[0], &cfg);
+	bool seekable = !(data[0] & 0x80);
+	FILE *devnull = fuzz_devnull();
+	if (!devnull)
+		return 0;
+
+	FILE *fp = fuzz_memfile(data + 1, size - 1);
+	if (!fp)
+		return 0;
+	char err[512];
+	struct reader *r = reader_open_stream(fp, "fuzz", seekable, &cfg.reader,
+	                                      err, sizeof(err));
+	bool opened = r != NULL;
+
+	if (cfg.mode == MODE_DECODE) {
+		if (!r)
+			return 0;
+		struct input_stats stats;
+		memset(&stats, 0, sizeof(stats));
+		struct analysis_hooks hooks = { on_packet, on_malformed, devnull };
+		analysis_run(r, NULL, &hooks, &stats);
+		FUZZ_ASSERT(stats.records_read ==
+		            stats.records_decoded + stats.records_malformed);
+		reader_close(r);
+		return 0;
+	}
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = devnull;
+	if (cfg.format != OUT_TEXT) {
+		out = open_memstream(&buf, &len);
+		FUZZ_ASSERT(out != NULL);
+	}
+	struct json_doc doc;
+	if (cfg.format == OUT_JSON)
+		report_json_begin(&doc, out);
+	int status = EXIT_CLEAN;
+	if (opened) {
+		status = pipeline_check(&cfg, r, "fuzz", out, &doc);
+		FUZZ_ASSERT(status == EXIT_CLEAN || status == EXIT_FINDINGS);
+		reader_close(r);
+	}
+	if (cfg.format == OUT_JSON)
+		report_json_end(&doc, status);
+	if (out != devnull) {
+		FUZZ_ASSERT(fclose(out) == 0);
+		if (cfg.format == OUT_JSON)
+			check_json_doc(buf, len, opened, status);
+		else if (opened)
+			check_jsonl(buf, len);
+		else
+			FUZZ_ASSERT(len == 0); /* nothing is reported without an input */
+		free(buf);
+	}
+	return 0;
+}
