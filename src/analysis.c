@@ -47,6 +47,8 @@ bool analysis_run(struct reader *r, struct finding_sink *sink,
 		case REC_TLP: stats->tlps++; break;
 		case REC_EVENT: stats->events++; break;
 		}
+		if (hooks && hooks->on_progress && (stats->records_read & 0xFFFFu) == 0)
+			hooks->on_progress(stats, rec.pos.byte_offset);
 		packet_decode(&rec, &pkt);
 		if (pkt.truncated)
 			stats->records_truncated++;

@@ -26,6 +26,8 @@ struct analysis_hooks {
 	void (*on_packet)(void *ctx, const struct packet *pkt, bool applicable);
 	void (*on_malformed)(void *ctx, const struct reader_malformed *bad);
 	void *ctx;
+	/* called every 65536 records with the position reached */
+	void (*on_progress)(const struct input_stats *stats, uint64_t byte_offset);
 };
 
 /* Reads every record of an open reader: decodes it, raises packet-level

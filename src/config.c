@@ -14,4 +14,5 @@ void config_init(struct config *cfg)
 	for (unsigned i = 0; i < RULE_COUNT; i++)
 		cfg->rule_enabled[i] = true;
 	fc_options_init(&cfg->fc);
+	cfg->jobs = 1;
 }

@@ -10,7 +10,7 @@
 #include "rules.h"
 
 enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES };
-enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JUNIT };
 
 /* Exit status (rules.md): 0 clean, 1 a finding at or above --fail-on,
  * 2 usage or input error. */
@@ -26,6 +26,10 @@ struct config {
 	bool quiet;
 	struct fc_options fc;
 	bool extended_synch;
+	bool stats;                /* --stats */
+	bool progress;             /* a progress line on a terminal */
+	int jobs;                  /* -j: inputs analysed at once */
+	const char *output_path;   /* -o */
 	bool update_period_given;
 	char **inputs;
 	int input_count;

@@ -1,4 +1,4 @@
-/* decode_print.h: --decode, one line per record, like tcpdump -r. */
+/* decode_print.h: --decode, one line (or JSON object) per record. */
 #ifndef DLLPCHECK_DECODE_PRINT_H
 #define DLLPCHECK_DECODE_PRINT_H
 
@@ -9,5 +9,9 @@
 
 void decode_print_packet(FILE *out, const struct packet *pkt);
 void decode_print_malformed(FILE *out, const struct reader_malformed *bad);
+
+/* --decode --format=jsonl (decode_json.c): one object per record. */
+void decode_json_packet(FILE *out, const struct packet *pkt);
+void decode_json_malformed(FILE *out, const struct reader_malformed *bad);
 
 #endif

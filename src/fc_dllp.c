@@ -440,6 +440,7 @@ static void apply_updatefc(struct fc_model *m, struct fc_link *link,
 		fc_timing_update(m, pkt, sender, rx);
 		receiver_progress(rx, -1, true);
 	}
+	fc_intervals_note(&sender->updates[d->fc_class], pkt->rec->time_ps);
 	struct fc_field fields[2];
 	dllp_fields(d, fields);
 	for (unsigned i = 0; i < 2; i++)

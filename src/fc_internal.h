@@ -48,6 +48,8 @@ void fc_timing_before_charge(struct fc_model *m, const struct packet *pkt,
                              struct fc_credit *c, uint32_t need);
 void fc_timing_after_charge(struct fc_credit *c, uint64_t now);
 void fc_timing_after_update(struct fc_credit *c, uint64_t now);
+void fc_intervals_note(struct fc_intervals *iv, uint64_t now);
+void fc_credit_note_zero(struct fc_credit *c, uint64_t now);
 
 static inline enum link_dir partner_of(enum link_dir dir)
 {

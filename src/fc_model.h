@@ -57,6 +57,18 @@ enum vc_state {
 	VC_GIVEN,        /* as VC_INIT, from --initial-credits */
 };
 
+/* Intervals between events, for --stats: count, min, max, and a
+ * histogram with 8 buckets per octave of picoseconds, from which the median
+ * is read to within 1/16 of its value.  Fixed size, whatever the count. */
+#define FC_HIST_BUCKETS 336
+struct fc_intervals {
+	uint64_t events;
+	bool last_seen;
+	uint64_t last_ps;
+	uint64_t count, min_ps, max_ps;
+	uint32_t bucket[FC_HIST_BUCKETS];
+};
+
 /* One credit type of one transmitter on one VC. */
 struct fc_credit {
 	uint32_t limit;          /* CREDIT_LIMIT, credits mod 2^width */
@@ -87,7 +99,10 @@ struct fc_credit {
 	uint64_t rise_ps[4];
 	uint32_t rise_available[4];
 	uint64_t longest_wait_ps;
-	bool waiting_at_end;     /* no credits available since charge_ps */
+	/* time at zero available credits */
+	bool at_zero;
+	uint64_t zero_since_ps;
+	uint64_t time_at_zero_ps;
 };
 
 /* What a port advertised in an InitFC DLLP. */
@@ -112,6 +127,7 @@ struct fc_port_vc {
 	uint64_t last_update_ps[FC_CLASS_COUNT];
 	bool init_set_seen[2];
 	uint64_t init_set_start_ps[2];
+	struct fc_intervals updates[FC_CLASS_COUNT];   /* this port's UpdateFCs */
 };
 
 struct fc_vc {
@@ -142,6 +158,7 @@ struct dl_port {
 	uint64_t tlps_new, tlps_replayed, tlps_nullified, tlps_unreadable;
 	uint64_t naks_received, acks_received;
 	uint32_t outstanding_high_water;
+	uint64_t tlps_by_kind[TLP_KIND_COUNT];         /* new TLPs sent */
 };
 
 struct fc_link {
@@ -206,6 +223,12 @@ void fc_model_free(struct fc_model *m);
  * as it can be trusted (a malformed TLP with a good LCRC still uses its
  * sequence number). */
 void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit);
+
+/* The median of the intervals (approximate: the middle of its histogram
+ * bucket); false when there is none. */
+bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps);
+/* Time at zero available credits up to now_ps (the open interval too). */
+uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps);
 
 /* The scaled flow control state of a link: known, and if so, active. */
 bool fc_link_scaling_known(const struct fc_link *link, bool *active);

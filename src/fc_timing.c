@@ -120,6 +120,7 @@ void fc_timing_before_charge(struct fc_model *m, const struct packet *pkt,
 
 void fc_timing_after_charge(struct fc_credit *c, uint64_t now)
 {
+	fc_credit_note_zero(c, now);
 	if (!c->limit_known || !c->consumed_known || c->infinite) {
 		c->charge_seen = false;
 		return;
@@ -132,6 +133,7 @@ void fc_timing_after_charge(struct fc_credit *c, uint64_t now)
 
 void fc_timing_after_update(struct fc_credit *c, uint64_t now)
 {
+	fc_credit_note_zero(c, now);
 	if (!c->charge_seen || !c->consumed_known || c->infinite)
 		return;
 	uint32_t a = available_now(c);
@@ -144,4 +146,81 @@ void fc_timing_after_update(struct fc_credit *c, uint64_t now)
 		c->rise_available[c->rise_count] = a;
 		c->rise_count++;
 	}
+}
+
+/* ---- statistics (--stats) ------------------------------------------------ */
+
+static unsigned interval_bucket(uint64_t ps)
+{
+	if (ps < 8)
+		return (unsigned)ps;
+	unsigned octave = 63u - (unsigned)__builtin_clzll(ps);
+	unsigned sub = (unsigned)(ps >> (octave - 3)) & 7u;
+	unsigned b = octave * 8u + sub - 16u; /* octave 3 starts at bucket 8 */
+	return b < FC_HIST_BUCKETS ? b : FC_HIST_BUCKETS - 1;
+}
+
+static uint64_t bucket_low(unsigned b)
+{
+	if (b < 8)
+		return b;
+	unsigned octave = (b + 16u) / 8u, sub = (b + 16u) % 8u;
+	return (uint64_t)(8u + sub) << (octave - 3);
+}
+
+void fc_intervals_note(struct fc_intervals *iv, uint64_t now)
+{
+	iv->events++;
+	if (iv->last_seen && now >= iv->last_ps) {
+		uint64_t d = now - iv->last_ps;
+		if (!iv->count || d < iv->min_ps)
+			iv->min_ps = d;
+		if (d > iv->max_ps)
+			iv->max_ps = d;
+		iv->count++;
+		iv->bucket[interval_bucket(d)]++;
+	}
+	iv->last_seen = true;
+	iv->last_ps = now;
+}
+
+bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps)
+{
+	if (!iv->count)
+		return false;
+	uint64_t half = (iv->count + 1) / 2, seen = 0;
+	for (unsigned b = 0; b < FC_HIST_BUCKETS; b++) {
+		seen += iv->bucket[b];
+		if (seen >= half) {
+			uint64_t lo = bucket_low(b);
+			uint64_t hi = b + 1 < FC_HIST_BUCKETS ? bucket_low(b + 1) : lo;
+			uint64_t mid = lo + (hi - lo) / 2;
+			/* never outside what was seen */
+			*median_ps = mid < iv->min_ps ? iv->min_ps : mid > iv->max_ps ? iv->max_ps : mid;
+			return true;
+		}
+	}
+	return false;
+}
+
+void fc_credit_note_zero(struct fc_credit *c, uint64_t now)
+{
+	bool zero = c->limit_known && c->consumed_known && !c->infinite &&
+	            available_now(c) == 0;
+	if (zero && !c->at_zero) {
+		c->at_zero = true;
+		c->zero_since_ps = now;
+	} else if (!zero && c->at_zero) {
+		c->at_zero = false;
+		if (now > c->zero_since_ps)
+			c->time_at_zero_ps += now - c->zero_since_ps;
+	}
+}
+
+uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps)
+{
+	uint64_t t = c->time_at_zero_ps;
+	if (c->at_zero && now_ps > c->zero_since_ps)
+		t += now_ps - c->zero_since_ps;
+	return t;
 }

@@ -115,6 +115,7 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 		link->tlps_not_charged[sender_dir]++;
 		return;
 	}
+	link->dl[sender_dir].tlps_by_kind[t->kind]++;
 
 	unsigned vc = m->opts->tc_to_vc[t->tc & 7u] & 7u;
 	struct fc_vc *v = &link->vc[vc];

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "analysis.h"
@@ -17,6 +18,7 @@
 #include "fc_model.h"
 #include "pipeline.h"
 #include "report.h"
+#include "run.h"
 
 const char *argp_program_version = PACKAGE_STRING;
 const char *argp_program_bug_address = PACKAGE_BUGREPORT;
@@ -50,6 +52,7 @@ enum {
 	OPT_UPDATE_PERIOD,
 	OPT_INIT_REPEAT,
 	OPT_STARVE,
+	OPT_STATS,
 };
 
 static const struct argp_option options[] = {
@@ -78,8 +81,14 @@ static const struct argp_option options[] = {
 	  "Report RULE again after --disable (repeatable; 'all' for every rule)", 3 },
 	{ "quiet", 'q', NULL, 0, "Print nothing; only set the exit status", 3 },
 	{ "format", OPT_FORMAT, "FMT", 0,
-	  "Report format: text (default), json (one document) or jsonl (one "
-	  "object per line)", 3 },
+	  "Report format: text (default), json (one document), jsonl (one "
+	  "object per line) or junit (JUnit XML); with --decode: text or jsonl", 3 },
+	{ "output", 'o', "FILE", 0, "Write the report to FILE instead of standard output", 3 },
+	{ "jobs", 'j', "N", 0,
+	  "Analyse N inputs at once (output identical to -j 1)", 3 },
+	{ "stats", OPT_STATS, NULL, 0,
+	  "Add statistics to the report: per port, VC and credit type, time at "
+	  "zero available credits; TLP counts by type; UpdateFC counts and intervals", 3 },
 
 	{ NULL, 0, NULL, 0, "What the capture cannot tell:", 4 },
 	{ "tc-map", OPT_TC_MAP, "TC=VC,...", 0,
@@ -187,8 +196,21 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			cfg->format = OUT_JSON;
 		else if (strcmp(arg, "jsonl") == 0)
 			cfg->format = OUT_JSONL;
+		else if (strcmp(arg, "junit") == 0)
+			cfg->format = OUT_JUNIT;
 		else
-			argp_error(state, "--format takes text, json or jsonl, not '%s'", arg);
+			argp_error(state, "--format takes text, json, jsonl or junit, not '%s'", arg);
+		break;
+	case 'o':
+		cfg->output_path = arg;
+		break;
+	case 'j':
+		if (!parse_uint(arg, 256, &v) || v < 1)
+			argp_error(state, "-j takes a number of jobs from 1 to 256, not '%s'", arg);
+		cfg->jobs = (int)v;
+		break;
+	case OPT_STATS:
+		cfg->stats = true;
 		break;
 	case OPT_TC_MAP:
 		if (!parse_tc_map(arg, cfg->fc.tc_to_vc, err, sizeof(err)))
@@ -235,6 +257,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (cfg->mode == MODE_WRITE_PCAP && cfg->input_count != 1)
 			argp_error(state, "--write-pcap takes exactly one input");
+		if (cfg->mode == MODE_DECODE && (cfg->format == OUT_JSON || cfg->format == OUT_JUNIT))
+			argp_error(state, "--decode prints text or jsonl (--format=jsonl)");
 		if (cfg->extended_synch && !cfg->update_period_given)
 			cfg->fc.update_period_ps = FC_UPDATE_PERIOD_EXTENDED_PS;
 		break;
@@ -251,18 +275,6 @@ static void list_rules(FILE *out)
 		fprintf(out, "%-30s %-8s %-15s %s\n", ri->id,
 		        severity_name(ri->severity), ri->spec_ref, ri->title);
 	}
-}
-
-/* --decode: print each record; malformed ones inline, in order. */
-static void decode_on_packet(void *ctx, const struct packet *pkt, bool applicable)
-{
-	(void)applicable;
-	decode_print_packet(ctx, pkt);
-}
-
-static void decode_on_malformed(void *ctx, const struct reader_malformed *bad)
-{
-	decode_print_malformed(ctx, bad);
 }
 
 /* --write-pcap: copy each readable record. */
@@ -284,39 +296,35 @@ static void report_malformed_stderr(void *ctx, const struct reader_malformed *ba
 }
 
 
-/* --decode and --write-pcap: no model, no findings; a malformed record
- * makes the exit status 1. */
-static int run_plain(const struct config *cfg, struct reader *r,
-                     const char *path, FILE *out, struct pcap_writer *writer)
-{
-	struct input_stats stats;
-	memset(&stats, 0, sizeof(stats));
-	struct analysis_hooks hooks;
-	if (cfg->mode == MODE_DECODE) {
-		hooks = (struct analysis_hooks){ decode_on_packet, decode_on_malformed, out };
-		if (cfg->input_count > 1)
-			fprintf(out, "# %s (%s)\n", path, r->format_name);
-	} else {
-		hooks = (struct analysis_hooks){ write_on_packet, report_malformed_stderr, writer };
-	}
-	analysis_run(r, NULL, &hooks, &stats);
-	return stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
-}
-
-/* Runs one input in the configured mode; returns its exit status. */
-static int run_input(const struct config *cfg, const char *path, FILE *out,
-                     struct pcap_writer *writer, struct json_doc *jdoc)
+/* --write-pcap OUT FILE: every readable record of FILE into OUT. */
+static int write_pcap(const struct config *cfg)
 {
 	char err[512];
-	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
-	if (!r) {
+	struct pcap_writer *writer = pcap_writer_open(cfg->write_pcap_path,
+	                                              cfg->reader.dlt, err, sizeof(err));
+	if (!writer) {
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;
 	}
-	int status = cfg->mode == MODE_ANALYZE
-	             ? pipeline_check(cfg, r, path, out, jdoc)
-	             : run_plain(cfg, r, path, out, writer);
-	reader_close(r);
+	struct reader *r = reader_open(cfg->inputs[0], &cfg->reader, err, sizeof(err));
+	int status = EXIT_CLEAN;
+	if (!r) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		status = EXIT_ERROR;
+	} else {
+		struct input_stats stats;
+		memset(&stats, 0, sizeof(stats));
+		struct analysis_hooks hooks = { write_on_packet, report_malformed_stderr,
+		                                writer, NULL };
+		analysis_run(r, NULL, &hooks, &stats);
+		reader_close(r);
+		if (stats.records_malformed)
+			status = EXIT_FINDINGS;
+	}
+	if (!pcap_writer_close(writer, err, sizeof(err))) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		status = EXIT_ERROR;
+	}
 	return status;
 }
 
@@ -330,40 +338,26 @@ int main(int argc, char **argv)
 	                                  NULL, NULL, NULL };
 	argp_parse(&argp, argc, argv, 0, NULL, &cfg);
 
-	FILE *out = stdout;
 	if (cfg.mode == MODE_LIST_RULES) {
-		list_rules(out);
+		list_rules(stdout);
 		return EXIT_CLEAN;
 	}
+	if (cfg.mode == MODE_WRITE_PCAP)
+		return write_pcap(&cfg);
 
-	struct pcap_writer *writer = NULL;
-	char err[512];
-	if (cfg.mode == MODE_WRITE_PCAP) {
-		writer = pcap_writer_open(cfg.write_pcap_path, cfg.reader.dlt, err,
-		                          sizeof(err));
-		if (!writer) {
-			fprintf(stderr, "dllpcheck: %s\n", err);
+	FILE *out = stdout;
+	if (cfg.output_path) {
+		out = fopen(cfg.output_path, "w");
+		if (!out) {
+			fprintf(stderr, "dllpcheck: %s: cannot write: %s\n", cfg.output_path,
+			        strerror(errno));
 			return EXIT_ERROR;
 		}
 	}
-
-	struct json_doc doc;
-	bool json_doc = cfg.mode == MODE_ANALYZE && cfg.format == OUT_JSON && !cfg.quiet;
-	if (json_doc)
-		report_json_begin(&doc, out);
-	int status = EXIT_CLEAN;
-	for (int i = 0; i < cfg.input_count; i++) {
-		int s = run_input(&cfg, cfg.inputs[i], out, writer, &doc);
-		if (s > status)
-			status = s;
-	}
-	if (json_doc)
-		report_json_end(&doc, status);
-	if (writer && !pcap_writer_close(writer, err, sizeof(err))) {
-		fprintf(stderr, "dllpcheck: %s\n", err);
-		status = EXIT_ERROR;
-	}
-	if (fflush(out) != 0 || ferror(out)) {
+	/* A progress line only for a person watching a terminal. */
+	cfg.progress = !cfg.quiet && cfg.jobs == 1 && isatty(STDERR_FILENO);
+	int status = run_batch(&cfg, out);
+	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0)) {
 		fprintf(stderr, "dllpcheck: error writing the report: %s\n", strerror(errno));
 		status = EXIT_ERROR;
 	}

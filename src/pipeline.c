@@ -3,15 +3,6 @@
 #include <string.h>
 
 #include "pipeline.h"
-#include "report.h"
-
-static bool fails(const struct config *cfg, const struct finding_sink *sink)
-{
-	for (int sev = cfg->fail_on; sev < SEV_COUNT; sev++)
-		if (sink->count_by_severity[sev])
-			return true;
-	return false;
-}
 
 /* The analysis: packets into the shadow model. */
 static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
@@ -19,19 +10,30 @@ static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
 	fc_model_apply(ctx, pkt, fit);
 }
 
-int pipeline_check(const struct config *cfg, struct reader *r,
-                   const char *path, FILE *out, struct json_doc *doc)
+void pipeline_check(const struct config *cfg, struct reader *r,
+                    const char *path, FILE *out, struct input_result *res)
 {
 	void (*emit)(void *, const struct finding *) = NULL;
 	void *emit_ctx = out;
+	struct json_input json_in;
+	struct junit_input junit_in = { out, cfg->fail_on };
 	if (!cfg->quiet) {
 		switch (cfg->format) {
-		case OUT_TEXT: emit = report_text_finding; break;
-		case OUT_JSONL: emit = report_jsonl_finding; break;
+		case OUT_TEXT:
+			emit = report_text_finding;
+			break;
+		case OUT_JSONL:
+			emit = report_jsonl_finding;
+			break;
 		case OUT_JSON:
 			emit = report_json_finding;
-			emit_ctx = doc;
-			report_json_begin_input(doc, path);
+			emit_ctx = &json_in;
+			report_json_input_begin(&json_in, out, path);
+			break;
+		case OUT_JUNIT:
+			emit = report_junit_finding;
+			emit_ctx = &junit_in;
+			report_junit_input_begin(out, path);
 			break;
 		}
 	}
@@ -41,23 +43,31 @@ int pipeline_check(const struct config *cfg, struct reader *r,
 
 	struct fc_model model;
 	fc_model_init(&model, &cfg->fc, &sink);
-	struct input_stats stats;
-	memset(&stats, 0, sizeof(stats));
-	struct analysis_hooks hooks = { model_on_packet, NULL, &model };
-	analysis_run(r, &sink, &hooks, &stats);
+	struct analysis_hooks hooks = { model_on_packet, NULL, &model,
+	                                cfg->progress ? progress_report : NULL };
+	analysis_run(r, &sink, &hooks, &res->stats);
+	if (cfg->progress)
+		progress_done();
 
 	struct input_report rep = {
-		.file = path, .format = r->format_name, .stats = &stats,
+		.file = path, .format = r->format_name, .stats = &res->stats,
 		.sink = &sink, .model = &model, .fc_opts = &cfg->fc,
+		.stats_wanted = cfg->stats,
 	};
 	if (!cfg->quiet) {
 		switch (cfg->format) {
 		case OUT_TEXT: report_text_input(out, &rep); break;
 		case OUT_JSONL: report_jsonl_input(out, &rep); break;
-		case OUT_JSON: report_json_end_input(doc, &rep); break;
+		case OUT_JSON: report_json_input_end(&json_in, &rep); break;
+		case OUT_JUNIT: report_junit_input_end(out, &rep); break;
 		}
 	}
 	fc_model_free(&model);
-	return fails(cfg, &sink) ? EXIT_FINDINGS : EXIT_CLEAN;
-}
 
+	memcpy(res->by_severity, sink.count_by_severity, sizeof(res->by_severity));
+	memcpy(res->by_rule, sink.count_by_rule, sizeof(res->by_rule));
+	res->status = EXIT_CLEAN;
+	for (int sev = cfg->fail_on; sev < SEV_COUNT; sev++)
+		if (sink.count_by_severity[sev])
+			res->status = EXIT_FINDINGS;
+}

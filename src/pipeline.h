@@ -8,10 +8,16 @@
 #include "reader.h"
 #include "report.h"
 
-/* Checks every record of r in the configured report format (doc is used
- * for --format=json).  Returns the input's exit status: EXIT_FINDINGS
- * when a finding at or above --fail-on was reported, else EXIT_CLEAN. */
-int pipeline_check(const struct config *cfg, struct reader *r,
-                   const char *path, FILE *out, struct json_doc *doc);
+/* Checks every record of r and writes this input's part of the report,
+ * in the configured format, to out.  Fills res (stats, counts, and the
+ * input's exit status: EXIT_FINDINGS when a finding at or above --fail-on
+ * was reported, else EXIT_CLEAN). */
+void pipeline_check(const struct config *cfg, struct reader *r,
+                    const char *path, FILE *out, struct input_result *res);
+
+/* Progress on standard error (progress.c): a line rewritten at most once a
+ * second while an input is read, cleared at its end. */
+void progress_report(const struct input_stats *stats, uint64_t byte_offset);
+void progress_done(void);
 
 #endif

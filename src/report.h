@@ -17,6 +17,7 @@ struct input_report {
 	const struct finding_sink *sink;
 	const struct fc_model *model;  /* NULL: no model (decode only) */
 	const struct fc_options *fc_opts;
+	bool stats_wanted;             /* --stats */
 };
 
 /* Text (report_text.c) */
@@ -27,19 +28,55 @@ void report_text_input(FILE *out, const struct input_report *r);
 void report_jsonl_finding(void *ctx, const struct finding *f);
 void report_jsonl_input(FILE *out, const struct input_report *r);
 
-/* JSON: one document per run, streamed: begin, then for each input
- * begin_input, its findings (report_json_finding), end_input; then end. */
-struct json_doc {
-	FILE *out;
-	unsigned inputs;
-	unsigned findings_in_input;
+/* What one input came to, for the wrappers around the per-input parts
+ * of a report (the JSON document, the JUnit suite, the batch table). */
+struct input_result {
+	int status;                    /* enum exit_status */
+	bool opened;                   /* false: error says why */
+	char error[512];
+	char format[8];
+	struct input_stats stats;
 	uint64_t by_severity[SEV_COUNT];
 	uint64_t by_rule[RULE_COUNT];
 };
-void report_json_begin(struct json_doc *doc, FILE *out);
-void report_json_begin_input(struct json_doc *doc, const char *file);
+
+/* JSON: one document per run.  begin; per input, input_begin, its
+ * findings (report_json_finding with a struct json_input as ctx),
+ * input_end, or input_error; with a "," between inputs written by the
+ * caller (report_json_separator); then end. */
+struct json_input {
+	FILE *out;
+	unsigned findings;
+};
+void report_json_begin(FILE *out);
+void report_json_separator(FILE *out);
+void report_json_input_begin(struct json_input *ji, FILE *out, const char *file);
 void report_json_finding(void *ctx, const struct finding *f);
-void report_json_end_input(struct json_doc *doc, const struct input_report *r);
-void report_json_end(struct json_doc *doc, int exit_status);
+void report_json_input_end(struct json_input *ji, const struct input_report *r);
+void report_json_input_error(FILE *out, const char *file, const char *error);
+void report_json_end(FILE *out, const struct input_result *results, int count,
+                     int exit_status);
+void report_jsonl_input_error(FILE *out, const char *file, const char *error);
+void report_jsonl_batch(FILE *out, char *const *files,
+                        const struct input_result *results, int count,
+                        int exit_status);
+
+/* JUnit XML (report_junit.c): one testsuite per run, one testcase per
+ * input, a failure per finding at or above the --fail-on severity. */
+struct junit_input {
+	FILE *out;
+	enum severity fail_on;
+};
+void report_junit_begin(FILE *out, int inputs);
+void report_junit_input_begin(FILE *out, const char *file);
+void report_junit_finding(void *ctx, const struct finding *f);
+void report_junit_input_end(FILE *out, const struct input_report *r);
+void report_junit_input_error(FILE *out, const char *file, const char *error);
+void report_junit_end(FILE *out);
+
+/* The closing table of a text report over several inputs. */
+void report_text_batch(FILE *out, char *const *files,
+                       const struct input_result *results, int count,
+                       int exit_status);
 
 #endif

@@ -106,7 +106,62 @@ static json_t *credit_json(const struct fc_credit *c)
 
 /* Per link: per VC that saw anything, per transmitting port and credit
  * type, the credit state and statistics. */
-static json_t *links_json(const struct fc_model *m)
+static json_t *intervals_json(const struct fc_intervals *iv)
+{
+	json_t *o = json_object();
+	uint64_t median;
+	json_object_set_new(o, "count", json_integer((json_int_t)iv->events));
+	bool has = fc_intervals_median(iv, &median);
+	json_object_set_new(o, "interval_min_ps", has ? json_integer((json_int_t)iv->min_ps) : json_null());
+	json_object_set_new(o, "interval_median_ps", has ? json_integer((json_int_t)median) : json_null());
+	json_object_set_new(o, "interval_max_ps", has ? json_integer((json_int_t)iv->max_ps) : json_null());
+	return o;
+}
+
+/* --stats: per link, per port TLPs by type; per VC and port, the time at
+ * zero available credits per type and the UpdateFCs per class. */
+static json_t *stats_json(const struct fc_link *link)
+{
+	json_t *o = json_object();
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		json_t *po = json_object(), *kinds = json_object();
+		for (unsigned k = 0; k < TLP_KIND_COUNT; k++)
+			if (link->dl[p].tlps_by_kind[k])
+				json_object_set_new(kinds, tlp_kind_name(k),
+				                    json_integer((json_int_t)link->dl[p].tlps_by_kind[k]));
+		json_object_set_new(po, "tlps_by_type", kinds);
+		json_t *vcs = json_array();
+		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
+			const struct fc_port_vc *pv = &link->vc[vc].port[p];
+			json_t *vo = json_object(), *zero = json_object(), *upd = json_object();
+			bool any = false;
+			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+				uint64_t z = fc_credit_time_at_zero(&pv->credit[ct], link->last_time_ps);
+				json_object_set_new(zero, credit_type_name(ct), json_integer((json_int_t)z));
+				any |= z != 0 || pv->credit[ct].tlps_charged != 0;
+			}
+			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
+				json_object_set_new(upd, fc_class_name(cls), intervals_json(&pv->updates[cls]));
+				any |= pv->updates[cls].events != 0;
+			}
+			if (!any) {
+				json_decref(vo);
+				json_decref(zero);
+				json_decref(upd);
+				continue;
+			}
+			json_object_set_new(vo, "vc", json_integer(vc));
+			json_object_set_new(vo, "time_at_zero_ps", zero);
+			json_object_set_new(vo, "updatefc", upd);
+			json_array_append_new(vcs, vo);
+		}
+		json_object_set_new(po, "vcs", vcs);
+		json_object_set_new(o, link_dir_name(p), po);
+	}
+	return o;
+}
+
+static json_t *links_json(const struct fc_model *m, bool stats)
 {
 	json_t *links = json_array();
 	for (unsigned i = 0; m && i < FC_LINK_COUNT; i++) {
@@ -163,6 +218,8 @@ static json_t *links_json(const struct fc_model *m)
 			json_array_append_new(vcs, vo);
 		}
 		json_object_set_new(lo, "vcs", vcs);
+		if (stats)
+			json_object_set_new(lo, "stats", stats_json(link));
 		json_array_append_new(links, lo);
 	}
 	return links;
@@ -192,7 +249,7 @@ static void input_summary_fields(json_t *o, const struct input_report *r)
 	json_object_set_new(o, "summary", counts_json(r->sink->count_by_severity,
 	                                              r->sink->count_by_rule));
 	json_object_set_new(o, "options", options_json(r->fc_opts));
-	json_object_set_new(o, "links", links_json(r->model));
+	json_object_set_new(o, "links", links_json(r->model, r->stats_wanted));
 }
 
 void report_jsonl_finding(void *ctx, const struct finding *f)
@@ -208,57 +265,116 @@ void report_jsonl_input(FILE *out, const struct input_report *r)
 	dump_line(out, o);
 }
 
-void report_json_begin(struct json_doc *doc, FILE *out)
+void report_json_begin(FILE *out)
 {
-	memset(doc, 0, sizeof(*doc));
-	doc->out = out;
 	fprintf(out, "{\"tool\":\"dllpcheck\",\"version\":\"%s\",\"inputs\":[", PACKAGE_VERSION);
 }
 
-void report_json_begin_input(struct json_doc *doc, const char *file)
+void report_json_separator(FILE *out)
 {
-	json_t *name = json_string(file);
-	fprintf(doc->out, "%s\n{\"file\":", doc->inputs ? "," : "");
-	json_dumpf(name, doc->out, json_flags | JSON_ENCODE_ANY);
-	json_decref(name);
-	fputs(",\"findings\":[", doc->out);
-	doc->inputs++;
-	doc->findings_in_input = 0;
+	fputc(',', out);
+}
+
+static void dump_string(FILE *out, const char *s)
+{
+	json_t *v = json_string(s);
+	json_dumpf(v, out, json_flags | JSON_ENCODE_ANY);
+	json_decref(v);
+}
+
+void report_json_input_begin(struct json_input *ji, FILE *out, const char *file)
+{
+	ji->out = out;
+	ji->findings = 0;
+	fputs("\n{\"file\":", out);
+	dump_string(out, file);
+	fputs(",\"findings\":[", out);
 }
 
 void report_json_finding(void *ctx, const struct finding *f)
 {
-	struct json_doc *doc = ctx;
+	struct json_input *ji = ctx;
 	json_t *o = finding_json(f);
 	json_object_del(o, "type");
-	fputs(doc->findings_in_input++ ? ",\n" : "\n", doc->out);
-	json_dumpf(o, doc->out, json_flags);
+	fputs(ji->findings++ ? ",\n" : "\n", ji->out);
+	json_dumpf(o, ji->out, json_flags);
 	json_decref(o);
 }
 
-void report_json_end_input(struct json_doc *doc, const struct input_report *r)
+void report_json_input_end(struct json_input *ji, const struct input_report *r)
 {
 	json_t *o = json_object();
 	input_summary_fields(o, r);
 	json_object_del(o, "file");
 	char *body = json_dumps(o, json_flags);
 	json_decref(o);
-	/* body is {...}: splice its members after the findings array */
-	fprintf(doc->out, "],%s", body ? body + 1 : "}");
+	/* body is {...}: its members go on after the findings array */
+	fprintf(ji->out, "],%s", body ? body + 1 : "}");
 	free(body);
-	for (unsigned s = 0; s < SEV_COUNT; s++)
-		doc->by_severity[s] += r->sink->count_by_severity[s];
-	for (unsigned i = 0; i < RULE_COUNT; i++)
-		doc->by_rule[i] += r->sink->count_by_rule[i];
 }
 
-void report_json_end(struct json_doc *doc, int exit_status)
+void report_json_input_error(FILE *out, const char *file, const char *error)
 {
-	json_t *o = counts_json(doc->by_severity, doc->by_rule);
-	json_object_set_new(o, "inputs", json_integer(doc->inputs));
-	json_object_set_new(o, "exit_status", json_integer(exit_status));
-	fputs("\n],\"summary\":", doc->out);
-	json_dumpf(o, doc->out, json_flags);
+	json_t *o = json_object();
+	json_object_set_new(o, "file", json_string(file));
+	json_object_set_new(o, "error", json_string(error));
+	fputc('\n', out);
+	json_dumpf(o, out, json_flags);
 	json_decref(o);
-	fputs("}\n", doc->out);
+}
+
+/* The counts of a whole run. */
+static json_t *totals_json(const struct input_result *results, int count)
+{
+	uint64_t by_severity[SEV_COUNT] = { 0 };
+	uint64_t by_rule[RULE_COUNT] = { 0 };
+	for (int i = 0; i < count; i++) {
+		for (unsigned s = 0; s < SEV_COUNT; s++)
+			by_severity[s] += results[i].by_severity[s];
+		for (unsigned r = 0; r < RULE_COUNT; r++)
+			by_rule[r] += results[i].by_rule[r];
+	}
+	return counts_json(by_severity, by_rule);
+}
+
+void report_json_end(FILE *out, const struct input_result *results, int count,
+                     int exit_status)
+{
+	json_t *o = totals_json(results, count);
+	json_object_set_new(o, "inputs", json_integer(count));
+	json_object_set_new(o, "exit_status", json_integer(exit_status));
+	fputs("\n],\"summary\":", out);
+	json_dumpf(o, out, json_flags);
+	json_decref(o);
+	fputs("}\n", out);
+}
+
+void report_jsonl_input_error(FILE *out, const char *file, const char *error)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("error"));
+	json_object_set_new(o, "file", json_string(file));
+	json_object_set_new(o, "error", json_string(error));
+	dump_line(out, o);
+}
+
+void report_jsonl_batch(FILE *out, char *const *files,
+                        const struct input_result *results, int count,
+                        int exit_status)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("batch"));
+	json_t *totals = totals_json(results, count);
+	json_object_update(o, totals);
+	json_decref(totals);
+	json_t *list = json_array();
+	for (int i = 0; i < count; i++) {
+		json_t *e = json_object();
+		json_object_set_new(e, "file", json_string(files[i]));
+		json_object_set_new(e, "exit_status", json_integer(results[i].status));
+		json_array_append_new(list, e);
+	}
+	json_object_set_new(o, "inputs", list);
+	json_object_set_new(o, "exit_status", json_integer(exit_status));
+	dump_line(out, o);
 }

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "cli_parse.h"
+#include "config.h"
 #include "fc_arith.h"
 #include "report.h"
 #include "timefmt.h"
@@ -112,6 +113,47 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 	}
 }
 
+/* --stats: TLPs by type, time at zero credits, UpdateFC intervals. */
+static void print_stats(FILE *out, unsigned index, const struct fc_link *link)
+{
+	fprintf(out, "  statistics, link %u:\n", index);
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		fprintf(out, "    port %-4s new TLPs by type:", link_dir_name(p));
+		bool any = false;
+		for (unsigned k = 0; k < TLP_KIND_COUNT; k++) {
+			if (link->dl[p].tlps_by_kind[k]) {
+				fprintf(out, " %s=%" PRIu64, tlp_kind_name(k), link->dl[p].tlps_by_kind[k]);
+				any = true;
+			}
+		}
+		fputs(any ? "\n" : " none\n", out);
+	}
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
+		const struct fc_vc *v = &link->vc[vc];
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+				uint64_t z = fc_credit_time_at_zero(&v->port[p].credit[ct], link->last_time_ps);
+				if (z)
+					fprintf(out, "    VC%u %-4s %-4s time at zero available credits " TIME_PS_FMT "s\n",
+					        vc, link_dir_name(p), credit_type_name(ct), TIME_PS_ARGS(z));
+			}
+			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
+				const struct fc_intervals *iv = &v->port[p].updates[cls];
+				uint64_t median;
+				if (!iv->events)
+					continue;
+				fprintf(out, "    VC%u %-4s sent %" PRIu64 " UpdateFC-%s", vc,
+				        link_dir_name(p), iv->events, fc_class_name(cls));
+				if (fc_intervals_median(iv, &median))
+					fprintf(out, "; intervals min " TIME_PS_FMT "s median ~" TIME_PS_FMT
+					        "s max " TIME_PS_FMT "s", TIME_PS_ARGS(iv->min_ps),
+					        TIME_PS_ARGS(median), TIME_PS_ARGS(iv->max_ps));
+				fputc('\n', out);
+			}
+		}
+	}
+}
+
 void report_text_input(FILE *out, const struct input_report *r)
 {
 	const struct input_stats *stats = r->stats;
@@ -131,11 +173,38 @@ void report_text_input(FILE *out, const struct input_report *r)
 	}
 	if (!r->model)
 		return;
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++)
-		if (r->model->links[i] && r->model->links[i]->active)
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		if (r->model->links[i] && r->model->links[i]->active) {
 			print_link(out, i, r->model->links[i]);
+			if (r->stats_wanted)
+				print_stats(out, i, r->model->links[i]);
+		}
+	}
 	if (r->fc_opts->role[DIR_DOWN] == ROLE_UNKNOWN && r->fc_opts->role[DIR_UP] == ROLE_UNKNOWN)
 		fputs("  partial: no --role given: fc.adv.cpl-finite was not checked\n", out);
 	if (!r->fc_opts->mps)
 		fputs("  partial: no --mps given: the data minima of fc.adv.below-min were not checked\n", out);
+}
+
+void report_text_batch(FILE *out, char *const *files,
+                       const struct input_result *results, int count,
+                       int exit_status)
+{
+	static const char *const verdicts[] = {
+		[EXIT_CLEAN] = "pass", [EXIT_FINDINGS] = "FAIL", [EXIT_ERROR] = "ERROR",
+	};
+	fprintf(out, "\n%-40s %12s %8s %8s %8s  %s\n", "file", "records", "errors",
+	        "warnings", "info", "verdict");
+	for (int i = 0; i < count; i++) {
+		const struct input_result *r = &results[i];
+		fprintf(out, "%-40s ", files[i]);
+		if (r->opened)
+			fprintf(out, "%12" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64,
+			        r->stats.records_read, r->by_severity[SEV_ERROR],
+			        r->by_severity[SEV_WARNING], r->by_severity[SEV_INFO]);
+		else
+			fprintf(out, "%12s %8s %8s %8s", "-", "-", "-", "-");
+		fprintf(out, "  %s\n", verdicts[r->status <= EXIT_ERROR ? r->status : EXIT_ERROR]);
+	}
+	fprintf(out, "%d inputs; exit status %d\n", count, exit_status);
 }

@@ -1,0 +1,287 @@
+/* run.c: the inputs of a run.  Each input is analysed on its own; with
+ * -j N, N child processes analyse inputs at once, each writing its part of
+ * the report and its result to temporary files, and the parent copies
+ * them out in input order, so the output is byte for byte that of -j 1.
+ * Memory stays bounded: at most RUN_AHEAD inputs are finished and waiting
+ * for an earlier one. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "decode_print.h"
+#include "pipeline.h"
+#include "run.h"
+
+#define RUN_AHEAD 64
+
+/* --decode: each record printed; a malformed one makes the status 1. */
+static void decode_text_packet(void *ctx, const struct packet *pkt, bool fit)
+{
+	(void)fit;
+	decode_print_packet(ctx, pkt);
+}
+
+static void decode_text_malformed(void *ctx, const struct reader_malformed *bad)
+{
+	decode_print_malformed(ctx, bad);
+}
+
+static void decode_json_record(void *ctx, const struct packet *pkt, bool fit)
+{
+	(void)fit;
+	decode_json_packet(ctx, pkt);
+}
+
+static void decode_json_bad(void *ctx, const struct reader_malformed *bad)
+{
+	decode_json_malformed(ctx, bad);
+}
+
+static void run_decode(const struct config *cfg, struct reader *r,
+                       const char *path, FILE *out, struct input_result *res)
+{
+	struct analysis_hooks hooks = { decode_text_packet, decode_text_malformed, out, NULL };
+	if (cfg->format == OUT_JSONL) {
+		hooks.on_packet = decode_json_record;
+		hooks.on_malformed = decode_json_bad;
+	} else if (cfg->input_count > 1) {
+		fprintf(out, "# %s (%s)\n", path, r->format_name);
+	}
+	if (cfg->quiet)
+		hooks.on_packet = NULL, hooks.on_malformed = NULL;
+	analysis_run(r, NULL, &hooks, &res->stats);
+	res->by_rule[R_CAPTURE_MALFORMED] = res->stats.records_malformed;
+	res->by_severity[SEV_ERROR] = res->stats.records_malformed;
+	res->status = res->stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+static void input_error(const struct config *cfg, const char *path, FILE *out,
+                        const char *error)
+{
+	fprintf(stderr, "dllpcheck: %s\n", error);
+	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
+		return;
+	switch (cfg->format) {
+	case OUT_JSON: report_json_input_error(out, path, error); break;
+	case OUT_JSONL: report_jsonl_input_error(out, path, error); break;
+	case OUT_JUNIT: report_junit_input_error(out, path, error); break;
+	case OUT_TEXT: break; /* standard error only */
+	}
+}
+
+void run_one(const struct config *cfg, const char *path, FILE *out,
+             struct input_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	char err[512];
+	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
+	if (!r) {
+		res->status = EXIT_ERROR;
+		snprintf(res->error, sizeof(res->error), "%s", err);
+		input_error(cfg, path, out, err);
+		return;
+	}
+	res->opened = true;
+	snprintf(res->format, sizeof(res->format), "%s", r->format_name);
+	if (cfg->mode == MODE_DECODE)
+		run_decode(cfg, r, path, out, res);
+	else
+		pipeline_check(cfg, r, path, out, res);
+	reader_close(r);
+}
+
+/* ---- the wrappers around the inputs' parts ------------------------------- */
+
+static void report_begin(const struct config *cfg, FILE *out)
+{
+	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
+		return;
+	if (cfg->format == OUT_JSON)
+		report_json_begin(out);
+	else if (cfg->format == OUT_JUNIT)
+		report_junit_begin(out, cfg->input_count);
+}
+
+static void report_between(const struct config *cfg, FILE *out, int index)
+{
+	if (!cfg->quiet && cfg->mode == MODE_ANALYZE && cfg->format == OUT_JSON && index > 0)
+		report_json_separator(out);
+}
+
+static void report_end(const struct config *cfg, FILE *out,
+                       const struct input_result *results, int status)
+{
+	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
+		return;
+	int n = cfg->input_count;
+	switch (cfg->format) {
+	case OUT_JSON: report_json_end(out, results, n, status); break;
+	case OUT_JUNIT: report_junit_end(out); break;
+	case OUT_JSONL:
+		if (n > 1)
+			report_jsonl_batch(out, cfg->inputs, results, n, status);
+		break;
+	case OUT_TEXT:
+		if (n > 1)
+			report_text_batch(out, cfg->inputs, results, n, status);
+		break;
+	}
+}
+
+/* ---- -j N ------------------------------------------------------------------ */
+
+struct job {
+	pid_t pid;
+	FILE *out;      /* its part of the report */
+	FILE *result;   /* its struct input_result */
+	bool done;
+};
+
+static bool copy_stream(FILE *from, FILE *to)
+{
+	char buf[65536];
+	size_t n;
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return false;
+	return !ferror(from);
+}
+
+static bool job_start(const struct config *cfg, int index, struct job *job,
+                      FILE *out)
+{
+	job->out = tmpfile();
+	job->result = tmpfile();
+	job->done = false;
+	if (!job->out || !job->result)
+		return false;
+	fflush(out);
+	fflush(stderr);
+	job->pid = fork();
+	if (job->pid < 0)
+		return false;
+	if (job->pid == 0) {
+		struct input_result res;
+		run_one(cfg, cfg->inputs[index], job->out, &res);
+		bool ok = fflush(job->out) == 0 &&
+		          fwrite(&res, sizeof(res), 1, job->result) == 1 &&
+		          fflush(job->result) == 0;
+		_exit(ok ? 0 : 3);
+	}
+	return true;
+}
+
+/* Waits for one job to end; false when there is none to wait for. */
+static bool job_reap(struct job *jobs, int count)
+{
+	int wstatus;
+	pid_t pid = wait(&wstatus);
+	if (pid < 0)
+		return false;
+	for (int i = 0; i < count; i++) {
+		if (jobs[i].pid == pid) {
+			jobs[i].done = true;
+			jobs[i].pid = 0;
+			if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+				jobs[i].pid = -1; /* mark it failed */
+			return true;
+		}
+	}
+	return true;
+}
+
+static bool job_collect(struct job *job, FILE *out, struct input_result *res,
+                        const char *path)
+{
+	bool ok = job->pid != -1 && job->out && job->result;
+	if (ok) {
+		rewind(job->result);
+		ok = fread(res, sizeof(*res), 1, job->result) == 1;
+	}
+	if (ok)
+		ok = copy_stream(job->out, out);
+	if (!ok) {
+		memset(res, 0, sizeof(*res));
+		res->status = EXIT_ERROR;
+		snprintf(res->error, sizeof(res->error), "%s: the analysis process failed", path);
+		fprintf(stderr, "dllpcheck: %s\n", res->error);
+	}
+	if (job->out)
+		fclose(job->out);
+	if (job->result)
+		fclose(job->result);
+	return ok;
+}
+
+static int run_parallel(const struct config *cfg, FILE *out,
+                        struct input_result *results)
+{
+	int n = cfg->input_count;
+	struct job *jobs = calloc((size_t)n, sizeof(*jobs));
+	if (!jobs) {
+		fprintf(stderr, "dllpcheck: out of memory\n");
+		return EXIT_ERROR;
+	}
+	int next_start = 0, next_emit = 0, running = 0, status = EXIT_CLEAN;
+	while (next_emit < n) {
+		while (running < cfg->jobs && next_start < n && next_start < next_emit + RUN_AHEAD) {
+			if (!job_start(cfg, next_start, &jobs[next_start], out)) {
+				fprintf(stderr, "dllpcheck: cannot start a job: %s\n", strerror(errno));
+				jobs[next_start].pid = -1;
+				jobs[next_start].done = true;
+				if (jobs[next_start].out && jobs[next_start].pid == -1) {
+					/* tmpfiles are closed by job_collect */
+				}
+			} else {
+				running++;
+			}
+			next_start++;
+		}
+		if (jobs[next_emit].done) {
+			report_between(cfg, out, next_emit);
+			job_collect(&jobs[next_emit], out, &results[next_emit], cfg->inputs[next_emit]);
+			if (results[next_emit].status > status)
+				status = results[next_emit].status;
+			next_emit++;
+			continue;
+		}
+		if (!job_reap(jobs, n)) {
+			/* no child left to wait for: this one is lost */
+			jobs[next_emit].pid = -1;
+			jobs[next_emit].done = true;
+			continue;
+		}
+		running--;
+	}
+	free(jobs);
+	return status;
+}
+
+int run_batch(const struct config *cfg, FILE *out)
+{
+	int n = cfg->input_count;
+	struct input_result *results = calloc((size_t)n, sizeof(*results));
+	if (!results) {
+		fprintf(stderr, "dllpcheck: out of memory\n");
+		return EXIT_ERROR;
+	}
+	report_begin(cfg, out);
+	int status = EXIT_CLEAN;
+	if (cfg->jobs > 1 && n > 1) {
+		status = run_parallel(cfg, out, results);
+	} else {
+		for (int i = 0; i < n; i++) {
+			report_between(cfg, out, i);
+			run_one(cfg, cfg->inputs[i], out, &results[i]);
+			if (results[i].status > status)
+				status = results[i].status;
+		}
+	}
+	report_end(cfg, out, results, status);
+	free(results);
+	return status;
+}

@@ -1,0 +1,19 @@
+/* run.h: running the inputs of a run, one after the other or -j at a
+ * time, with the report's parts written in input order. */
+#ifndef DLLPCHECK_RUN_H
+#define DLLPCHECK_RUN_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "report.h"
+
+/* Checks (or decodes) one input and writes its part of the report to out. */
+void run_one(const struct config *cfg, const char *path, FILE *out,
+             struct input_result *res);
+
+/* Runs every input of cfg, cfg->jobs at a time, and writes the whole
+ * report to out; returns the exit status of the run (the worst input's). */
+int run_batch(const struct config *cfg, FILE *out);
+
+#endif
