@@ -220,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		struct input_stats stats;
 		memset(&stats, 0, sizeof(stats));
-		struct analysis_hooks hooks = { on_packet, on_malformed, devnull };
+		struct analysis_hooks hooks = { on_packet, on_malformed, devnull, NULL };
 		analysis_run(r, NULL, &hooks, &stats);
 		FUZZ_ASSERT(stats.records_read ==
 		            stats.records_decoded + stats.records_malformed);
@@ -235,17 +235,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out = open_memstream(&buf, &len);
 		FUZZ_ASSERT(out != NULL);
 	}
-	struct json_doc doc;
+	struct input_result res;
+	memset(&res, 0, sizeof(res));
 	if (cfg.format == OUT_JSON)
-		report_json_begin(&doc, out);
+		report_json_begin(out);
 	int status = EXIT_CLEAN;
 	if (opened) {
-		status = pipeline_check(&cfg, r, "fuzz", out, &doc);
+		pipeline_check(&cfg, r, "fuzz", out, &res);
+		status = res.status;
 		FUZZ_ASSERT(status == EXIT_CLEAN || status == EXIT_FINDINGS);
+		FUZZ_ASSERT(res.stats.records_read ==
+		            res.stats.records_decoded + res.stats.records_malformed);
 		reader_close(r);
 	}
 	if (cfg.format == OUT_JSON)
-		report_json_end(&doc, status);
+		report_json_end(out, &res, opened ? 1 : 0, status);
 	if (out != devnull) {
 		FUZZ_ASSERT(fclose(out) == 0);
 		if (cfg.format == OUT_JSON)
