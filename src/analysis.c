@@ -42,6 +42,7 @@ bool analysis_run(struct reader *r, struct finding_sink *sink,
 			continue;
 		}
 		stats->records_decoded++;
+		stats->time_base_s = rec.time_base_s;
 		switch (rec.kind) {
 		case REC_DLLP: stats->dllps++; break;
 		case REC_TLP: stats->tlps++; break;

@@ -17,6 +17,7 @@ struct input_stats {
 	uint64_t records_malformed;
 	uint64_t records_truncated;
 	uint64_t dllps, tlps, events;
+	uint64_t time_base_s;      /* record.time_base_s of the input */
 };
 
 /* What a pass over an input calls for each record.  on_packet is called

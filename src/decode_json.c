@@ -5,6 +5,7 @@
 
 #include "decode_print.h"
 #include "rules.h"
+#include "utf8.h"
 
 static const char *crc_status_name(enum crc_status s)
 {
@@ -23,7 +24,7 @@ static void set_int(json_t *o, const char *key, json_int_t v)
 
 static void position(json_t *o, const struct srcpos *pos)
 {
-	json_object_set_new(o, "file", json_string(pos->file ? pos->file : ""));
+	json_object_set_new(o, "file", json_string_outside(pos->file ? pos->file : ""));
 	set_int(o, "record", (json_int_t)pos->record_no);
 	if (pos->line)
 		set_int(o, "line", (json_int_t)pos->line);
@@ -164,7 +165,7 @@ void decode_json_malformed(FILE *out, const struct reader_malformed *bad)
 	position(o, &bad->pos);
 	if (bad->column)
 		set_int(o, "column", bad->column);
-	json_object_set_new(o, "reason", json_string(bad->reason));
+	json_object_set_new(o, "reason", json_string_outside(bad->reason));
 	json_dumpf(o, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(o);

@@ -57,7 +57,7 @@ void pcap_writer_write(struct pcap_writer *w, const struct record *rec)
 	struct pcap_pkthdr hdr;
 	memset(&hdr, 0, sizeof(hdr));
 	uint64_t ns = rec->time_ps / 1000u;
-	hdr.ts.tv_sec = (time_t)(ns / 1000000000u);
+	hdr.ts.tv_sec = (time_t)(ns / 1000000000u + rec->time_base_s);
 	hdr.ts.tv_usec = (suseconds_t)(ns % 1000000000u); /* ns with NANO precision */
 	hdr.caplen = PCAP_PSEUDO_HDR_LEN + len;
 	hdr.len = PCAP_PSEUDO_HDR_LEN + (rec->wire_len > len ? rec->wire_len : len);

@@ -211,6 +211,8 @@ static bool event_ok(const struct record *rec, char *reason, size_t reason_len)
 enum reader_result reader_next(struct reader *r, struct record *rec,
                                struct reader_malformed *bad)
 {
+	/* every field a reader does not set is 0 */
+	memset(rec, 0, sizeof(*rec));
 	enum reader_result res = r->ops->next(r->state, rec, bad);
 	if (res != READER_RECORD)
 		return res;

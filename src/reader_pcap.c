@@ -17,11 +17,17 @@
 
 #include "reader.h"
 
+/* Timestamps from this second on (about 116 days) are taken as calendar
+ * time: the capture then counts from its first record's second. */
+#define PCAP_TIME_BASE_MIN_S UINT64_C(10000000)
+
 struct pcap_reader {
 	pcap_t *pcap;
 	const char *name;
 	uint64_t record_no;
 	uint64_t next_offset;  /* classic pcap: where the next record starts */
+	bool base_set;
+	uint64_t base_s;       /* see record.time_base_s */
 	bool failed;
 };
 
@@ -71,6 +77,26 @@ static uint64_t pcap_record_offset(struct pcap_reader *pr)
 	return pos >= 0 ? (uint64_t)pos : pr->next_offset;
 }
 
+/* Picoseconds fit 64 bits for 213 days only, and a pcap's timestamps are
+ * often calendar time (seconds since 1970): such a capture counts from the
+ * whole second of its first record.  Earlier records clamp to 0 (and are
+ * capture.time-backwards); later than 2^63 ps (106 days) clamp there. */
+static uint64_t pcap_time_ps(struct pcap_reader *pr, const struct pcap_pkthdr *hdr)
+{
+	uint64_t sec = (uint64_t)hdr->ts.tv_sec;
+	uint64_t ns = (uint64_t)hdr->ts.tv_usec % 1000000000u; /* tv_usec holds ns */
+	if (!pr->base_set) {
+		pr->base_set = true;
+		pr->base_s = sec >= PCAP_TIME_BASE_MIN_S ? sec : 0;
+	}
+	if (sec < pr->base_s)
+		return 0;
+	sec -= pr->base_s;
+	if (sec >= (uint64_t)INT64_MAX / 1000000000000u)
+		return (uint64_t)INT64_MAX;
+	return sec * 1000000000000u + ns * 1000u;
+}
+
 static enum reader_result pcap_reader_next(void *state, struct record *rec,
                                            struct reader_malformed *bad)
 {
@@ -101,8 +127,8 @@ static enum reader_result pcap_reader_next(void *state, struct record *rec,
 
 	memset(rec, 0, sizeof(*rec));
 	rec->pos = bad->pos;
-	rec->time_ps = (uint64_t)hdr->ts.tv_sec * 1000000000000ull +
-	               (uint64_t)hdr->ts.tv_usec * 1000ull; /* tv_usec holds ns */
+	rec->time_ps = pcap_time_ps(pr, hdr);
+	rec->time_base_s = pr->base_s;
 	if (hdr->caplen < PCAP_PSEUDO_HDR_LEN || hdr->len < PCAP_PSEUDO_HDR_LEN) {
 		snprintf(bad->reason, sizeof(bad->reason),
 		         "record of %u bytes is shorter than the 4-byte pseudo-header",

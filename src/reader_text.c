@@ -9,7 +9,7 @@
  *   TIME   non-negative decimal, optional fraction, optional unit ps ns us
  *          ms s (attached "1.5us" or as the next word "1.5 us"; none = ns).
  *          Converted to picoseconds exactly with integers: a value finer
- *          than 1 ps ("1.0001ps"; "1.0ps" is exact) or above 2^64-1 ps is
+ *          than 1 ps ("1.0001ps"; "1.0ps" is exact) or above 2^63-1 ps is
  *          malformed.  Units are SI symbols and so case-sensitive; every
  *          other word (direction, kind, mnemonic, key, keyword, event) is
  *          not.
@@ -644,12 +644,14 @@ static bool time_to_ps(struct parse *p, const struct token *t,
 	}
 	for (; kept < u->frac_digits; kept++)
 		frac *= 10;
-	if (whole > UINT64_MAX / u->ps || whole * u->ps > UINT64_MAX - frac)
+	/* Times stay below 2^63 ps (106 days) so that every report, JSON
+	 * included, carries them as a signed 64-bit integer. */
+	if (whole > (uint64_t)INT64_MAX / u->ps || whole * u->ps > (uint64_t)INT64_MAX - frac)
 		goto too_big;
 	p->time_ps = whole * u->ps + frac;
 	return true;
 too_big:
-	return fail(p, t->col, "time '%s': over 2^64-1 ps",
+	return fail(p, t->col, "time '%s': over 2^63-1 ps",
 		    quote(q, t->s, t->len));
 }
 

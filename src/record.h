@@ -62,7 +62,11 @@ struct srcpos {
 };
 
 struct record {
-	uint64_t time_ps;      /* time of the first symbol, picoseconds */
+	uint64_t time_ps;      /* time of the first symbol, picoseconds from
+	                        * time_base_s; always below 2^63 */
+	uint64_t time_base_s;  /* whole seconds of the capture's own clock that
+	                        * time_ps counts from: 0, or the first record's
+	                        * second in a pcap with calendar timestamps */
 	enum rec_kind kind;
 	enum link_dir dir;
 	uint8_t link;          /* link index 0-255 */

@@ -12,6 +12,7 @@
 
 #include "cli_parse.h"
 #include "report.h"
+#include "utf8.h"
 
 static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
 
@@ -19,7 +20,7 @@ static json_t *finding_json(const struct finding *f)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("finding"));
-	json_object_set_new(o, "file", json_string(f->pos.file ? f->pos.file : ""));
+	json_object_set_new(o, "file", json_string_outside(f->pos.file ? f->pos.file : ""));
 	json_object_set_new(o, "record", json_integer((json_int_t)f->pos.record_no));
 	if (f->pos.line)
 		json_object_set_new(o, "line", json_integer((json_int_t)f->pos.line));
@@ -37,7 +38,7 @@ static json_t *finding_json(const struct finding *f)
 	if (f->credit_type != FINDING_NO_CREDIT)
 		json_object_set_new(o, "credit_type",
 		                    json_string(credit_type_name((enum credit_type)f->credit_type)));
-	json_object_set_new(o, "message", json_string(f->message));
+	json_object_set_new(o, "message", json_string_outside(f->message));
 	json_t *ev = json_object();
 	for (unsigned i = 0; i < f->evidence_count; i++)
 		json_object_set_new(ev, f->evidence[i].name, json_integer(f->evidence[i].value));
@@ -77,6 +78,7 @@ static json_t *records_json(const struct input_stats *st)
 	json_object_set_new(o, "dllps", json_integer((json_int_t)st->dllps));
 	json_object_set_new(o, "tlps", json_integer((json_int_t)st->tlps));
 	json_object_set_new(o, "events", json_integer((json_int_t)st->events));
+	json_object_set_new(o, "time_base_s", json_integer((json_int_t)st->time_base_s));
 	return o;
 }
 
@@ -243,7 +245,7 @@ static json_t *options_json(const struct fc_options *o)
 /* The fields an input's summary carries in both JSON forms. */
 static void input_summary_fields(json_t *o, const struct input_report *r)
 {
-	json_object_set_new(o, "file", json_string(r->file));
+	json_object_set_new(o, "file", json_string_outside(r->file));
 	json_object_set_new(o, "format", json_string(r->format));
 	json_object_set_new(o, "records", records_json(r->stats));
 	json_object_set_new(o, "summary", counts_json(r->sink->count_by_severity,
@@ -277,7 +279,7 @@ void report_json_separator(FILE *out)
 
 static void dump_string(FILE *out, const char *s)
 {
-	json_t *v = json_string(s);
+	json_t *v = json_string_outside(s);
 	json_dumpf(v, out, json_flags | JSON_ENCODE_ANY);
 	json_decref(v);
 }
@@ -316,8 +318,8 @@ void report_json_input_end(struct json_input *ji, const struct input_report *r)
 void report_json_input_error(FILE *out, const char *file, const char *error)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "file", json_string(file));
-	json_object_set_new(o, "error", json_string(error));
+	json_object_set_new(o, "file", json_string_outside(file));
+	json_object_set_new(o, "error", json_string_outside(error));
 	fputc('\n', out);
 	json_dumpf(o, out, json_flags);
 	json_decref(o);
@@ -353,8 +355,8 @@ void report_jsonl_input_error(FILE *out, const char *file, const char *error)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("error"));
-	json_object_set_new(o, "file", json_string(file));
-	json_object_set_new(o, "error", json_string(error));
+	json_object_set_new(o, "file", json_string_outside(file));
+	json_object_set_new(o, "error", json_string_outside(error));
 	dump_line(out, o);
 }
 
@@ -370,7 +372,7 @@ void report_jsonl_batch(FILE *out, char *const *files,
 	json_t *list = json_array();
 	for (int i = 0; i < count; i++) {
 		json_t *e = json_object();
-		json_object_set_new(e, "file", json_string(files[i]));
+		json_object_set_new(e, "file", json_string_outside(files[i]));
 		json_object_set_new(e, "exit_status", json_integer(results[i].status));
 		json_array_append_new(list, e);
 	}

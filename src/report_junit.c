@@ -5,12 +5,18 @@
 #include <inttypes.h>
 
 #include "report.h"
+#include "utf8.h"
 #include "timefmt.h"
 
 /* Text with the five XML special characters escaped; control characters
- * (not allowed in XML 1.0) as '?'. */
+ * (not allowed in XML 1.0) as '?'; bytes that are not UTF-8 as \xNN. */
 static void xml_text(FILE *out, const char *s)
 {
+	char escaped[1024];
+	if (!utf8_valid(s)) {
+		utf8_escape(s, escaped, sizeof(escaped));
+		s = escaped;
+	}
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		switch (c) {

@@ -165,6 +165,9 @@ void report_text_input(FILE *out, const struct input_report *r)
 	        r->file, r->format, stats->records_read, stats->records_decoded,
 	        stats->records_malformed, sink->count_by_severity[SEV_ERROR],
 	        sink->count_by_severity[SEV_WARNING], sink->count_by_severity[SEV_INFO]);
+	if (stats->time_base_s)
+		fprintf(out, "   (times count from the capture's clock second %" PRIu64
+		        ", its first record's)\n", stats->time_base_s);
 	for (unsigned i = 0; i < RULE_COUNT; i++) {
 		if (sink->count_by_rule[i])
 			fprintf(out, "   %-32s %-8s %" PRIu64 "\n", rule_info(i)->id,

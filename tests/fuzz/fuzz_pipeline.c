@@ -4,7 +4,9 @@
  * packet rules, the flow-control shadow model, findings) and a report.
  *
  *   byte 0   options
- *            bits 1:0  report: 0 text, 1 json, 2 jsonl, 3 --decode
+ *            bits 1:0  report: 0 text, 1 json, 2 jsonl, 3 other:
+ *                      with bit 5 junit, else --decode (bit 4: with
+ *                      --format=jsonl)
  *            bits 3:2  --role: none, down=root-port,up=endpoint,
  *                      down=switch,up=switch, down=root-port-p2p,up=switch
  *            bit 4     --mps=256
@@ -14,11 +16,14 @@
  *                      format detection bytes are replayed
  *   rest     the capture file
  *
- * Text and --decode output go to /dev/null (opened once and kept).  JSON
- * and JSON Lines are written to memory and checked with jansson: the
+ * Text and --decode text output go to /dev/null (opened once and kept).
+ * JSON and JSON Lines are written to memory and checked with jansson: the
  * document parses, every finding has rule/severity/message strings, the
  * findings listed add up to the summary counts, records read = decoded +
- * malformed, and the exit status in the document is the one returned.
+ * malformed, and the exit status in the document is the one returned;
+ * --decode --format=jsonl: every line is a JSON object.  JUnit XML is
+ * written to memory and checked for the frame, no control characters and
+ * only the five XML entities after '&'.
  * A violated invariant traps (__builtin_trap). */
 #include <jansson.h>
 #include <stddef.h>
@@ -49,7 +54,14 @@ static void options_from(uint8_t o, struct config *cfg)
 	case 0: cfg->format = OUT_TEXT; break;
 	case 1: cfg->format = OUT_JSON; break;
 	case 2: cfg->format = OUT_JSONL; break;
-	case 3: cfg->mode = MODE_DECODE; break;
+	case 3:
+		if (o & 0x20) {
+			cfg->format = OUT_JUNIT;
+		} else {
+			cfg->mode = MODE_DECODE;
+			cfg->format = o & 0x10 ? OUT_JSONL : OUT_TEXT;
+		}
+		break;
 	}
 	if (roles[o >> 2 & 3])
 		FUZZ_ASSERT(parse_roles(roles[o >> 2 & 3], cfg->fc.role, err, sizeof(err)));
@@ -183,6 +195,61 @@ static void check_jsonl(const char *buf, size_t len)
 	FUZZ_ASSERT(summary);
 }
 
+/* --decode --format=jsonl: one JSON object per line. */
+static void check_decode_jsonl(const char *buf, size_t len)
+{
+	size_t pos = 0;
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		FUZZ_ASSERT(nl != NULL);
+		size_t n = (size_t)(nl - (buf + pos));
+		json_error_t jerr;
+		json_t *o = json_loadb(buf + pos, n, 0, &jerr);
+		FUZZ_ASSERT(o != NULL && json_is_object(o));
+		json_decref(o);
+		pos += n + 1;
+	}
+}
+
+/* --- checking the JUnit report ------------------------------------------ */
+
+static bool starts(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+	return (size_t)(end - p) >= n && memcmp(p, s, n) == 0;
+}
+
+static size_t count(const char *buf, size_t len, const char *s)
+{
+	size_t c = 0;
+	for (const char *p = buf; p < buf + len; p++)
+		c += starts(p, buf + len, s);
+	return c;
+}
+
+static void check_junit(const char *buf, size_t len)
+{
+	static const char *const entities[] = {
+		"&amp;", "&lt;", "&gt;", "&quot;", "&apos;",
+	};
+	const char *end = buf + len;
+	FUZZ_ASSERT(starts(buf, end, "<?xml version=\"1.0\""));
+	FUZZ_ASSERT(len >= 14 && memcmp(end - 14, "</testsuites>\n", 14) == 0);
+	FUZZ_ASSERT(count(buf, len, "<testcase ") == 1);
+	FUZZ_ASSERT(count(buf, len, "</testcase>") == 1);
+	FUZZ_ASSERT(count(buf, len, "<failure ") == count(buf, len, "</failure>"));
+	for (const char *p = buf; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+		FUZZ_ASSERT(c >= 0x20 || c == '\t' || c == '\n');
+		if (c == '&') {
+			bool ok = false;
+			for (size_t i = 0; i < sizeof(entities) / sizeof(entities[0]); i++)
+				ok |= starts(p, end, entities[i]);
+			FUZZ_ASSERT(ok);
+		}
+	}
+}
+
 /* --- the run ------------------------------------------------------------ */
 
 static void on_packet(void *ctx, const struct packet *pkt, bool applicable)
@@ -194,6 +261,17 @@ static void on_packet(void *ctx, const struct packet *pkt, bool applicable)
 static void on_malformed(void *ctx, const struct reader_malformed *bad)
 {
 	decode_print_malformed(ctx, bad);
+}
+
+static void on_packet_json(void *ctx, const struct packet *pkt, bool applicable)
+{
+	(void)applicable;
+	decode_json_packet(ctx, pkt);
+}
+
+static void on_malformed_json(void *ctx, const struct reader_malformed *bad)
+{
+	decode_json_malformed(ctx, bad);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -220,11 +298,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		struct input_stats stats;
 		memset(&stats, 0, sizeof(stats));
-		struct analysis_hooks hooks = { on_packet, on_malformed, devnull, NULL };
+		bool json = cfg.format == OUT_JSONL;
+		char *dbuf = NULL;
+		size_t dlen = 0;
+		FILE *dout = json ? open_memstream(&dbuf, &dlen) : devnull;
+		FUZZ_ASSERT(dout != NULL);
+		struct analysis_hooks hooks = {
+			json ? on_packet_json : on_packet,
+			json ? on_malformed_json : on_malformed, dout, NULL,
+		};
 		analysis_run(r, NULL, &hooks, &stats);
 		FUZZ_ASSERT(stats.records_read ==
 		            stats.records_decoded + stats.records_malformed);
 		reader_close(r);
+		if (json) {
+			FUZZ_ASSERT(fclose(dout) == 0);
+			check_decode_jsonl(dbuf, dlen);
+			free(dbuf);
+		}
 		return 0;
 	}
 
@@ -239,6 +330,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&res, 0, sizeof(res));
 	if (cfg.format == OUT_JSON)
 		report_json_begin(out);
+	if (cfg.format == OUT_JUNIT) {
+		report_junit_begin(out, 1);
+		if (!opened)
+			report_junit_input_error(out, "fuzz", err);
+	}
 	int status = EXIT_CLEAN;
 	if (opened) {
 		pipeline_check(&cfg, r, "fuzz", out, &res);
@@ -250,10 +346,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (cfg.format == OUT_JSON)
 		report_json_end(out, &res, opened ? 1 : 0, status);
+	if (cfg.format == OUT_JUNIT)
+		report_junit_end(out);
 	if (out != devnull) {
 		FUZZ_ASSERT(fclose(out) == 0);
 		if (cfg.format == OUT_JSON)
 			check_json_doc(buf, len, opened, status);
+		else if (cfg.format == OUT_JUNIT)
+			check_junit(buf, len);
 		else if (opened)
 			check_jsonl(buf, len);
 		else

@@ -642,9 +642,9 @@ static const struct {
 	{ "1.0ps", 1 },                       /* zeros past 1 ps are exact */
 	{ "2.50000ns", 2500 },
 	{ "007ns", 7000 },
-	{ "18446744073709551615ps", UINT64_MAX },
-	{ "18446744.073709551615s", UINT64_MAX },
-	{ "18446744073709551.615ns", UINT64_MAX },
+	{ "9223372036854775807ps", INT64_MAX },
+	{ "9223372.036854775807s", INT64_MAX },
+	{ "9223372036854775.807ns", INT64_MAX },
 };
 
 /* Times convert to picoseconds exactly, with or without a unit. */
@@ -752,9 +752,10 @@ static const struct {
 	{ "12xs down NOP", 1, "time '12xs': unknown unit 'xs'" },
 	{ "1.0001ps down NOP", 1, "time '1.0001ps': finer than 1 ps" },
 	{ "0.0000000000001s down NOP", 1, "finer than 1 ps" },
-	{ "18446744073709551616ps down NOP", 1, "over 2^64-1 ps" },
-	{ "18446745s down NOP", 1, "over 2^64-1 ps" },
-	{ "99999999999999999999999999 down NOP", 1, "over 2^64-1 ps" },
+	{ "9223372036854775808ps down NOP", 1, "over 2^63-1 ps" },
+	{ "18446744073709551616ps down NOP", 1, "over 2^63-1 ps" },
+	{ "9223373s down NOP", 1, "over 2^63-1 ps" },
+	{ "99999999999999999999999999 down NOP", 1, "over 2^63-1 ps" },
 	{ "-1 down NOP", 1, "time '-1': not a non-negative decimal number" },
 	{ ".5 down NOP", 1, "not a non-negative decimal number" },
 	{ "1. down NOP", 1, "time '1.': no digits after '.'" },

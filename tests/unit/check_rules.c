@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "utf8.h"
 #include "suites.h"
 
 /* Every rule has an id of the dotted form, a title and a spec reference,
@@ -151,6 +152,23 @@ START_TEST(test_every_rule_has_scenarios)
 }
 END_TEST
 
+/* File names that are not UTF-8 are escaped byte by byte; valid UTF-8
+ * (also multi-byte) is kept; overlongs and surrogates are not valid. */
+START_TEST(test_utf8_escape)
+{
+	char out[64];
+	ck_assert(utf8_valid("caps/\xc3\xa9t\xc3\xa9.pcap"));
+	ck_assert(!utf8_valid("bad\xffname"));
+	ck_assert(!utf8_valid("\xc0\xaf"));          /* overlong '/' */
+	ck_assert(!utf8_valid("\xed\xa0\x80"));      /* surrogate */
+	ck_assert(!utf8_valid("\xe2\x82"));          /* cut */
+	utf8_escape("a\xff" "b\xc3\xa9", out, sizeof(out));
+	ck_assert_str_eq(out, "a\\xFFb\xc3\xa9");
+	utf8_escape("\xff\xff\xff", out, 6);        /* never past cap */
+	ck_assert_str_eq(out, "\\xFF");
+}
+END_TEST
+
 Suite *suite_rules(void)
 {
 	Suite *s = suite_create("rules");
@@ -163,6 +181,7 @@ Suite *suite_rules(void)
 	tcase_add_test(tc, test_evidence_cap);
 	tcase_add_test(tc, test_man_page_lists_rules);
 	tcase_add_test(tc, test_every_rule_has_scenarios);
+	tcase_add_test(tc, test_utf8_escape);
 	suite_add_tcase(s, tc);
 	return s;
 }
