@@ -1,6 +1,8 @@
 #!/bin/bash
-# Corrupt and hostile inputs (issue 4): each case checks the class of the
-# message, the exit status, and the accounting
+# The corrupt-input corpus: each case is made here, byte by byte, into the
+# test's temporary directory (a binary corpus would hide what each file
+# is), and checks the class of the message, the exit status, and the
+# accounting
 #   records read = records decoded + records malformed
 # in the text summary and in the JSON report.  The inputs are made here,
 # byte by byte, from samples/clean-init.pcap and printf.
