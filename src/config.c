@@ -10,6 +10,8 @@ void config_init(struct config *cfg)
 	cfg->format = OUT_TEXT;
 	cfg->reader.format = INPUT_AUTO;
 	cfg->reader.dlt = 147; /* LINKTYPE_USER0 */
+	csv_options_init(&cfg->csv);
+	cfg->reader.csv = &cfg->csv;
 	cfg->fail_on = SEV_ERROR;
 	for (unsigned i = 0; i < RULE_COUNT; i++)
 		cfg->rule_enabled[i] = true;

@@ -7,9 +7,11 @@
 
 #include "fc_model.h"
 #include "reader.h"
+#include "reader_csv.h"
 #include "rules.h"
 
-enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES };
+enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES,
+                MODE_DUMP_COLUMNS };
 enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JUNIT };
 
 /* Exit status (rules.md): 0 clean, 1 a finding at or above --fail-on,
@@ -20,6 +22,7 @@ struct config {
 	enum run_mode mode;
 	enum out_format format;
 	struct reader_opts reader;
+	struct csv_options csv;    /* reader.csv points here */
 	const char *write_pcap_path;
 	enum severity fail_on;
 	bool rule_enabled[RULE_COUNT];

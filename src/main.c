@@ -27,7 +27,8 @@ static const char program_doc[] =
 	"dllpcheck -- check PCI Express data link layer traces against the "
 	"flow-control rules.\v"
 	"Each FILE is a pcap/pcapng capture (link type LINKTYPE_USER0 by "
-	"default) or a text trace; '-' reads standard input.  See "
+	"default), a text trace or a protocol-analyzer export (CSV and kin); "
+	"'-' reads standard input.  See "
 	"dllpcheck(1) and dllpcheck-capture(5).\n\n"
 	"Exit status: 0 no finding at or above --fail-on, 1 such findings, "
 	"2 usage or input error.";
@@ -53,6 +54,15 @@ enum {
 	OPT_INIT_REPEAT,
 	OPT_STARVE,
 	OPT_STATS,
+	OPT_MAP,
+	OPT_MAP_FILE,
+	OPT_DELIMITER,
+	OPT_HEADER_LINE,
+	OPT_TIME_UNIT,
+	OPT_CLOCK_PERIOD,
+	OPT_DIR_MAP,
+	OPT_STRICT,
+	OPT_DUMP_COLUMNS,
 };
 
 static const struct argp_option options[] = {
@@ -69,7 +79,38 @@ static const struct argp_option options[] = {
 	{ "dlt", OPT_DLT, "N", 0,
 	  "pcap link type of the captures, 147-162 (default 147, LINKTYPE_USER0)", 2 },
 	{ "input-format", OPT_INPUT_FORMAT, "FMT", 0,
-	  "auto (default), pcap or text", 2 },
+	  "auto (default), pcap, text or csv (an analyzer export)", 2 },
+	{ "strict", OPT_STRICT, NULL, 0,
+	  "Export: stop at the first row that cannot be read (a capture.malformed "
+	  "finding; exit status 1)", 2 },
+
+	{ NULL, 0, NULL, 0, "Analyzer exports (CSV, TSV, aligned columns; see "
+	  "dllpcheck-capture(5)):", 6 },
+	{ "dump-columns", OPT_DUMP_COLUMNS, NULL, 0,
+	  "Print the detected layout, delimiter, header, column mapping and the "
+	  "first three rows as parsed, then stop", 6 },
+	{ "map", OPT_MAP, "KEY=COLUMN", 0,
+	  "Read KEY (time, dir, link, type, dllp-type, tlp-type, vc, hdr-fc, "
+	  "data-fc, hdr-scale, data-scale, seq, acknak-seq, length, tc, raw) from "
+	  "the column named COLUMN, or #N (1-based), or none (repeatable)", 6 },
+	{ "map-file", OPT_MAP_FILE, "FILE", 0,
+	  "Read --map KEY=COLUMN lines (and delimiter=, header-line=, time-unit=, "
+	  "clock-period=, dir-map=) from FILE: a saved profile per analyzer", 6 },
+	{ "delimiter", OPT_DELIMITER, "C", 0,
+	  "Column delimiter: a character, tab, comma, semicolon, pipe, space "
+	  "(aligned columns) or auto (default)", 6 },
+	{ "header-line", OPT_HEADER_LINE, "N", 0,
+	  "The header is line N (1-based); 0: no header, name columns with "
+	  "--map KEY=#N", 6 },
+	{ "time-unit", OPT_TIME_UNIT, "UNIT", 0,
+	  "Unit of times written without one: ps, ns, us, ms or s (default: the "
+	  "header's unit, else s)", 6 },
+	{ "clock-period", OPT_CLOCK_PERIOD, "PERIOD", 0,
+	  "Times without a unit count clock ticks (samples) of PERIOD, e.g. 4ns "
+	  "or 250MHz", 6 },
+	{ "dir-map", OPT_DIR_MAP, "VALUE=DIR,...", 0,
+	  "Direction cells equal to VALUE mean DIR (down or up), e.g. 0=down,1=up "
+	  "(repeatable)", 6 },
 
 	{ NULL, 0, NULL, 0, "Checking and output:", 3 },
 	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
@@ -130,6 +171,22 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 	return true;
 }
 
+/* The export options: each has its parser in reader_csv.c. */
+static bool parse_csv_option(struct csv_options *o, int key, const char *arg,
+                             char *err, size_t errlen)
+{
+	switch (key) {
+	case OPT_MAP: return csv_options_set_map(o, arg, err, errlen);
+	case OPT_MAP_FILE: return csv_options_load_map_file(o, arg, err, errlen);
+	case OPT_DELIMITER: return csv_options_set_delimiter(o, arg, err, errlen);
+	case OPT_HEADER_LINE: return csv_options_set_header_line(o, arg, err, errlen);
+	case OPT_TIME_UNIT: return csv_options_set_time_unit(o, arg, err, errlen);
+	case OPT_CLOCK_PERIOD: return csv_options_set_clock_period(o, arg, err, errlen);
+	case OPT_DIR_MAP: return csv_options_set_dir_map(o, arg, err, errlen);
+	default: return false;
+	}
+}
+
 static void set_rule(struct config *cfg, const char *name, bool on,
                      struct argp_state *state)
 {
@@ -148,7 +205,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct config *cfg = state->input;
 	unsigned long v = 0;
-	char err[256];
+	char err[600];
 
 	switch (key) {
 	case OPT_DECODE:
@@ -173,8 +230,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			cfg->reader.format = INPUT_PCAP;
 		else if (strcmp(arg, "text") == 0)
 			cfg->reader.format = INPUT_TEXT;
+		else if (strcmp(arg, "csv") == 0)
+			cfg->reader.format = INPUT_CSV;
 		else
-			argp_error(state, "--input-format takes auto, pcap or text, not '%s'", arg);
+			argp_error(state, "--input-format takes auto, pcap, text or csv, not '%s'", arg);
+		break;
+	case OPT_STRICT:
+		cfg->csv.strict = true;
+		break;
+	case OPT_DUMP_COLUMNS:
+		cfg->mode = MODE_DUMP_COLUMNS;
+		cfg->reader.csv_steered = true;
+		break;
+	case OPT_MAP:
+	case OPT_MAP_FILE:
+	case OPT_DELIMITER:
+	case OPT_HEADER_LINE:
+	case OPT_TIME_UNIT:
+	case OPT_CLOCK_PERIOD:
+	case OPT_DIR_MAP:
+		if (!parse_csv_option(&cfg->csv, key, arg, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		cfg->reader.csv_steered = true;
 		break;
 	case OPT_FAIL_ON:
 		if (!severity_parse(arg, &cfg->fail_on))

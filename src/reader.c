@@ -3,8 +3,9 @@
  * each reader yields records of one shape.
  *
  * Format detection: a pcap (either byte order, micro- or nanosecond) or
- * pcapng magic number in the first 4 bytes means libpcap; anything else is
- * read as a text trace.  Standard input cannot be rewound, so the bytes
+ * pcapng magic number in the first 4 bytes means libpcap; otherwise the
+ * first READER_HEAD_MAX bytes go to csv_sniff(), which tells an analyzer
+ * export from a text trace (an export option given also means export).  Standard input cannot be rewound, so the bytes
  * used to detect the format are handed back through a small stdio cookie.
  */
 #include <errno.h>
@@ -13,13 +14,18 @@
 #include <string.h>
 
 #include "reader.h"
+#include "reader_csv.h"
 #include "tlp.h"
+
+/* Bytes read before choosing a format: enough for an export's banner and
+ * header lines. */
+#define READER_HEAD_MAX 4096u
 
 /* --- standard input with the peeked bytes put back ----------------------- */
 
 struct peeked_stream {
 	FILE *under;
-	unsigned char head[4];
+	unsigned char head[READER_HEAD_MAX];
 	size_t head_len, head_pos;
 };
 
@@ -90,7 +96,7 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
                                   const struct reader_opts *opts, char *err,
                                   size_t errlen)
 {
-	unsigned char head[4];
+	unsigned char head[READER_HEAD_MAX];
 	size_t head_len = fread(head, 1, sizeof(head), fp);
 	if (head_len < sizeof(head) && ferror(fp)) {
 		snprintf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
@@ -105,8 +111,14 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		return NULL;
 	}
 	enum input_format fmt = opts->format;
-	if (fmt == INPUT_AUTO)
-		fmt = head_len == 4 && is_pcap_magic(head) ? INPUT_PCAP : INPUT_TEXT;
+	if (fmt == INPUT_AUTO) {
+		if (head_len >= 4 && is_pcap_magic(head))
+			fmt = INPUT_PCAP;
+		else if (opts->csv_steered || csv_sniff(head, head_len))
+			fmt = INPUT_CSV;
+		else
+			fmt = INPUT_TEXT;
+	}
 
 	/* Give the detection bytes back. */
 	if (!seekable) {
@@ -132,7 +144,14 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	if (fmt == INPUT_PCAP) {
 		r->ops = &pcap_reader_ops;
 		r->state = pcap_reader_new(fp, name, opts->dlt, err, errlen);
-		r->format_name = head_len == 4 && head[0] == 0x0a ? "pcapng" : "pcap";
+		r->format_name = head_len >= 4 && head[0] == 0x0a ? "pcapng" : "pcap";
+	} else if (fmt == INPUT_CSV) {
+		r->ops = &csv_reader_ops;
+		r->state = csv_reader_new(fp, name, opts->csv, err, errlen);
+		if (r->state)
+			r->format_name = csv_reader_format(r->state);
+		else
+			fclose(fp); /* csv_reader_new() leaves fp with us on failure */
 	} else {
 		r->ops = &text_reader_ops;
 		r->state = text_reader_new(fp, name);

@@ -1,7 +1,8 @@
 /* reader.h: the one interface every capture reader offers.
  *
  * reader_open() finds the format of a file (pcap/pcapng by magic number,
- * otherwise the text trace) and returns a reader that yields records one
+ * an analyzer export when csv_sniff() says so, otherwise the text trace)
+ * and returns a reader that yields records one
  * at a time, in file order, with their source positions.  A record that
  * cannot be read is returned as READER_MALFORMED with its position and a
  * reason; reading goes on after it.  Nothing is buffered beyond one record.
@@ -18,11 +19,17 @@ enum input_format {
 	INPUT_AUTO = 0,
 	INPUT_PCAP,     /* pcap or pcapng, through libpcap */
 	INPUT_TEXT,     /* the text trace (capture-format.md section 2) */
+	INPUT_CSV,      /* a protocol-analyzer export (section 3, reader_csv.h) */
 };
+
+struct csv_options; /* reader_csv.h */
 
 struct reader_opts {
 	enum input_format format;  /* INPUT_AUTO: detect */
 	int dlt;                   /* link type expected in pcap files (147..162) */
+	const struct csv_options *csv; /* export steering; NULL: defaults */
+	bool csv_steered;          /* an export option was given: INPUT_AUTO
+	                            * reads a non-pcap input as an export */
 };
 
 enum reader_result {
@@ -40,7 +47,7 @@ struct reader_malformed {
 
 /* A reader implementation: state plus two functions. */
 struct reader_ops {
-	const char *format_name;   /* "pcap", "pcapng", "text" */
+	const char *format_name;   /* "pcap", "pcapng", "text", "csv" */
 	enum reader_result (*next)(void *state, struct record *rec,
 	                           struct reader_malformed *bad);
 	void (*close)(void *state);

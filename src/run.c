@@ -13,6 +13,7 @@
 
 #include "decode_print.h"
 #include "pipeline.h"
+#include "reader_csv.h"
 #include "run.h"
 
 #define RUN_AHEAD 64
@@ -86,7 +87,13 @@ void run_one(const struct config *cfg, const char *path, FILE *out,
 	}
 	res->opened = true;
 	snprintf(res->format, sizeof(res->format), "%s", r->format_name);
-	if (cfg->mode == MODE_DECODE)
+	if (cfg->mode == MODE_DUMP_COLUMNS) {
+		if (r->ops == &csv_reader_ops)
+			csv_dump_columns(out, r->state);
+		else
+			fprintf(out, "file: %s\nformat: %s (not an export: no columns; "
+			        "--input-format=csv reads it as one)\n", path, r->format_name);
+	} else if (cfg->mode == MODE_DECODE)
 		run_decode(cfg, r, path, out, res);
 	else
 		pipeline_check(cfg, r, path, out, res);

@@ -9,6 +9,7 @@ int main(void)
 	srunner_add_suite(sr, suite_dllp());
 	srunner_add_suite(sr, suite_tlp());
 	srunner_add_suite(sr, suite_reader_text());
+	srunner_add_suite(sr, suite_reader_csv());
 	srunner_add_suite(sr, suite_fc());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

@@ -8,6 +8,7 @@ Suite *suite_rules(void);
 Suite *suite_dllp(void);
 Suite *suite_tlp(void);
 Suite *suite_reader_text(void);
+Suite *suite_reader_csv(void);
 Suite *suite_fc(void);
 
 #endif
