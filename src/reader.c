@@ -89,7 +89,19 @@ struct reader *reader_open(const char *path, const struct reader_opts *opts,
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	return reader_open_stream(fp, path, true, opts, err, errlen);
+	/* before any read: setvbuf is allowed only then; without the memory
+	 * the default buffer does */
+	char *iobuf = malloc(READER_IOBUF_SIZE);
+	if (iobuf && setvbuf(fp, iobuf, _IOFBF, READER_IOBUF_SIZE) != 0) {
+		free(iobuf);
+		iobuf = NULL;
+	}
+	struct reader *r = reader_open_stream(fp, path, true, opts, err, errlen);
+	if (r)
+		r->iobuf = iobuf;
+	else
+		free(iobuf); /* the stream is closed already */
+	return r;
 }
 
 struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
@@ -249,5 +261,6 @@ void reader_close(struct reader *r)
 	if (!r)
 		return;
 	r->ops->close(r->state);
+	free(r->iobuf);
 	free(r);
 }

@@ -57,7 +57,14 @@ struct reader {
 	const struct reader_ops *ops;
 	void *state;
 	const char *format_name;
+	void *iobuf;               /* the stream's buffer, freed after it closes */
 };
+
+/* The stdio buffer of a file that reader_open opens: libpcap reads each
+ * record with two freads, and the text reader a character at a time, so
+ * the default (4 KiB, one read(2) each) costs a system call every few
+ * dozen records. */
+#define READER_IOBUF_SIZE (1u << 20)
 
 /* Opens path ("-" = standard input).  On failure returns NULL with a
  * message naming the file in err. */

@@ -26,6 +26,7 @@ struct pcap_reader {
 	const char *name;
 	uint64_t record_no;
 	uint64_t next_offset;  /* classic pcap: where the next record starts */
+	bool classic;          /* classic pcap: offsets by arithmetic, no ftell */
 	bool base_set;
 	uint64_t base_s;       /* see record.time_base_s */
 	bool failed;
@@ -63,6 +64,9 @@ void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
 	pr->pcap = p;
 	pr->name = name;
 	pr->next_offset = 24; /* classic pcap file header */
+	/* libpcap reports 2.x for the classic format and the SHB's 1.x for
+	 * pcapng */
+	pr->classic = pcap_major_version(p) == 2;
 	return pr;
 }
 
@@ -71,7 +75,10 @@ static uint64_t pcap_record_offset(struct pcap_reader *pr)
 	/* libpcap does not tell where a record starts; for the classic format
 	 * the layout is fixed (24-byte file header, 16-byte record headers),
 	 * and for pcapng the stdio position before the read is the block
-	 * start when the stream is seekable. */
+	 * start when the stream is seekable.  ftell locks the stream and
+	 * asks for its position at every record: only pcapng needs it. */
+	if (pr->classic)
+		return pr->next_offset;
 	FILE *fp = pcap_file(pr->pcap);
 	long pos = fp ? ftell(fp) : -1;
 	return pos >= 0 ? (uint64_t)pos : pr->next_offset;
@@ -111,10 +118,14 @@ static enum reader_result pcap_reader_next(void *state, struct record *rec,
 	if (rc == PCAP_ERROR_BREAK)
 		return READER_EOF;
 	pr->record_no++;
-	memset(bad, 0, sizeof(*bad));
+	/* bad is filled only for a record that is malformed: its 200-byte
+	 * reason is not cleared for every good one */
 	bad->pos.file = pr->name;
 	bad->pos.record_no = pr->record_no;
 	bad->pos.byte_offset = offset;
+	bad->pos.line = 0;
+	bad->column = 0;
+	bad->reason[0] = '\0';
 	if (rc != 1) {
 		/* libpcap stops at a damaged record header or a cut file: nothing
 		 * after it can be framed, so this ends the input. */

@@ -70,6 +70,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dllp.h"
 #include "reader.h"
@@ -77,6 +79,8 @@
 #include "tlp.h"
 
 #define TEXT_LINE_MAX 65536u
+/* Lines of a file are found in blocks of this size (more than a line). */
+#define TEXT_CHUNK (256u * 1024u)
 
 /* A quoted token in a message keeps at most this many input bytes, each
  * at most 4 output bytes ("\xNN"): a reason stays short however long the
@@ -98,8 +102,17 @@ struct text_reader {
 	uint64_t offset;         /* bytes consumed */
 	bool failed;             /* a read error was reported: stay fatal */
 	int read_errno;          /* of that error, for the repeated report */
+	const char *cur;         /* the current line: in line or in chunk */
 	char line[TEXT_LINE_MAX];
 	uint8_t bytes[TLP_MAX_RECORD_LEN];
+	/* A regular file is read with read(2) into chunk, and each line is
+	 * found there with memchr and parsed in place; other streams (a
+	 * pipe from a running simulation, standard input) go through stdio
+	 * a character at a time, so that nothing waits for a full block. */
+	int fd;                  /* -1: through stdio */
+	bool chunk_eof;
+	size_t cpos, cend;       /* chunk[cpos..cend) is not consumed yet */
+	char chunk[TEXT_CHUNK];
 };
 
 /* ------------------------------------------------------------------ */
@@ -115,16 +128,19 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* Hex digit value + 1 by character, 0 for any other: one look-up per
+ * character of the hex records, which are most of a dumped trace. */
+static const uint8_t hex_table[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* Hex digit value, or -1. */
 static int hex_value(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return (int)hex_table[(unsigned char)c] - 1;
 }
 
 /* Folds case and treats '_' as '-', so "pm-enter-l1" names PM_Enter_L1. */
@@ -731,16 +747,31 @@ static bool parse_hex(struct parse *p, const char *what,
 	char q[QUOTE_BUF];
 	size_t n = 0, digits = 0;
 	unsigned acc = 0;
+	const char *line = p->lx.line;
+	size_t end = p->lx.end;
 
-	for (size_t i = first->col - 1u; i < p->lx.end; i++) {
-		char c = p->lx.line[i];
+	for (size_t i = first->col - 1u; i < end; i++) {
+		char c = line[i];
 		int v = hex_value(c);
 
+		/* the common case: two digits that make one byte */
+		if (v >= 0 && digits % 2 == 0 && i + 1 < end) {
+			int lo = hex_value(line[i + 1]);
+
+			if (lo >= 0) {
+				if (n < cap)
+					p->buf[n] = (uint8_t)((unsigned)v << 4 | (unsigned)lo);
+				n++;
+				digits += 2;
+				i++;
+				continue;
+			}
+		}
 		if (v < 0) {
 			if (c == '_' || is_space(c))
 				continue;
 			return fail(p, (unsigned)i + 1, "bad hex digit '%s' in %s bytes",
-				    quote(q, &p->lx.line[i], 1), what);
+				    quote(q, &line[i], 1), what);
 		}
 		acc = acc << 4 | (unsigned)v;
 		if (++digits % 2 == 0) {
@@ -951,13 +982,16 @@ static bool parse_tlp(struct parse *p)
 		if (!parse_word(p, &prefix_words, "TLP", &t))
 			return false;
 	}
-	/* No mnemonic is all hex digits, so hex bytes are never taken
-	 * for one; a word starting with a letter was meant as one. */
-	if (all_hex(&t))
+	/* Every mnemonic starts with a letter, and none is all hex digits:
+	 * a word starting with anything else is hex bytes (parse_hex
+	 * reports a bad digit itself, so the bytes are scanned once); one
+	 * starting with a letter is a mnemonic, else hex bytes if it is all
+	 * hex digits, else an unknown mnemonic. */
+	if (!is_letter(t.s[0]))
 		return parse_tlp_hex(p, &t);
 	if (tlp_mnemonic_parse(t.s, t.len, &kind, &addr64))
 		return parse_tlp_sym(p, &t, kind, addr64);
-	if (is_letter(t.s[0]))
+	if (!all_hex(&t))
 		return fail(p, t.col, "unknown TLP mnemonic '%s'", quote(q, t.s, t.len));
 	return parse_tlp_hex(p, &t);
 }
@@ -1027,8 +1061,8 @@ enum line_status { LINE_OK, LINE_TOO_LONG, LINE_EOF, LINE_ERROR };
 /* Reads one line (without its '\n') into tr->line.  A line longer than
  * the buffer is consumed to its end but not kept.  getc_unlocked() keeps
  * the reader usable on a pipe from a running simulation (nothing waits
- * for a full block) and is fast enough: the parse costs more. */
-static enum line_status read_line(struct text_reader *tr, size_t *len)
+ * for a full block); it serves every stream but regular files. */
+static enum line_status read_line_stdio(struct text_reader *tr, size_t *len)
 {
 	FILE *fp = tr->fp;
 	uint64_t skipped = 0;
@@ -1046,12 +1080,78 @@ static enum line_status read_line(struct text_reader *tr, size_t *len)
 			skipped++;
 	}
 	*len = n;
+	tr->cur = tr->line;
 	tr->offset += n + skipped + (c == '\n');
 	if (c == EOF && ferror(fp))
 		return LINE_ERROR;
 	if (c == EOF && n == 0)
 		return LINE_EOF;
 	return skipped ? LINE_TOO_LONG : LINE_OK;
+}
+
+/* Appends what the descriptor has to the chunk, after moving the
+ * unconsumed bytes to its start.  False on a read error (errno set). */
+static bool chunk_fill(struct text_reader *tr)
+{
+	size_t avail = tr->cend - tr->cpos;
+	ssize_t r;
+
+	memmove(tr->chunk, tr->chunk + tr->cpos, avail);
+	tr->cpos = 0;
+	tr->cend = avail;
+	do
+		r = read(tr->fd, tr->chunk + avail, TEXT_CHUNK - avail);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return false;
+	if (r == 0)
+		tr->chunk_eof = true;
+	tr->cend += (size_t)r;
+	return true;
+}
+
+/* read_line_stdio() for a descriptor: the same lines, lengths, offsets
+ * and statuses; the line is left in the chunk (tr->cur). */
+static enum line_status read_line(struct text_reader *tr, size_t *len)
+{
+	if (tr->fd < 0)
+		return read_line_stdio(tr, len);
+	for (;;) {
+		const char *start = tr->chunk + tr->cpos;
+		size_t avail = tr->cend - tr->cpos;
+		const char *nl = memchr(start, '\n', avail);
+		size_t n = nl ? (size_t)(nl - start) : avail;
+
+		if (nl || tr->chunk_eof || avail > TEXT_LINE_MAX) {
+			if (n > TEXT_LINE_MAX)
+				break; /* too long: skipped below */
+			if (!nl && n == 0)
+				return LINE_EOF;
+			tr->cur = start;
+			tr->cpos += n + (nl != NULL);
+			tr->offset += n + (nl != NULL);
+			*len = n;
+			return LINE_OK;
+		}
+		if (!chunk_fill(tr))
+			return LINE_ERROR;
+	}
+	/* A line over TEXT_LINE_MAX: consumed to its newline, not kept. */
+	for (;;) {
+		const char *start = tr->chunk + tr->cpos;
+		size_t avail = tr->cend - tr->cpos;
+		const char *nl = memchr(start, '\n', avail);
+		size_t n = nl ? (size_t)(nl - start) + 1 : avail;
+
+		tr->cpos += n;
+		tr->offset += n;
+		if (nl || tr->chunk_eof)
+			break;
+		if (!chunk_fill(tr))
+			return LINE_ERROR;
+	}
+	*len = TEXT_LINE_MAX;
+	return LINE_TOO_LONG;
 }
 
 /* The end of the line's content: before any comment and trailing blanks. */
@@ -1109,7 +1209,7 @@ static enum reader_result parse_record(struct text_reader *tr, size_t end,
 	struct parse p;
 
 	memset(&p, 0, sizeof(p));
-	p.lx.line = tr->line;
+	p.lx.line = tr->cur;
 	p.lx.end = end;
 	p.bad = bad;
 	p.buf = tr->bytes;
@@ -1156,12 +1256,12 @@ static enum reader_result text_next(void *state, struct record *rec,
 					      "line longer than 65536 bytes");
 		/* The words of a line are not NUL-safe, and a NUL means
 		 * this is not a text trace line at all. */
-		nul = memchr(tr->line, '\0', len);
+		nul = memchr(tr->cur, '\0', len);
 		if (nul != NULL)
 			return malformed_line(tr, bad, line_start,
-					      (unsigned)(nul - tr->line) + 1,
+					      (unsigned)(nul - tr->cur) + 1,
 					      "NUL byte in text line");
-		end = content_end(tr->line, len);
+		end = content_end(tr->cur, len);
 		if (end == 0)
 			continue; /* blank or comment only: not a record */
 		return parse_record(tr, end, line_start, rec, bad);
@@ -1189,6 +1289,18 @@ void *text_reader_new(FILE *fp, const char *name)
 		return NULL;
 	tr->fp = fp;
 	tr->name = name;
+	tr->cur = tr->line;
+	/* The descriptor of a regular file, and only when stdio holds no
+	 * byte of it unread; pipes keep stdio (a byte at a time). */
+	tr->fd = fileno(fp);
+	if (tr->fd >= 0) {
+		struct stat st;
+		long at = ftell(fp);
+
+		if (fstat(tr->fd, &st) != 0 || !S_ISREG(st.st_mode) || at < 0 ||
+		    (off_t)at != lseek(tr->fd, 0, SEEK_CUR))
+			tr->fd = -1;
+	}
 	return tr;
 }
 
