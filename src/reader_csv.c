@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_quote.h"
 #include "decode_print.h"
 #include "dllp.h"
 #include "packet.h"
@@ -69,8 +70,6 @@
 #define CSV_DUMP_ROWS 3
 
 /* A quoted token in a message keeps at most this many input bytes. */
-#define QUOTE_MAX 32u
-#define QUOTE_BUF (QUOTE_MAX * 4u + 4u)
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
@@ -206,33 +205,6 @@ static void trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-/* Printable ASCII as is, anything else as \xNN, cut with "...": a reason
- * never breaks a terminal or a JSON report (as in reader_text.c). */
-static const char *quote(char *out, const char *s, size_t len)
-{
-	static const char hexdig[] = "0123456789abcdef";
-	size_t n = len > QUOTE_MAX ? QUOTE_MAX : len;
-	size_t o = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
-			out[o++] = (char)c;
-		} else {
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hexdig[c >> 4];
-			out[o++] = hexdig[c & 15];
-		}
-	}
-	if (n < len) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
-}
 
 static bool set_err(char *err, size_t errlen, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
@@ -2124,7 +2096,7 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 
 			if (h < 0 || x > UINT64_MAX >> 4)
 				return row_fail(w, c->col, "%s: '%s' is not a number",
-				                where(w, f, at, sizeof(at)), quote(q, s, len));
+				                where(w, f, at, sizeof(at)), text_quote(q, s, len));
 			x = x << 4 | (unsigned)h;
 		}
 		*v = x;
@@ -2134,10 +2106,10 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 	if (!n.any || (n.neg && n.nd > 0) || !num_is_whole(&n) ||
 	    !count_unit_parse(s + n.used, len - n.used, u))
 		return row_fail(w, c->col, "%s: '%s' is not a whole number",
-		                where(w, f, at, sizeof(at)), quote(q, s, len));
+		                where(w, f, at, sizeof(at)), text_quote(q, s, len));
 	if (!num_to_u64(&n, 0, v))
 		return row_fail(w, c->col, "%s: '%s' is too large",
-		                where(w, f, at, sizeof(at)), quote(q, s, len));
+		                where(w, f, at, sizeof(at)), text_quote(q, s, len));
 	return true;
 }
 
@@ -2168,7 +2140,7 @@ static bool field_uint(struct row *w, enum csv_field f, uint32_t min,
 	} else if (u == CU_BYTES || u == CU_INF) {
 		return row_fail(w, c->col, "%s: '%s' is not a plain number",
 		                where(w, f, at, sizeof(at)),
-		                quote(q, cell_text(w, c), c->len));
+		                text_quote(q, cell_text(w, c), c->len));
 	}
 	if (v < min || v > max)
 		return row_fail(w, c->col, "%s: %" PRIu64 " out of range %u..%u",
@@ -2212,7 +2184,7 @@ static bool row_time(struct row *w)
 		return true;
 	}
 	return row_fail(w, c->col, "%s: '%s': %s", where(w, CSV_F_TIME, at, sizeof(at)),
-	                quote(q, s, len), why);
+	                text_quote(q, s, len), why);
 }
 
 static bool row_dir(struct row *w, const char *s, size_t len, unsigned col)
@@ -2226,7 +2198,7 @@ static bool row_dir(struct row *w, const char *s, size_t len, unsigned col)
 	return row_fail(w, col,
 	                "%s: '%s' is not a direction (Downstream/DS/Down/->, "
 	                "Upstream/US/Up/<-, or --dir-map VALUE=down|up)",
-	                where(w, CSV_F_DIR, at, sizeof(at)), quote(q, s, len));
+	                where(w, CSV_F_DIR, at, sizeof(at)), text_quote(q, s, len));
 }
 
 /* ---- raw bytes ---- */
@@ -2285,13 +2257,13 @@ static bool parse_hex_bytes(struct row *w, const char *s, size_t len,
 		for (size_t i = 0; i < tlen; i++) {
 			if (hex_value(tok[i]) < 0)
 				return row_fail(w, col + (unsigned)t, "raw bytes: bad hex '%s'",
-				                quote(q, s + t, p - t));
+				                text_quote(q, s + t, p - t));
 		}
 		/* "0x5" or "5h" is one byte; elsewhere digits come in pairs. */
 		if (digits % 2 != 0 && !(digits == 1 && tok != s + t))
 			return row_fail(w, col + (unsigned)t,
 			                "raw bytes: odd number of hex digits in '%s'",
-			                quote(q, s + t, p - t));
+			                text_quote(q, s + t, p - t));
 		for (size_t i = 0; i < digits; i += 2) {
 			unsigned v = (unsigned)hex_value(tok[i]);
 
@@ -2634,7 +2606,7 @@ static bool row_packet(struct row *w, const struct row_type *rt)
 	if (rt->unknown != NULL)
 		return row_fail(w, rt->unknown->col, "%s: unknown packet type '%s'",
 		                where(w, rt->unknown_field, at, sizeof(at)),
-		                quote(q, cell_text(w, rt->unknown), rt->unknown->len));
+		                text_quote(q, cell_text(w, rt->unknown), rt->unknown->len));
 	if (rt->any_cell)
 		return row_fail(w, 1, "neither raw bytes nor a DLLP/TLP type with fields");
 	return row_fail(w, 1, "no raw bytes and no packet type");
@@ -2683,7 +2655,7 @@ static enum row_result row_agilent(struct row *w)
 		return ROW_MALFORMED;
 	if (!csv_parse_time(r->line + a.time_off, a.time_len, 12, &w->time_ps, &why)) {
 		row_fail(w, (unsigned)a.time_off + 1, "time '%s': %s",
-		         quote(q, r->line + a.time_off, a.time_len), why);
+		         text_quote(q, r->line + a.time_off, a.time_len), why);
 		return ROW_MALFORMED;
 	}
 	return row_raw(w, r->line + a.hex_off, r->line_len - a.hex_off,
@@ -2708,12 +2680,12 @@ static enum row_result row_fpga(struct row *w)
 		return ROW_MALFORMED;
 	if (!time_unit_lookup(r->line + c[2].off, c[2].len, &pow)) {
 		row_fail(w, c[2].col, "time unit '%s' (fs ps ns us ms s)",
-		         quote(q, r->line + c[2].off, c[2].len));
+		         text_quote(q, r->line + c[2].off, c[2].len));
 		return ROW_MALFORMED;
 	}
 	if (!csv_parse_time(r->line + c[1].off, c[1].len, pow, &w->time_ps, &why)) {
 		row_fail(w, c[1].col, "time '%s': %s",
-		         quote(q, r->line + c[1].off, c[1].len), why);
+		         text_quote(q, r->line + c[1].off, c[1].len), why);
 		return ROW_MALFORMED;
 	}
 	return row_raw(w, r->line + c[3].off, r->line_len - c[3].off, c[3].col,
@@ -2999,7 +2971,7 @@ static void dump_cells(FILE *out, const struct csv_reader *r)
 		if (c < 0 || (unsigned)c >= r->ncells)
 			continue;
 		fprintf(out, "%s%s='%s'", first ? "    " : " ", field_names[f],
-		        quote(q, r->line + r->cells[c].off, r->cells[c].len));
+		        text_quote(q, r->line + r->cells[c].off, r->cells[c].len));
 		first = false;
 	}
 	if (!first)

@@ -73,6 +73,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "text_quote.h"
 #include "dllp.h"
 #include "reader.h"
 #include "record.h"
@@ -82,11 +83,6 @@
 /* Lines of a file are found in blocks of this size (more than a line). */
 #define TEXT_CHUNK (256u * 1024u)
 
-/* A quoted token in a message keeps at most this many input bytes, each
- * at most 4 output bytes ("\xNN"): a reason stays short however long the
- * token, and vsnprintf() cuts whatever still does not fit. */
-#define QUOTE_MAX 32u
-#define QUOTE_BUF (QUOTE_MAX * 4u + 4u)
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
@@ -163,34 +159,6 @@ static bool word_eq(const char *s, size_t len, const char *word)
 	return word[i] == '\0';
 }
 
-/* Copies a token for a message: printable ASCII as is, anything else as
- * \xNN, cut at QUOTE_MAX input bytes with "...". Binary lines stay
- * readable and a reason never breaks a terminal or a JSON report. */
-static const char *quote(char *out, const char *s, size_t len)
-{
-	static const char hexdig[] = "0123456789abcdef";
-	size_t n = len > QUOTE_MAX ? QUOTE_MAX : len;
-	size_t o = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
-			out[o++] = (char)c;
-		} else {
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hexdig[c >> 4];
-			out[o++] = hexdig[c & 15];
-		}
-	}
-	if (n < len) {
-		memcpy(out + o, "...", 3);
-		o += 3;
-	}
-	out[o] = '\0';
-	return out;
-}
 
 /* ------------------------------------------------------------------ */
 /* Tokens */
@@ -495,21 +463,21 @@ static bool parse_key(struct parse *p, const struct form *form,
 
 	if (rule == NULL)
 		return fail(p, t->col, "unknown key '%s' for %s",
-			    quote(q1, t->s, klen), what);
+			    text_quote(q1, t->s, klen), what);
 	if (p->f.col[k] != 0)
 		return fail(p, t->col, "duplicate key '%s'", key_names[k].s);
 	if (vlen == 0)
 		return fail(p, t->col, "missing value for '%s'", key_names[k].s);
 	if (!parse_uint(v, vlen, rule->hex, &val, &too_big))
 		return fail(p, t->col, "%s='%s': not a %s number", key_names[k].s,
-			    quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
+			    text_quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
 	if (too_big || val < rule->min || val > rule->max) {
 		if (rule->hex)
 			return fail(p, t->col, "%s=%s out of range 0x%x..0x%x",
-				    key_names[k].s, quote(q2, v, vlen),
+				    key_names[k].s, text_quote(q2, v, vlen),
 				    (unsigned)rule->min, (unsigned)rule->max);
 		return fail(p, t->col, "%s=%s out of range %u..%u", key_names[k].s,
-			    quote(q2, v, vlen), (unsigned)rule->min,
+			    text_quote(q2, v, vlen), (unsigned)rule->min,
 			    (unsigned)rule->max);
 	}
 	p->f.val[k] = (uint32_t)val;
@@ -526,7 +494,7 @@ static bool parse_word(struct parse *p, const struct form *form,
 
 	if (w < 0 || !(form->words & BIT(w)))
 		return fail(p, t->col, "unexpected '%s' after %s",
-			    quote(q, t->s, t->len), what);
+			    text_quote(q, t->s, t->len), what);
 	if (p->f.word_col[w] != 0)
 		return fail(p, t->col, "duplicate '%s'", word_names[w].s);
 	p->f.word_col[w] = t->col;
@@ -615,7 +583,7 @@ static bool split_time(struct parse *p, const struct token *t,
 	d->frac_len = 0;
 	if (i == 0)
 		return fail(p, t->col, "time '%s': not a non-negative decimal number",
-			    quote(q, t->s, t->len));
+			    text_quote(q, t->s, t->len));
 	if (i < t->len && t->s[i] == '.') {
 		size_t f = ++i;
 
@@ -623,7 +591,7 @@ static bool split_time(struct parse *p, const struct token *t,
 			i++;
 		if (i == f)
 			return fail(p, t->col, "time '%s': no digits after '.'",
-				    quote(q, t->s, t->len));
+				    text_quote(q, t->s, t->len));
 		d->frac_s = t->s + f;
 		d->frac_len = i - f;
 	}
@@ -655,7 +623,7 @@ static bool time_to_ps(struct parse *p, const struct token *t,
 			kept++;
 		} else if (dig != 0) {
 			return fail(p, t->col, "time '%s': finer than 1 ps",
-				    quote(q, t->s, t->len));
+				    text_quote(q, t->s, t->len));
 		}
 	}
 	for (; kept < u->frac_digits; kept++)
@@ -668,7 +636,7 @@ static bool time_to_ps(struct parse *p, const struct token *t,
 	return true;
 too_big:
 	return fail(p, t->col, "time '%s': over 2^63-1 ps",
-		    quote(q, t->s, t->len));
+		    text_quote(q, t->s, t->len));
 }
 
 static bool parse_time(struct parse *p)
@@ -687,8 +655,8 @@ static bool parse_time(struct parse *p)
 		u = time_unit_find(t.s + d.used, t.len - d.used);
 		if (u == NULL)
 			return fail(p, t.col, "time '%s': unknown unit '%s'",
-				    quote(q1, t.s, t.len),
-				    quote(q2, t.s + d.used, t.len - d.used));
+				    text_quote(q1, t.s, t.len),
+				    text_quote(q2, t.s + d.used, t.len - d.used));
 	} else {
 		/* "10 ns": a unit word may follow; otherwise put it back. */
 		size_t save = p->lx.pos;
@@ -717,7 +685,7 @@ static bool parse_dir(struct parse *p)
 		p->dir = DIR_UP;
 	else
 		return fail(p, t.col, "expected direction 'down' or 'up', got '%s'",
-			    quote(q, t.s, t.len));
+			    text_quote(q, t.s, t.len));
 	return true;
 }
 
@@ -771,7 +739,7 @@ static bool parse_hex(struct parse *p, const char *what,
 			if (c == '_' || is_space(c))
 				continue;
 			return fail(p, (unsigned)i + 1, "bad hex digit '%s' in %s bytes",
-				    quote(q, &line[i], 1), what);
+				    text_quote(q, &line[i], 1), what);
 		}
 		acc = acc << 4 | (unsigned)v;
 		if (++digits % 2 == 0) {
@@ -923,7 +891,7 @@ static bool parse_tlp_sym(struct parse *p, const struct token *mn,
 	struct tlp_spec spec;
 	size_t n;
 
-	quote(what, mn->s, mn->len);
+	text_quote(what, mn->s, mn->len);
 	if (!parse_fields(p, &form_tlp, what, mn->col) ||
 	    !check_tlp_fields(p, kind, what, mn->col))
 		return false;
@@ -992,7 +960,7 @@ static bool parse_tlp(struct parse *p)
 	if (tlp_mnemonic_parse(t.s, t.len, &kind, &addr64))
 		return parse_tlp_sym(p, &t, kind, addr64);
 	if (!all_hex(&t))
-		return fail(p, t.col, "unknown TLP mnemonic '%s'", quote(q, t.s, t.len));
+		return fail(p, t.col, "unknown TLP mnemonic '%s'", text_quote(q, t.s, t.len));
 	return parse_tlp_hex(p, &t);
 }
 
@@ -1013,7 +981,7 @@ static bool parse_event(struct parse *p)
 		code = link_event_from_name(name, t.len);
 	}
 	if (code == 0)
-		return fail(p, t.col, "unknown event '%s'", quote(q, t.s, t.len));
+		return fail(p, t.col, "unknown event '%s'", text_quote(q, t.s, t.len));
 	if (!parse_fields(p, code == EV_VC_ENABLE ? &form_event_vc : &form_event,
 			  link_event_name(code), t.col))
 		return false;
@@ -1044,7 +1012,7 @@ static bool parse_kind(struct parse *p)
 		return parse_event(p);
 	m = dllp_mnemonic_find(&t);
 	if (m == NULL)
-		return fail(p, t.col, "unknown DLLP mnemonic '%s'", quote(q, t.s, t.len));
+		return fail(p, t.col, "unknown DLLP mnemonic '%s'", text_quote(q, t.s, t.len));
 	return parse_dllp_sym(p, m, t.col);
 }
 
