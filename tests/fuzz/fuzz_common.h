@@ -109,4 +109,29 @@ static inline uint64_t fuzz_drain(struct reader *r)
 	return n;
 }
 
+/* One reader target: the input is a whole file of the given format, read
+ * from memory; every record is read and checked.  A refused input must
+ * say why. */
+static inline int fuzz_read_input(const uint8_t *data, size_t size,
+                                  enum input_format format)
+{
+	FILE *fp = fuzz_memfile(data, size);
+	if (!fp)
+		return 0;
+	struct reader_opts opts = { .format = format, .dlt = 147 };
+	char err[512];
+	err[0] = '\0';
+	struct reader *r = reader_open_stream(fp, "fuzz", true, &opts, err,
+	                                      sizeof(err));
+	if (!r) {
+		/* the stream is closed by reader_open_stream on failure */
+		FUZZ_ASSERT(err[0] != '\0' && memchr(err, '\0', sizeof(err)));
+		return 0;
+	}
+	FUZZ_ASSERT(r->format_name != NULL);
+	fuzz_drain(r);
+	reader_close(r);
+	return 0;
+}
+
 #endif

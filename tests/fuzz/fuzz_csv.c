@@ -14,19 +14,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	FILE *fp = fuzz_memfile(data, size);
-	if (!fp)
-		return 0;
-	struct reader_opts opts = { .format = INPUT_CSV, .dlt = 147 };
-	char err[512];
-	err[0] = '\0';
-	struct reader *r = reader_open_stream(fp, "fuzz", true, &opts, err,
-	                                      sizeof(err));
-	if (!r) {
-		FUZZ_ASSERT(err[0] != '\0' && memchr(err, '\0', sizeof(err)));
-		return 0;
-	}
-	fuzz_drain(r);
-	reader_close(r);
-	return 0;
+	return fuzz_read_input(data, size, INPUT_CSV);
 }
