@@ -4,6 +4,7 @@
 #include <jansson.h>
 
 #include "decode_print.h"
+#include "fc_arith.h"
 #include "rules.h"
 #include "utf8.h"
 
@@ -47,7 +48,6 @@ static json_t *dllp_json(const struct dllp *d)
 	case DLLP_MRINITFC1:
 	case DLLP_MRINITFC2:
 	case DLLP_MRUPDATEFC: {
-		static const unsigned shift[4] = { 0, 0, 2, 4 };
 		bool init = d->type == DLLP_INITFC1 || d->type == DLLP_INITFC2;
 		json_object_set_new(o, "fc_class", json_string(fc_class_name(d->fc_class)));
 		set_int(o, "vc", d->vc);
@@ -57,9 +57,9 @@ static json_t *dllp_json(const struct dllp *d)
 		set_int(o, "data_fc", d->data_fc);
 		/* the credits the fields stand for; null = infinite (init only) */
 		json_object_set_new(o, "hdr_credits", init && d->hdr_fc == 0 ? json_null()
-		                    : json_integer((json_int_t)d->hdr_fc << shift[d->hdr_scale]));
+		                    : json_integer((json_int_t)d->hdr_fc << fc_scale_shift(d->hdr_scale)));
 		json_object_set_new(o, "data_credits", init && d->data_fc == 0 ? json_null()
-		                    : json_integer((json_int_t)d->data_fc << shift[d->data_scale]));
+		                    : json_integer((json_int_t)d->data_fc << fc_scale_shift(d->data_scale)));
 		break;
 	}
 	case DLLP_FEATURE:

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "decode_print.h"
+#include "fc_arith.h"
 #include "timefmt.h"
 
 static const char *const scale_suffix[4] = { "", "[x1]", "[x4]", "[x16]" };
@@ -15,11 +16,10 @@ static const char *const scale_suffix[4] = { "", "[x1]", "[x4]", "[x16]" };
 static void print_fc_field(FILE *out, const char *name, unsigned field,
                            unsigned scale, bool is_init)
 {
-	static const unsigned shift[4] = { 0, 0, 2, 4 };
 	if (field == 0 && is_init)
 		fprintf(out, " %s=inf%s", name, scale_suffix[scale]);
 	else
-		fprintf(out, " %s=%u%s", name, field << shift[scale],
+		fprintf(out, " %s=%u%s", name, field << fc_scale_shift(scale),
 		        scale_suffix[scale]);
 }
 
