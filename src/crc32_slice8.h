@@ -1,5 +1,5 @@
 /* crc32_slice8.h: the tables of the reflected CRC-32 (polynomial
- * EDB88320h) for slicing-by-8, used by tlp.c for the LCRC and ECRC [3.2].
+ * EDB88320h) for slicing-by-8, used by crc32.c for the LCRC and ECRC [3.2].
  * Row 0 is the byte-at-a-time table; row k is row k-1 advanced by one
  * zero byte: crc32_slice8[k][i] = crc32_slice8[k-1][i] >> 8 ^
  * crc32_slice8[0][crc32_slice8[k-1][i] & FFh].  A literal, generated

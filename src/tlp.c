@@ -20,10 +20,7 @@
 
 #include <string.h>
 
-/* The reflected CRC-32 (polynomial 04C11DB7h mirrored to EDB88320h, the
- * zlib/Ethernet CRC) [3.2], eight bytes a step: row 0 of the tables is the
- * byte-at-a-time table. */
-#include "crc32_slice8.h"
+#include "crc32.h" /* the register update of the LCRC and ECRC [3.2] */
 
 #define SEQ_BYTES 2u
 #define LCRC_BYTES 4u
@@ -36,32 +33,6 @@
 #define FMT_DATA 2u               /* Fmt[1]: carries data */
 #define PREFIX_END_END 0x10u      /* Type[4] of a prefix [4.4] */
 #define MSG_ROUTING_RESERVED 6u   /* rrr 110b and 111b [4.2] */
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-/* Slicing-by-8: the register absorbs 4 bytes, and the 8 bytes are looked
- * up at once, each in the row that advances it over the bytes after it.
- * The same register as the byte-at-a-time loop, which does the tail. */
-static uint32_t crc32_run(const uint8_t *p, size_t n, uint32_t reg)
-{
-	const uint32_t (*t)[256] = crc32_slice8;
-
-	for (; n >= 8; p += 8, n -= 8) {
-		uint32_t lo = reg ^ le32(p), hi = le32(p + 4);
-
-		reg = t[7][lo & 0xFFu] ^ t[6][lo >> 8 & 0xFFu] ^
-		      t[5][lo >> 16 & 0xFFu] ^ t[4][lo >> 24] ^
-		      t[3][hi & 0xFFu] ^ t[2][hi >> 8 & 0xFFu] ^
-		      t[1][hi >> 16 & 0xFFu] ^ t[0][hi >> 24];
-	}
-	for (size_t i = 0; i < n; i++)
-		reg = (reg >> 8) ^ t[0][(reg ^ p[i]) & 0xFFu];
-	return reg;
-}
 
 /* The complemented register goes out least significant byte first: that
  * is the spec's per-byte bit reversal with field bits 31:24 sent first,
@@ -82,7 +53,7 @@ static uint32_t be32(const uint8_t *p)
 
 void tlp_lcrc_bytes(const uint8_t *p, size_t n, uint8_t out[4])
 {
-	crc32_put(crc32_run(p, n, 0xFFFFFFFFu), out);
+	crc32_put(crc32_update(0xFFFFFFFFu, p, n), out);
 }
 
 static bool is_prefix(uint8_t byte0)
@@ -102,17 +73,17 @@ void tlp_ecrc_bytes(const uint8_t *tlp, size_t n, uint8_t out[4])
 
 	while (pos + DW_BYTES <= n && is_prefix(tlp[pos])) {
 		if (tlp[pos] & PREFIX_END_END)
-			reg = crc32_run(tlp + pos, DW_BYTES, reg);
+			reg = crc32_update(reg, tlp + pos, DW_BYTES);
 		pos += DW_BYTES;
 	}
 	if (n - pos >= DW_BYTES) {
 		uint8_t dw0[4] = { (uint8_t)(tlp[pos] | 0x01u), tlp[pos + 1],
 				   (uint8_t)(tlp[pos + 2] | 0x40u), tlp[pos + 3] };
 
-		reg = crc32_run(dw0, DW_BYTES, reg);
+		reg = crc32_update(reg, dw0, DW_BYTES);
 		pos += DW_BYTES;
 	}
-	crc32_put(crc32_run(tlp + pos, n - pos, reg), out);
+	crc32_put(crc32_update(reg, tlp + pos, n - pos), out);
 }
 
 /* Fmt/Type -> kind and flow-control class [4.2].  A row matches when
@@ -480,7 +451,7 @@ static void put_lcrc(const struct tlp_spec *spec, const uint8_t seq[2],
 {
 	/* The LCRC covers the sequence field even when the record leaves it
 	 * out: it is the value the wire carried [3.2]. */
-	uint32_t reg = crc32_run(tlp, n, crc32_run(seq, SEQ_BYTES, 0xFFFFFFFFu));
+	uint32_t reg = crc32_update(crc32_update(0xFFFFFFFFu, seq, SEQ_BYTES), tlp, n);
 
 	if (spec->force_lcrc) {
 		put_be32(out, spec->forced_lcrc); /* as lcrc_field reads it */
