@@ -3,9 +3,9 @@
  * Row 0 is the byte-at-a-time table; row k is row k-1 advanced by one
  * zero byte: crc32_slice8[k][i] = crc32_slice8[k-1][i] >> 8 ^
  * crc32_slice8[0][crc32_slice8[k-1][i] & FFh].  A literal, generated
- * once, so there is no start-up code and no mutable state; check_tlp.c
- * compares the LCRC with the bit-serial CRC for every length 0-299 (every
- * alignment and tail of the 8-byte loop). */
+ * once, so there is no start-up code and no mutable state; check_crc32.c
+ * compares the register with the bit-serial CRC for every length 0-1100
+ * at every alignment (every tail of the 8-byte loop). */
 #ifndef DLLPCHECK_CRC32_SLICE8_H
 #define DLLPCHECK_CRC32_SLICE8_H
 

@@ -8,6 +8,7 @@ int main(void)
 	SRunner *sr = srunner_create(suite_rules());
 	srunner_add_suite(sr, suite_dllp());
 	srunner_add_suite(sr, suite_tlp());
+	srunner_add_suite(sr, suite_crc32());
 	srunner_add_suite(sr, suite_reader_text());
 	srunner_add_suite(sr, suite_reader_csv());
 	srunner_add_suite(sr, suite_fc());

@@ -7,6 +7,7 @@
 Suite *suite_rules(void);
 Suite *suite_dllp(void);
 Suite *suite_tlp(void);
+Suite *suite_crc32(void);
 Suite *suite_reader_text(void);
 Suite *suite_reader_csv(void);
 Suite *suite_fc(void);
