@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 /* The register after absorbing the n bytes at p (p is not read when n is
- * 0, so it may be NULL). */
+ * 0, so it may be NULL).  Carry-less multiply folding on x86-64 CPUs that
+ * have PCLMULQDQ, otherwise crc32_update_portable(): the same result. */
 uint32_t crc32_update(uint32_t reg, const uint8_t *p, size_t n);
 
 /* The same by table lookups (slicing-by-8), on any CPU; exported so that
