@@ -10,6 +10,7 @@
 
 #include "crc32.h"
 #include "suites.h"
+#include "xorshift.h"
 
 /* Lengths 0..MAX_LEN cover the table path, the fold of one and of four
  * 16-byte lanes (several 64-byte rounds) and every tail length. */
@@ -32,17 +33,6 @@ static uint32_t crc32_bitwise(uint32_t reg, const uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		reg = crc32_bitwise_byte(reg, p[i]);
 	return reg;
-}
-
-static uint32_t next_random(uint32_t *state)
-{
-	uint32_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
 }
 
 static void fill_random(uint8_t *p, size_t n, uint32_t seed)

@@ -9,6 +9,7 @@
 #include "dllp.h"
 #include "suites.h"
 #include "vectors.h"
+#include "xorshift.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -26,18 +27,6 @@ static void crc16_bitwise(const uint8_t content[4], uint8_t out[2])
 	reg = (uint16_t)~reg;
 	out[0] = (uint8_t)reg;
 	out[1] = (uint8_t)(reg >> 8);
-}
-
-/* Deterministic pseudo-random bytes (xorshift32), so failures repeat. */
-static uint32_t next_random(uint32_t *state)
-{
-	uint32_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
 }
 
 /* Decodes from an exact-size heap copy so ASan sees any overread. */

@@ -11,11 +11,12 @@
 #include "suites.h"
 #include "tlp.h"
 #include "vectors.h"
+#include "xorshift.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
-/* Bit-serial CRC-32 register from spec-digest 3.2, independent of the
- * table in tlp.c. */
+/* Bit-serial CRC-32 register from spec-digest 3.2, independent of
+ * crc32.c. */
 static uint32_t crc32_bitwise(const uint8_t *p, size_t n, uint32_t reg)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -24,17 +25,6 @@ static uint32_t crc32_bitwise(const uint8_t *p, size_t n, uint32_t reg)
 			reg = (reg & 1) ? (reg >> 1) ^ 0xEDB88320u : reg >> 1;
 	}
 	return reg;
-}
-
-static uint32_t next_random(uint32_t *state)
-{
-	uint32_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	*state = x;
-	return x;
 }
 
 /* Decodes from an exact-size heap copy so ASan sees any overread. */
