@@ -122,7 +122,7 @@ static enum dllp_type mriov_variant(enum dllp_type type)
 	}
 }
 
-static enum dllp_type type_from_byte(uint8_t b0)
+static enum dllp_type type_from_byte_by_rows(uint8_t b0)
 {
 	size_t n = sizeof(dllp_type_rows) / sizeof(dllp_type_rows[0]);
 
@@ -136,6 +136,22 @@ static enum dllp_type type_from_byte(uint8_t b0)
 		return row->type;
 	}
 	return DLLP_RESERVED;
+}
+
+/* Type byte -> kind for all 256 bytes, filled from the rows on first use:
+ * the rows stay the one statement of the encoding, decoding is a look-up. */
+static uint8_t type_of_byte[256];
+static bool type_of_byte_ready;
+_Static_assert(DLLP_TYPE_COUNT <= 256, "a DLLP kind fits type_of_byte");
+
+static enum dllp_type type_from_byte(uint8_t b0)
+{
+	if (!type_of_byte_ready) {
+		for (unsigned b = 0; b < 256; b++)
+			type_of_byte[b] = (uint8_t)type_from_byte_by_rows((uint8_t)b);
+		type_of_byte_ready = true;
+	}
+	return (enum dllp_type)type_of_byte[b0];
 }
 
 static bool is_fc_or_mriov_fc(enum dllp_type t)

@@ -5,7 +5,8 @@
 
 void packet_decode(const struct record *rec, struct packet *pkt)
 {
-	memset(pkt, 0, sizeof(*pkt));
+	/* The decoders clear what they fill: clearing the whole union here
+	 * too would be a second memset on every record. */
 	pkt->rec = rec;
 	pkt->truncated = record_truncated(rec);
 	switch (rec->kind) {
@@ -13,8 +14,10 @@ void packet_decode(const struct record *rec, struct packet *pkt)
 		if (!pkt->truncated)
 			(void)dllp_decode(rec->bytes, rec->len,
 			                  !(rec->flags & REC_F_NO_CRC), &pkt->u.dllp);
-		else
+		else {
+			memset(&pkt->u.dllp, 0, sizeof(pkt->u.dllp));
 			pkt->u.dllp.type_byte = rec->len ? rec->bytes[0] : 0;
+		}
 		break;
 	case REC_TLP:
 		(void)tlp_decode(rec->bytes, rec->len, rec->wire_len,
@@ -25,6 +28,9 @@ void packet_decode(const struct record *rec, struct packet *pkt)
 	case REC_EVENT:
 		pkt->u.event.code = rec->bytes[0];
 		pkt->u.event.arg = rec->bytes[1];
+		break;
+	default:
+		memset(&pkt->u, 0, sizeof(pkt->u));
 		break;
 	}
 }

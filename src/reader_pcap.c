@@ -136,7 +136,7 @@ static enum reader_result pcap_reader_next(void *state, struct record *rec,
 	}
 	pr->next_offset = offset + 16 + hdr->caplen;
 
-	memset(rec, 0, sizeof(*rec));
+	/* rec is cleared by reader_next */
 	rec->pos = bad->pos;
 	rec->time_ps = pcap_time_ps(pr, hdr);
 	rec->time_base_s = pr->base_s;

@@ -121,16 +121,36 @@ static const struct tlp_type_row tlp_type_rows[] = {
 
 #define TLP_TYPE_ROW_COUNT (sizeof(tlp_type_rows) / sizeof(tlp_type_rows[0]))
 
+/* DW0 byte 0 (Fmt|Type) -> index of its row + 1, 0 for a reserved
+ * combination.  Filled from tlp_type_rows on first use, so the rows stay
+ * the one statement of the encoding and decoding is one look-up. */
+static uint8_t row_of_byte0[256];
+static bool row_of_byte0_ready;
+
+static void fill_row_of_byte0(void)
+{
+	for (unsigned b0 = 0; b0 < 256; b0++) {
+		uint8_t fmt = (uint8_t)(b0 >> 5), type = (uint8_t)(b0 & 0x1Fu);
+
+		for (size_t i = 0; i < TLP_TYPE_ROW_COUNT; i++) {
+			const struct tlp_type_row *row = &tlp_type_rows[i];
+
+			if ((fmt & row->fmt_mask) == row->fmt &&
+			    (type & row->type_mask) == row->type) {
+				row_of_byte0[b0] = (uint8_t)(i + 1);
+				break;
+			}
+		}
+	}
+	row_of_byte0_ready = true;
+}
+
 static const struct tlp_type_row *row_by_fmt_type(uint8_t fmt, uint8_t type)
 {
-	for (size_t i = 0; i < TLP_TYPE_ROW_COUNT; i++) {
-		const struct tlp_type_row *row = &tlp_type_rows[i];
-
-		if ((fmt & row->fmt_mask) == row->fmt &&
-		    (type & row->type_mask) == row->type)
-			return row;
-	}
-	return NULL;
+	if (!row_of_byte0_ready)
+		fill_row_of_byte0();
+	unsigned index = row_of_byte0[(fmt & 7u) << 5 | (type & 0x1Fu)];
+	return index ? &tlp_type_rows[index - 1] : NULL;
 }
 
 static const struct tlp_type_row *row_by_kind(enum tlp_kind kind)
