@@ -13,7 +13,7 @@ static void raise_malformed(struct finding_sink *sink,
 	finding_init(&f, R_CAPTURE_MALFORMED, NULL);
 	f.pos = bad->pos;
 	f.column = bad->column;
-	snprintf(f.message, sizeof(f.message), "%s", bad->reason);
+	finding_message(sink, &f, "%s", bad->reason);
 	finding_add_evidence(&f, "byte_offset", (int64_t)bad->pos.byte_offset);
 	rules_raise(sink, &f);
 }

@@ -74,7 +74,7 @@ static void ack_vs_received(struct fc_model *m, struct fc_link *link,
 	if (!rx->rcv_uncertain) {
 		struct finding f;
 		fc_finding_begin(&f, R_DL_ACK_UNRECEIVED, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
 		         "capture saw arrive intact at port %s is 0x%03X",
 		         dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received);
@@ -109,7 +109,7 @@ static bool ack_vs_sent(struct fc_model *m, struct fc_link *link,
 		return true;
 	struct finding f;
 	fc_finding_begin(&f, R_DL_ACK_UNKNOWN_SEQ, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%s seq=0x%03X: ACKD_SEQ=0x%03X NEXT_TRANSMIT_SEQ=0x%03X of port %s: "
 	         "(0x%03X-ACKD_SEQ) mod 4096 = %u > %u outstanding",
 	         dllp_name(&pkt->u.dllp), seq, tx->ackd_seq,
@@ -176,7 +176,7 @@ static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
 		rx->rcv_uncertain = false;
 	} else if (behind <= 2048) {
 		fc_finding_begin(&f, R_DL_SEQ_DUPLICATE, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "seq=0x%03X is behind NEXT_RCV_SEQ=0x%03X of port %s: a duplicate, not charged",
 		         seq, rx->next_rcv_seq, link_dir_name(rx_dir));
 		finding_add_evidence(&f, "seq", seq);
@@ -184,7 +184,7 @@ static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
 		fc_raise(m, &f);
 	} else if (!rx->rcv_uncertain) {
 		fc_finding_begin(&f, R_DL_SEQ_OUT_OF_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "seq=0x%03X where port %s expects NEXT_RCV_SEQ=0x%03X: %u TLP%s missing",
 		         seq, link_dir_name(rx_dir), rx->next_rcv_seq,
 		         seq_sub(seq, rx->next_rcv_seq), seq_sub(seq, rx->next_rcv_seq) == 1 ? "" : "s");
@@ -199,7 +199,7 @@ static void raise_replay_order(struct fc_model *m, const struct packet *pkt,
 {
 	struct finding f;
 	fc_finding_begin(&f, R_DL_REPLAY_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message), "seq=0x%03X %s 0x%03X", seq, what, expected);
+	finding_message(m->sink, &f, "seq=0x%03X %s 0x%03X", seq, what, expected);
 	finding_add_evidence(&f, "seq", seq);
 	finding_add_evidence(&f, "expected", expected);
 	fc_raise(m, &f);
@@ -302,7 +302,7 @@ void dl_apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_DL_PM_DIRECTION, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%s sent by port %s; only port %s (%s) sends it",
 	         dllp_name(d), link_dir_name(pkt->rec->dir), link_dir_name(must),
 	         must == DIR_UP ? "the downstream component" : "the upstream component");

@@ -53,7 +53,7 @@ static void check_order(struct fc_model *m, struct fc_port_vc *sender,
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_INIT_ORDER, pkt, d->vc, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%s follows InitFC%d-%s: the set goes P, NP, Cpl",
 	         dllp_name(d), phase + 1, class_names[prev]);
 	finding_add_evidence(&f, "previous_class", prev);
@@ -80,7 +80,7 @@ static void check_value_changed(struct fc_model *m, struct fc_port_vc *sender,
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_INIT_VALUE_CHANGED, pkt, d->vc, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%s advertises hdr=%u data=%u scales %u/%u; the first of the epoch "
 	         "advertised hdr=%u data=%u scales %u/%u",
 	         dllp_name(d), d->hdr_fc, d->data_fc, d->hdr_scale, d->data_scale,
@@ -118,7 +118,7 @@ static void check_scale(struct fc_model *m, const struct fc_link *link,
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_ADV_SCALE_MISMATCH, pkt, d->vc, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message), "%s HdrScale=%u DataScale=%u: %s",
+	finding_message(m->sink, &f, "%s HdrScale=%u DataScale=%u: %s",
 	         dllp_name(d), d->hdr_scale, d->data_scale, why);
 	finding_add_evidence(&f, "hdr_scale", d->hdr_scale);
 	finding_add_evidence(&f, "data_scale", d->data_scale);
@@ -146,7 +146,7 @@ static void check_outstanding(struct fc_model *m, const struct packet *pkt,
 	struct finding f;
 	if (outstanding > max) {
 		fc_finding_begin(&f, R_FC_ADV_OVER_MAX, pkt, pkt->u.dllp.vc, fld->ct);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "CL=0x%X CC=0x%X: outstanding (CL-CC) mod %u = %u > %u",
 		         c->limit, c->consumed, 1u << c->width, outstanding, max);
 		finding_add_evidence(&f, "CL", c->limit);
@@ -158,7 +158,7 @@ static void check_outstanding(struct fc_model *m, const struct packet *pkt,
 	}
 	if (check_over_grant && outstanding > c->init_max) {
 		fc_finding_begin(&f, R_FC_UPDATE_OVER_GRANT, pkt, pkt->u.dllp.vc, fld->ct);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "CL=0x%X CC=0x%X: outstanding (CL-CC) mod %u = %u exceeds the "
 		         "%u advertised at initialisation",
 		         c->limit, c->consumed, 1u << c->width, outstanding, c->init_max);
@@ -190,7 +190,7 @@ static void check_below_min(struct fc_model *m, const struct packet *pkt,
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_ADV_BELOW_MIN, pkt, pkt->u.dllp.vc, fld->ct);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%s field %u (scale %u) is below the minimum %u for Rx_MPS_Limit %u bytes",
 	         credit_type_name(fld->ct), fld->field, fld->scale, min_field, mps);
 	finding_add_evidence(&f, "field", fld->field);
@@ -213,7 +213,7 @@ static void check_cpl_finite(struct fc_model *m, const struct packet *pkt,
 	struct finding f;
 	fc_finding_begin(&f, R_FC_ADV_CPL_FINITE, pkt, d->vc,
 	                 d->hdr_fc ? CT_CPLH : CT_CPLD);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "port %s is %s by --role and advertises CplH=%u CplD=%u: both must be 0 (infinite)",
 	         link_dir_name(sender), role == ROLE_ENDPOINT ? "an endpoint" : "a root port without peer-to-peer",
 	         d->hdr_fc, d->data_fc);
@@ -248,7 +248,7 @@ static void set_limits_from_init(struct fc_model *m, const struct packet *pkt,
 			/* outstanding at init is the advertisement itself */
 			struct finding f;
 			fc_finding_begin(&f, R_FC_ADV_OVER_MAX, pkt, pkt->u.dllp.vc, fields[i].ct);
-			snprintf(f.message, sizeof(f.message),
+			finding_message(m->sink, &f,
 			         "%s advertises %u %s credits, more than the %u that may be outstanding",
 			         dllp_name(&pkt->u.dllp), fields[i].credits,
 			         credit_type_name(fields[i].ct), fields[i].max);
@@ -293,7 +293,7 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 		if (d->vc == 0 && known && sender->complete) {
 			struct finding f;
 			fc_finding_begin(&f, R_FC_INIT_REINIT, pkt, 0, FINDING_NO_CREDIT);
-			snprintf(f.message, sizeof(f.message),
+			finding_message(m->sink, &f,
 			         "port %s was complete on VC0 and sends %s with no link-down, "
 			         "hot-reset or link-up event: flow control restarts",
 			         link_dir_name(sender_dir), dllp_name(d));
@@ -340,7 +340,7 @@ static void apply_initfc2(struct fc_model *m, struct fc_link *link,
 			if (sender->got_init_mask & (1u << c))
 				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
 				         got[0] ? "," : "", class_names[c]);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "port %s sends %s before it has FI1: it has received InitFC of %s only",
 		         link_dir_name(sender_dir), dllp_name(d), got[0] ? got : "no class");
 		finding_add_evidence(&f, "classes_received_mask", sender->got_init_mask);
@@ -365,7 +365,7 @@ static void raise_update_early(struct fc_model *m, const struct packet *pkt,
 	const struct dllp *d = &pkt->u.dllp;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_INIT_UPDATE_EARLY, pkt, d->vc, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "port %s sends %s before its flow-control initialisation of VC%u "
 	         "is complete (%s)",
 	         link_dir_name(sender_dir), dllp_name(d), d->vc,
@@ -385,7 +385,7 @@ static void update_field(struct fc_model *m, const struct packet *pkt,
 		if (fld->field == 0)
 			return;
 		fc_finding_begin(&f, R_FC_UPDATE_INFINITE_NONZERO, pkt, d->vc, fld->ct);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "%s was advertised infinite; %s carries %u in its field",
 		         credit_type_name(fld->ct), dllp_name(d), fld->field);
 		finding_add_evidence(&f, "field", fld->field);
@@ -402,7 +402,7 @@ static void update_field(struct fc_model *m, const struct packet *pkt,
 	if (c->limit_known && c->infinite_known && fc_regresses(c->limit, value, c->width)) {
 		regressed = true;
 		fc_finding_begin(&f, R_FC_UPDATE_LIMIT_REGRESS, pkt, d->vc, fld->ct);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "CL 0x%X -> 0x%X: (new-old) mod %u = %u > %u: credits taken back",
 		         c->limit, value, 1u << c->width, fc_sub(value, c->limit, c->width),
 		         fc_half(c->width));

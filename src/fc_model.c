@@ -239,7 +239,7 @@ static void check_time(struct fc_model *m, struct fc_link *link,
 		fc_finding_begin(&f, R_CAPTURE_TIME_BACKWARDS, pkt, FINDING_NO_VC,
 		                 FINDING_NO_CREDIT);
 		uint64_t back = link->last_time_ps - rec->time_ps;
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "time goes back %llu ps from the previous record on link %u",
 		         (unsigned long long)back, rec->link);
 		finding_add_evidence(&f, "previous_time_ps", (int64_t)link->last_time_ps);

@@ -27,7 +27,7 @@ static void raise_late(struct fc_model *m, const struct packet *pkt,
 {
 	struct finding f;
 	fc_finding_begin(&f, rule, pkt, pkt->u.dllp.vc, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%s %llu.%03llu us after %s: more than %llu.%03llu us",
 	         dllp_name(&pkt->u.dllp),
 	         (unsigned long long)(gap_ps / 1000000), (unsigned long long)(gap_ps / 1000 % 1000),
@@ -105,7 +105,7 @@ void fc_timing_before_charge(struct fc_model *m, const struct packet *pkt,
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_CREDIT_STARVED, pkt, (int)vc, (int)ct);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%u %s credits needed; %u were available from t=%llu ps until an UpdateFC at "
 	         "t=%llu ps: waited %llu ps > %llu ps",
 	         need, credit_type_name(ct), c->available_after_charge,

@@ -55,7 +55,7 @@ static void raise_init_state(struct fc_model *m, const struct packet *pkt,
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
 	fc_finding_begin(&f, rule, pkt, (int)vc, FINDING_NO_CREDIT);
-	snprintf(f.message, sizeof(f.message),
+	finding_message(m->sink, &f,
 	         "%s (TC%u) on VC%u from port %s, which %s",
 	         tlp_mnemonic(t->kind, t->hdr_dw == 4), t->tc, vc,
 	         link_dir_name(pkt->rec->dir), state);
@@ -74,7 +74,7 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
 		if (!fc_gate_allows(c->limit, c->consumed, need, c->width, &gap)) {
 			struct finding f;
 			fc_finding_begin(&f, R_FC_CREDIT_OVERRUN, pkt, (int)vc, (int)ct);
-			snprintf(f.message, sizeof(f.message),
+			finding_message(m->sink, &f,
 			         "CL=0x%02X CC=0x%02X need=%u: (CL-(CC+need)) mod %u = 0x%02X > 0x%02X",
 			         c->limit, c->consumed, need, 1u << c->width, gap,
 			         fc_half(c->width));
@@ -130,7 +130,7 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 	if (link->port_reset_pending) {
 		struct finding f;
 		fc_finding_begin(&f, R_FC_RESET_STALE_CREDITS, pkt, (int)vc, FINDING_NO_CREDIT);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(m->sink, &f,
 		         "%s from port %s after a port-reset event and before the link "
 		         "re-initialised: one side's credit state is stale",
 		         tlp_mnemonic(t->kind, t->hdr_dw == 4), link_dir_name(sender_dir));

@@ -1,6 +1,8 @@
 /* rules.c: the rule catalogue table and the one function that raises a
  * finding.  The table is generated from rules.def so that nothing about a
  * rule is written twice. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rules.h"
@@ -94,6 +96,17 @@ void finding_add_evidence(struct finding *f, const char *name, int64_t value)
 		f->evidence[f->evidence_count].value = value;
 		f->evidence_count++;
 	}
+}
+
+void finding_message(const struct finding_sink *sink, struct finding *f,
+                     const char *fmt, ...)
+{
+	if (!sink->enabled[f->rule] || !sink->emit)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
 }
 
 void rules_raise(struct finding_sink *sink, const struct finding *f)

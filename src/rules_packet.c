@@ -13,7 +13,7 @@ static bool check_dllp(const struct packet *pkt, struct finding_sink *sink)
 
 	if (d->crc == CRC_BAD) {
 		finding_init(&f, R_DLLP_CRC, rec);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(sink, &f,
 		         "%s: CRC field 0x%04X, expected 0x%04X",
 		         dllp_name(d), d->crc_field, d->crc_expected);
 		finding_add_evidence(&f, "crc", d->crc_field);
@@ -33,7 +33,7 @@ static bool check_dllp(const struct packet *pkt, struct finding_sink *sink)
 		/* Good CRC but a type a Non-Flit-Mode receiver without MR-IOV or
 		 * an alternate protocol discards silently [1.1, 1.2]. */
 		finding_init(&f, R_DLLP_RESERVED_TYPE, rec);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(sink, &f,
 		         "DLLP type 0x%02X (%s) is reserved or unsupported here; discarded",
 		         d->type_byte, dllp_name(d));
 		finding_add_evidence(&f, "type", d->type_byte);
@@ -52,7 +52,7 @@ static bool check_tlp(const struct packet *pkt, struct finding_sink *sink)
 
 	if (t->lcrc == CRC_BAD) {
 		finding_init(&f, R_TLP_LCRC, rec);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(sink, &f,
 		         "LCRC field 0x%08X, expected 0x%08X (Bad TLP)",
 		         t->lcrc_field, t->lcrc_expected);
 		finding_add_evidence(&f, "lcrc", t->lcrc_field);
@@ -62,7 +62,7 @@ static bool check_tlp(const struct packet *pkt, struct finding_sink *sink)
 	}
 	if (t->lcrc == CRC_NULLIFIED) {
 		finding_init(&f, R_TLP_NULLIFIED, rec);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(sink, &f,
 		         "LCRC 0x%08X is the inverse of 0x%08X: nullified, not charged",
 		         t->lcrc_field, t->lcrc_expected);
 		finding_add_evidence(&f, "lcrc", t->lcrc_field);
@@ -71,7 +71,7 @@ static bool check_tlp(const struct packet *pkt, struct finding_sink *sink)
 	}
 	if (t->status != TLP_OK) {
 		finding_init(&f, R_TLP_MALFORMED, rec);
-		snprintf(f.message, sizeof(f.message), "%s %s",
+		finding_message(sink, &f, "%s %s",
 		         tlp_kind_name(t->kind), tlp_status_text(t->status));
 		finding_add_evidence(&f, "length_field", t->length_field);
 		finding_add_evidence(&f, "bytes", rec->len);
@@ -87,7 +87,7 @@ bool rules_packet_check(const struct packet *pkt, struct finding_sink *sink)
 	if (pkt->truncated) {
 		struct finding f;
 		finding_init(&f, R_CAPTURE_TRUNCATED, rec);
-		snprintf(f.message, sizeof(f.message),
+		finding_message(sink, &f,
 		         "%s captured with %u of its %u bytes; not applied to credits",
 		         rec->kind == REC_TLP ? "TLP" : "DLLP", rec->len, rec->wire_len);
 		finding_add_evidence(&f, "captured", rec->len);

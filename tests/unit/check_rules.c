@@ -71,6 +71,29 @@ START_TEST(test_sink_filters_and_counts)
 }
 END_TEST
 
+/* The sentence is formatted only for a finding the sink will print: not
+ * for a disabled rule, not when nothing is printed (-q). */
+START_TEST(test_message_only_when_printed)
+{
+	struct finding_sink sink;
+	struct finding f;
+	finding_sink_init(&sink, count_emit, NULL);
+	finding_init(&f, R_DLLP_CRC, NULL);
+	finding_message(&sink, &f, "CRC 0x%04X", 0xBEEFu);
+	ck_assert_str_eq(f.message, "CRC 0xBEEF");
+
+	finding_init(&f, R_DLLP_CRC, NULL);
+	sink.enabled[R_DLLP_CRC] = false;
+	finding_message(&sink, &f, "CRC 0x%04X", 0xBEEFu);
+	ck_assert_str_eq(f.message, "");
+
+	finding_sink_init(&sink, NULL, NULL);
+	finding_init(&f, R_DLLP_CRC, NULL);
+	finding_message(&sink, &f, "CRC 0x%04X", 0xBEEFu);
+	ck_assert_str_eq(f.message, "");
+}
+END_TEST
+
 /* Severity names parse back; junk does not. */
 START_TEST(test_severity_names)
 {
@@ -177,6 +200,7 @@ Suite *suite_rules(void)
 	tcase_add_test(tc, test_catalogue_unique);
 	tcase_add_test(tc, test_lookup_unknown);
 	tcase_add_test(tc, test_sink_filters_and_counts);
+	tcase_add_test(tc, test_message_only_when_printed);
 	tcase_add_test(tc, test_severity_names);
 	tcase_add_test(tc, test_evidence_cap);
 	tcase_add_test(tc, test_man_page_lists_rules);
