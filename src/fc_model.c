@@ -21,21 +21,6 @@ void fc_raise(struct fc_model *m, const struct finding *f)
 	rules_raise(m->sink, f);
 }
 
-void fc_credit_note_available(struct fc_credit *c)
-{
-	if (!c->limit_known || !c->consumed_known || c->infinite)
-		return;
-	uint32_t available = fc_sub(c->limit, c->consumed, c->width);
-	/* Past an overrun the counters say "a lot available" (the gap wrapped):
-	 * that is not a minimum worth keeping. */
-	if (available > fc_half(c->width))
-		available = 0;
-	if (!c->min_available_seen || available < c->min_available) {
-		c->min_available = available;
-		c->min_available_seen = true;
-	}
-}
-
 /* Clears one port's per-epoch state on a VC, keeping its statistics. */
 static void port_vc_reset(struct fc_port_vc *pv)
 {
@@ -152,12 +137,9 @@ static void apply_initial_credits(struct fc_link *link,
 	}
 }
 
-static struct fc_link *link_get(struct fc_model *m, unsigned index)
+static struct fc_link *link_new(struct fc_model *m, unsigned index)
 {
-	struct fc_link *link = m->links[index];
-	if (link)
-		return link;
-	link = calloc(1, sizeof(*link));
+	struct fc_link *link = calloc(1, sizeof(*link));
 	if (!link) {
 		fprintf(stderr, "dllpcheck: out of memory for link %u\n", index);
 		exit(2);
@@ -172,6 +154,12 @@ static struct fc_link *link_get(struct fc_model *m, unsigned index)
 	apply_initial_credits(link, m->opts);
 	m->links[index] = link;
 	return link;
+}
+
+static struct fc_link *link_get(struct fc_model *m, unsigned index)
+{
+	struct fc_link *link = m->links[index];
+	return link ? link : link_new(m, index);
 }
 
 void fc_options_init(struct fc_options *opts)
@@ -230,22 +218,29 @@ static void apply_event(struct fc_model *m, struct fc_link *link,
 	}
 }
 
+static FINDING_COLD void raise_time_backwards(struct fc_model *m,
+                                              const struct fc_link *link,
+                                              const struct packet *pkt)
+{
+	const struct record *rec = pkt->rec;
+	struct finding f;
+	fc_finding_begin(&f, R_CAPTURE_TIME_BACKWARDS, pkt, FINDING_NO_VC,
+	                 FINDING_NO_CREDIT);
+	uint64_t back = link->last_time_ps - rec->time_ps;
+	finding_message(m->sink, &f,
+	         "time goes back %llu ps from the previous record on link %u",
+	         (unsigned long long)back, rec->link);
+	finding_add_evidence(&f, "previous_time_ps", (int64_t)link->last_time_ps);
+	finding_add_evidence(&f, "time_ps", (int64_t)rec->time_ps);
+	fc_raise(m, &f);
+}
+
 static void check_time(struct fc_model *m, struct fc_link *link,
                        const struct packet *pkt)
 {
 	const struct record *rec = pkt->rec;
-	if (link->has_time && rec->time_ps < link->last_time_ps) {
-		struct finding f;
-		fc_finding_begin(&f, R_CAPTURE_TIME_BACKWARDS, pkt, FINDING_NO_VC,
-		                 FINDING_NO_CREDIT);
-		uint64_t back = link->last_time_ps - rec->time_ps;
-		finding_message(m->sink, &f,
-		         "time goes back %llu ps from the previous record on link %u",
-		         (unsigned long long)back, rec->link);
-		finding_add_evidence(&f, "previous_time_ps", (int64_t)link->last_time_ps);
-		finding_add_evidence(&f, "time_ps", (int64_t)rec->time_ps);
-		fc_raise(m, &f);
-	}
+	if (link->has_time && rec->time_ps < link->last_time_ps)
+		raise_time_backwards(m, link, pkt);
 	link->has_time = true;
 	link->last_time_ps = rec->time_ps;
 }

@@ -74,18 +74,10 @@ void fc_timing_init(struct fc_model *m, const struct packet *pkt,
 	}
 }
 
-static uint32_t available_now(const struct fc_credit *c)
+void fc_timing_starved(struct fc_model *m, const struct packet *pkt,
+                       unsigned vc, enum credit_type ct,
+                       struct fc_credit *c, uint32_t need)
 {
-	uint32_t a = fc_sub(c->limit, c->consumed, c->width);
-	return a > fc_half(c->width) ? 0 : a; /* past an overrun: none */
-}
-
-void fc_timing_before_charge(struct fc_model *m, const struct packet *pkt,
-                             unsigned vc, enum credit_type ct,
-                             struct fc_credit *c, uint32_t need)
-{
-	if (!c->charge_seen || c->available_after_charge >= need)
-		return;
 	/* The transmitter had too few credits from the last charge until the
 	 * first UpdateFC that gave enough. */
 	uint64_t end = 0;
@@ -118,25 +110,12 @@ void fc_timing_before_charge(struct fc_model *m, const struct packet *pkt,
 	fc_raise(m, &f);
 }
 
-void fc_timing_after_charge(struct fc_credit *c, uint64_t now)
-{
-	fc_credit_note_zero(c, now);
-	if (!c->limit_known || !c->consumed_known || c->infinite) {
-		c->charge_seen = false;
-		return;
-	}
-	c->charge_seen = true;
-	c->charge_ps = now;
-	c->available_after_charge = available_now(c);
-	c->rise_count = 0;
-}
-
 void fc_timing_after_update(struct fc_credit *c, uint64_t now)
 {
 	fc_credit_note_zero(c, now);
 	if (!c->charge_seen || !c->consumed_known || c->infinite)
 		return;
-	uint32_t a = available_now(c);
+	uint32_t a = fc_credit_available(c);
 	uint32_t before = c->rise_count ? c->rise_available[c->rise_count - 1]
 	                                : c->available_after_charge;
 	/* Keep the first rises only: a later one could make a wait look
@@ -201,20 +180,6 @@ bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps)
 		}
 	}
 	return false;
-}
-
-void fc_credit_note_zero(struct fc_credit *c, uint64_t now)
-{
-	bool zero = c->limit_known && c->consumed_known && !c->infinite &&
-	            available_now(c) == 0;
-	if (zero && !c->at_zero) {
-		c->at_zero = true;
-		c->zero_since_ps = now;
-	} else if (!zero && c->at_zero) {
-		c->at_zero = false;
-		if (now > c->zero_since_ps)
-			c->time_at_zero_ps += now - c->zero_since_ps;
-	}
 }
 
 uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps)

@@ -49,7 +49,7 @@ static bool seq_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
 	return true;
 }
 
-static void raise_init_state(struct fc_model *m, const struct packet *pkt,
+static FINDING_COLD void raise_init_state(struct fc_model *m, const struct packet *pkt,
                              enum rule_id rule, unsigned vc, const char *state)
 {
 	const struct tlp *t = &pkt->u.tlp;
@@ -62,28 +62,50 @@ static void raise_init_state(struct fc_model *m, const struct packet *pkt,
 	fc_raise(m, &f);
 }
 
+static FINDING_COLD void raise_overrun(struct fc_model *m,
+                                       const struct packet *pkt, unsigned vc,
+                                       const struct fc_credit *c,
+                                       enum credit_type ct, uint32_t need,
+                                       uint32_t gap)
+{
+	struct finding f;
+	fc_finding_begin(&f, R_FC_CREDIT_OVERRUN, pkt, (int)vc, (int)ct);
+	finding_message(m->sink, &f,
+	         "CL=0x%02X CC=0x%02X need=%u: (CL-(CC+need)) mod %u = 0x%02X > 0x%02X",
+	         c->limit, c->consumed, need, 1u << c->width, gap,
+	         fc_half(c->width));
+	finding_add_evidence(&f, "CL", c->limit);
+	finding_add_evidence(&f, "CC", c->consumed);
+	finding_add_evidence(&f, "need", need);
+	finding_add_evidence(&f, "gap", gap);
+	finding_add_evidence(&f, "width", c->width);
+	fc_raise(m, &f);
+}
+
+static FINDING_COLD void raise_stale(struct fc_model *m,
+                                     const struct packet *pkt, unsigned vc)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	struct finding f;
+	fc_finding_begin(&f, R_FC_RESET_STALE_CREDITS, pkt, (int)vc, FINDING_NO_CREDIT);
+	finding_message(m->sink, &f,
+	         "%s from port %s after a port-reset event and before the link "
+	         "re-initialised: one side's credit state is stale",
+	         tlp_mnemonic(t->kind, t->hdr_dw == 4), link_dir_name(pkt->rec->dir));
+	fc_raise(m, &f);
+}
+
 /* The gate for one credit type [5.2]; charges it either way, since the
  * transmitter counted the TLP it sent. */
 static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
                             unsigned vc, struct fc_credit *c,
                             enum credit_type ct, uint32_t need)
 {
-	if (c->consumed_known && c->limit_known && !c->infinite) {
+	if (fc_credit_tracked(c)) {
 		fc_timing_before_charge(m, pkt, vc, ct, c, need);
 		uint32_t gap;
 		if (!fc_gate_allows(c->limit, c->consumed, need, c->width, &gap)) {
-			struct finding f;
-			fc_finding_begin(&f, R_FC_CREDIT_OVERRUN, pkt, (int)vc, (int)ct);
-			finding_message(m->sink, &f,
-			         "CL=0x%02X CC=0x%02X need=%u: (CL-(CC+need)) mod %u = 0x%02X > 0x%02X",
-			         c->limit, c->consumed, need, 1u << c->width, gap,
-			         fc_half(c->width));
-			finding_add_evidence(&f, "CL", c->limit);
-			finding_add_evidence(&f, "CC", c->consumed);
-			finding_add_evidence(&f, "need", need);
-			finding_add_evidence(&f, "gap", gap);
-			finding_add_evidence(&f, "width", c->width);
-			fc_raise(m, &f);
+			raise_overrun(m, pkt, vc, c, ct, need, gap);
 			c->overran = true;
 		}
 	}
@@ -128,13 +150,7 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 		rx->complete = true;
 
 	if (link->port_reset_pending) {
-		struct finding f;
-		fc_finding_begin(&f, R_FC_RESET_STALE_CREDITS, pkt, (int)vc, FINDING_NO_CREDIT);
-		finding_message(m->sink, &f,
-		         "%s from port %s after a port-reset event and before the link "
-		         "re-initialised: one side's credit state is stale",
-		         tlp_mnemonic(t->kind, t->hdr_dw == 4), link_dir_name(sender_dir));
-		fc_raise(m, &f);
+		raise_stale(m, pkt, vc);
 		return;
 	}
 	switch (v->state) {
