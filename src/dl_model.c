@@ -154,6 +154,40 @@ void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
 
 /* ---- TLPs -------------------------------------------------------------------- */
 
+static COLD_PATH void raise_seq_duplicate(struct fc_model *m,
+                                         const struct packet *pkt,
+                                         const struct dl_port *rx,
+                                         enum link_dir rx_dir)
+{
+	unsigned seq = pkt->u.tlp.seq;
+	struct finding f;
+	fc_finding_begin(&f, R_DL_SEQ_DUPLICATE, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+	finding_message(m->sink, &f,
+	         "seq=0x%03X is behind NEXT_RCV_SEQ=0x%03X of port %s: a duplicate, not charged",
+	         seq, rx->next_rcv_seq, link_dir_name(rx_dir));
+	finding_add_evidence(&f, "seq", seq);
+	finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
+	fc_raise(m, &f);
+}
+
+static COLD_PATH void raise_seq_out_of_order(struct fc_model *m,
+                                            const struct packet *pkt,
+                                            const struct dl_port *rx,
+                                            enum link_dir rx_dir)
+{
+	unsigned seq = pkt->u.tlp.seq;
+	unsigned missing = seq_sub(seq, rx->next_rcv_seq);
+	struct finding f;
+	fc_finding_begin(&f, R_DL_SEQ_OUT_OF_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+	finding_message(m->sink, &f,
+	         "seq=0x%03X where port %s expects NEXT_RCV_SEQ=0x%03X: %u TLP%s missing",
+	         seq, link_dir_name(rx_dir), rx->next_rcv_seq, missing,
+	         missing == 1 ? "" : "s");
+	finding_add_evidence(&f, "seq", seq);
+	finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
+	fc_raise(m, &f);
+}
+
 /* The receiver's view: in order, a duplicate, or out of sequence [7]. */
 static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
                             const struct packet *pkt, enum link_dir rx_dir)
@@ -170,31 +204,17 @@ static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
 		return;
 	}
 	unsigned behind = seq_sub(rx->next_rcv_seq, seq);
-	struct finding f;
 	if (behind == 0) {
 		rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
 		rx->rcv_uncertain = false;
 	} else if (behind <= 2048) {
-		fc_finding_begin(&f, R_DL_SEQ_DUPLICATE, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-		finding_message(m->sink, &f,
-		         "seq=0x%03X is behind NEXT_RCV_SEQ=0x%03X of port %s: a duplicate, not charged",
-		         seq, rx->next_rcv_seq, link_dir_name(rx_dir));
-		finding_add_evidence(&f, "seq", seq);
-		finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
-		fc_raise(m, &f);
+		raise_seq_duplicate(m, pkt, rx, rx_dir);
 	} else if (!rx->rcv_uncertain) {
-		fc_finding_begin(&f, R_DL_SEQ_OUT_OF_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-		finding_message(m->sink, &f,
-		         "seq=0x%03X where port %s expects NEXT_RCV_SEQ=0x%03X: %u TLP%s missing",
-		         seq, link_dir_name(rx_dir), rx->next_rcv_seq,
-		         seq_sub(seq, rx->next_rcv_seq), seq_sub(seq, rx->next_rcv_seq) == 1 ? "" : "s");
-		finding_add_evidence(&f, "seq", seq);
-		finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
-		fc_raise(m, &f);
+		raise_seq_out_of_order(m, pkt, rx, rx_dir);
 	}
 }
 
-static void raise_replay_order(struct fc_model *m, const struct packet *pkt,
+static COLD_PATH void raise_replay_order(struct fc_model *m, const struct packet *pkt,
                                const char *what, unsigned seq, unsigned expected)
 {
 	struct finding f;

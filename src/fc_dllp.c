@@ -95,31 +95,22 @@ static void check_value_changed(struct fc_model *m, struct fc_port_vc *sender,
 /* fc.adv.scale-mismatch [1.5]: scales must be non-zero exactly when scaled
  * flow control was negotiated, and must repeat those of initialisation.
  * init is the advertisement to compare with (NULL: none). */
-static void check_scale(struct fc_model *m, const struct fc_link *link,
-                        const struct packet *pkt, const struct fc_adv *init)
+static COLD_PATH void raise_scale_mismatch(struct fc_model *m,
+                                          const struct packet *pkt,
+                                          const struct fc_adv *init,
+                                          const char *why)
 {
 	const struct dllp *d = &pkt->u.dllp;
-	char why[160] = "";
-	bool active;
-	if (fc_link_scaling_known(link, &active)) {
-		if (!active && (d->hdr_scale || d->data_scale))
-			snprintf(why, sizeof(why),
-			         "non-zero scale while scaled flow control was not negotiated");
-		else if (active && (!d->hdr_scale || !d->data_scale))
-			snprintf(why, sizeof(why),
-			         "a zero scale while scaled flow control is active");
-	}
-	if (!why[0] && init && init->seen &&
-	    (init->hdr_scale != d->hdr_scale || init->data_scale != d->data_scale))
-		snprintf(why, sizeof(why),
-		         "initialisation advertised scales %u/%u", init->hdr_scale,
-		         init->data_scale);
-	if (!why[0])
-		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_ADV_SCALE_MISMATCH, pkt, d->vc, FINDING_NO_CREDIT);
-	finding_message(m->sink, &f, "%s HdrScale=%u DataScale=%u: %s",
-	         dllp_name(d), d->hdr_scale, d->data_scale, why);
+	if (init && init->seen && !why)
+		finding_message(m->sink, &f,
+		         "%s HdrScale=%u DataScale=%u: initialisation advertised scales %u/%u",
+		         dllp_name(d), d->hdr_scale, d->data_scale, init->hdr_scale,
+		         init->data_scale);
+	else
+		finding_message(m->sink, &f, "%s HdrScale=%u DataScale=%u: %s",
+		         dllp_name(d), d->hdr_scale, d->data_scale, why);
 	finding_add_evidence(&f, "hdr_scale", d->hdr_scale);
 	finding_add_evidence(&f, "data_scale", d->data_scale);
 	if (init && init->seen) {
@@ -127,6 +118,23 @@ static void check_scale(struct fc_model *m, const struct fc_link *link,
 		finding_add_evidence(&f, "init_data_scale", init->data_scale);
 	}
 	fc_raise(m, &f);
+}
+
+static void check_scale(struct fc_model *m, const struct fc_link *link,
+                        const struct packet *pkt, const struct fc_adv *init)
+{
+	const struct dllp *d = &pkt->u.dllp;
+	const char *why = NULL;
+	bool active;
+	if (fc_link_scaling_known(link, &active)) {
+		if (!active && (d->hdr_scale || d->data_scale))
+			why = "non-zero scale while scaled flow control was not negotiated";
+		else if (active && (!d->hdr_scale || !d->data_scale))
+			why = "a zero scale while scaled flow control is active";
+	}
+	if (why || (init && init->seen &&
+	            (init->hdr_scale != d->hdr_scale || init->data_scale != d->data_scale)))
+		raise_scale_mismatch(m, pkt, init, why);
 }
 
 /* fc.adv.over-max [5.5] for one credit type of the partner's transmitter:

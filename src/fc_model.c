@@ -218,7 +218,7 @@ static void apply_event(struct fc_model *m, struct fc_link *link,
 	}
 }
 
-static FINDING_COLD void raise_time_backwards(struct fc_model *m,
+static COLD_PATH void raise_time_backwards(struct fc_model *m,
                                               const struct fc_link *link,
                                               const struct packet *pkt)
 {

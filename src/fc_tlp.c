@@ -49,7 +49,7 @@ static bool seq_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
 	return true;
 }
 
-static FINDING_COLD void raise_init_state(struct fc_model *m, const struct packet *pkt,
+static COLD_PATH void raise_init_state(struct fc_model *m, const struct packet *pkt,
                              enum rule_id rule, unsigned vc, const char *state)
 {
 	const struct tlp *t = &pkt->u.tlp;
@@ -62,7 +62,7 @@ static FINDING_COLD void raise_init_state(struct fc_model *m, const struct packe
 	fc_raise(m, &f);
 }
 
-static FINDING_COLD void raise_overrun(struct fc_model *m,
+static COLD_PATH void raise_overrun(struct fc_model *m,
                                        const struct packet *pkt, unsigned vc,
                                        const struct fc_credit *c,
                                        enum credit_type ct, uint32_t need,
@@ -82,7 +82,7 @@ static FINDING_COLD void raise_overrun(struct fc_model *m,
 	fc_raise(m, &f);
 }
 
-static FINDING_COLD void raise_stale(struct fc_model *m,
+static COLD_PATH void raise_stale(struct fc_model *m,
                                      const struct packet *pkt, unsigned vc)
 {
 	const struct tlp *t = &pkt->u.tlp;

@@ -11,10 +11,12 @@
  * Timestamps are read at nanosecond precision whatever the file's own.
  */
 #include <pcap/pcap.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "attrs.h"
 #include "reader.h"
 
 /* Timestamps from this second on (about 116 days) are taken as calendar
@@ -104,6 +106,25 @@ static uint64_t pcap_time_ps(struct pcap_reader *pr, const struct pcap_pkthdr *h
 	return sec * 1000000000000u + ns * 1000u;
 }
 
+/* A record libpcap framed but whose contents are not a record of ours:
+ * reported with its position, and skipped. */
+static COLD_PATH enum reader_result
+pcap_malformed(struct reader_malformed *bad, const struct record *rec,
+               const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static enum reader_result pcap_malformed(struct reader_malformed *bad,
+                                         const struct record *rec,
+                                         const char *fmt, ...)
+{
+	bad->pos = rec->pos;
+	bad->column = 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(bad->reason, sizeof(bad->reason), fmt, ap);
+	va_end(ap);
+	return READER_MALFORMED;
+}
+
 static enum reader_result pcap_reader_next(void *state, struct record *rec,
                                            struct reader_malformed *bad)
 {
@@ -118,50 +139,36 @@ static enum reader_result pcap_reader_next(void *state, struct record *rec,
 	if (rc == PCAP_ERROR_BREAK)
 		return READER_EOF;
 	pr->record_no++;
-	/* bad is filled only for a record that is malformed: its 200-byte
-	 * reason is not cleared for every good one */
-	bad->pos.file = pr->name;
-	bad->pos.record_no = pr->record_no;
-	bad->pos.byte_offset = offset;
-	bad->pos.line = 0;
-	bad->column = 0;
-	bad->reason[0] = '\0';
+	/* rec is cleared by reader_next; bad is filled only for a record that
+	 * is malformed */
+	rec->pos.file = pr->name;
+	rec->pos.record_no = pr->record_no;
+	rec->pos.byte_offset = offset;
 	if (rc != 1) {
 		/* libpcap stops at a damaged record header or a cut file: nothing
 		 * after it can be framed, so this ends the input. */
 		pr->failed = true;
-		snprintf(bad->reason, sizeof(bad->reason), "%s",
-		         pcap_geterr(pr->pcap));
+		pcap_malformed(bad, rec, "%s", pcap_geterr(pr->pcap));
 		return READER_FATAL;
 	}
 	pr->next_offset = offset + 16 + hdr->caplen;
 
-	/* rec is cleared by reader_next */
-	rec->pos = bad->pos;
 	rec->time_ps = pcap_time_ps(pr, hdr);
 	rec->time_base_s = pr->base_s;
-	if (hdr->caplen < PCAP_PSEUDO_HDR_LEN || hdr->len < PCAP_PSEUDO_HDR_LEN) {
-		snprintf(bad->reason, sizeof(bad->reason),
+	if (hdr->caplen < PCAP_PSEUDO_HDR_LEN || hdr->len < PCAP_PSEUDO_HDR_LEN)
+		return pcap_malformed(bad, rec,
 		         "record of %u bytes is shorter than the 4-byte pseudo-header",
 		         hdr->caplen);
-		return READER_MALFORMED;
-	}
-	if (data[0] != PCAP_PSEUDO_VERSION) {
-		snprintf(bad->reason, sizeof(bad->reason),
+	if (data[0] != PCAP_PSEUDO_VERSION)
+		return pcap_malformed(bad, rec,
 		         "pseudo-header version 0x%02X, expected 0x%02X",
 		         data[0], PCAP_PSEUDO_VERSION);
-		return READER_MALFORMED;
-	}
-	if (data[1] < REC_DLLP || data[1] > REC_EVENT) {
-		snprintf(bad->reason, sizeof(bad->reason),
+	if (data[1] < REC_DLLP || data[1] > REC_EVENT)
+		return pcap_malformed(bad, rec,
 		         "pseudo-header kind %u (1 DLLP, 2 TLP, 3 event)", data[1]);
-		return READER_MALFORMED;
-	}
-	if (data[2] & REC_F_RESERVED) {
-		snprintf(bad->reason, sizeof(bad->reason),
+	if (data[2] & REC_F_RESERVED)
+		return pcap_malformed(bad, rec,
 		         "pseudo-header flags 0x%02X set reserved bits 7:4", data[2]);
-		return READER_MALFORMED;
-	}
 	rec->kind = (enum rec_kind)data[1];
 	rec->dir = data[2] & 1u ? DIR_UP : DIR_DOWN;
 	rec->flags = (uint8_t)(data[2] & ~1u);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attrs.h"
 #include "record.h"
 
 enum severity { SEV_INFO = 0, SEV_WARNING = 1, SEV_ERROR = 2, SEV_COUNT = 3 };
@@ -86,22 +87,11 @@ void finding_sink_init(struct finding_sink *sink,
 void finding_init(struct finding *f, enum rule_id rule,
                   const struct record *rec);
 void finding_add_evidence(struct finding *f, const char *name, int64_t value);
-#if defined(__GNUC__) || defined(__clang__)
-#define FINDING_PRINTF(fmt_index, first_arg) \
-	__attribute__((format(printf, fmt_index, first_arg)))
-/* For the functions that build a finding: out of line and laid out apart,
- * so that the path every good record takes stays short. */
-#define FINDING_COLD __attribute__((cold, noinline))
-#else
-#define FINDING_PRINTF(fmt_index, first_arg)
-#define FINDING_COLD
-#endif
-
 /* Writes f's sentence (printf-style) only when the sink will print it:
  * a finding of a disabled rule, or any finding under -q, is counted (or
  * not) without being formatted.  The message is empty otherwise. */
 void finding_message(const struct finding_sink *sink, struct finding *f,
-                     const char *fmt, ...) FINDING_PRINTF(3, 4);
+                     const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Counts and emits f unless its rule is disabled. */
 void rules_raise(struct finding_sink *sink, const struct finding *f);
 

@@ -1,13 +1,13 @@
 /* rules_packet.c: findings that one packet proves on its own.
  * capture.truncated [capture-format 1], dllp.crc [2], dllp.reserved-type
  * [1.2], tlp.lcrc [3.2], tlp.nullified [3.4], tlp.malformed [4].
- * Each finding is built by a FINDING_COLD function: a good packet only
+ * Each finding is built by a COLD_PATH function: a good packet only
  * pays for the tests. */
 #include <stdio.h>
 
 #include "rules_packet.h"
 
-static FINDING_COLD void raise_dllp_crc(const struct packet *pkt,
+static COLD_PATH void raise_dllp_crc(const struct packet *pkt,
                                         struct finding_sink *sink)
 {
 	const struct dllp *d = &pkt->u.dllp;
@@ -20,7 +20,7 @@ static FINDING_COLD void raise_dllp_crc(const struct packet *pkt,
 	rules_raise(sink, &f);
 }
 
-static FINDING_COLD void raise_dllp_reserved(const struct packet *pkt,
+static COLD_PATH void raise_dllp_reserved(const struct packet *pkt,
                                              struct finding_sink *sink)
 {
 	const struct dllp *d = &pkt->u.dllp;
@@ -59,7 +59,7 @@ static bool check_dllp(const struct packet *pkt, struct finding_sink *sink)
 	}
 }
 
-static FINDING_COLD void raise_tlp_lcrc(const struct packet *pkt,
+static COLD_PATH void raise_tlp_lcrc(const struct packet *pkt,
                                         struct finding_sink *sink)
 {
 	const struct tlp *t = &pkt->u.tlp;
@@ -72,7 +72,7 @@ static FINDING_COLD void raise_tlp_lcrc(const struct packet *pkt,
 	rules_raise(sink, &f);
 }
 
-static FINDING_COLD void raise_tlp_nullified(const struct packet *pkt,
+static COLD_PATH void raise_tlp_nullified(const struct packet *pkt,
                                              struct finding_sink *sink)
 {
 	const struct tlp *t = &pkt->u.tlp;
@@ -85,7 +85,7 @@ static FINDING_COLD void raise_tlp_nullified(const struct packet *pkt,
 	rules_raise(sink, &f);
 }
 
-static FINDING_COLD void raise_tlp_malformed(const struct packet *pkt,
+static COLD_PATH void raise_tlp_malformed(const struct packet *pkt,
                                              struct finding_sink *sink)
 {
 	const struct tlp *t = &pkt->u.tlp;
@@ -117,7 +117,7 @@ static bool check_tlp(const struct packet *pkt, struct finding_sink *sink)
 	return true;
 }
 
-static FINDING_COLD void raise_truncated(const struct packet *pkt,
+static COLD_PATH void raise_truncated(const struct packet *pkt,
                                          struct finding_sink *sink)
 {
 	const struct record *rec = pkt->rec;
