@@ -32,23 +32,25 @@ static inline uint32_t fc_credit_available(const struct fc_credit *c)
 	return available > fc_half(c->width) ? 0 : available;
 }
 
-/* Tracks the minimum of the available credits for the report. */
-static inline void fc_credit_note_available(struct fc_credit *c)
+/* The minimum of the available credits, for the report. */
+static inline void fc_credit_note_min(struct fc_credit *c, uint32_t available)
 {
-	if (!fc_credit_tracked(c))
-		return;
-	uint32_t available = fc_credit_available(c);
 	if (!c->min_available_seen || available < c->min_available) {
 		c->min_available = available;
 		c->min_available_seen = true;
 	}
 }
 
+static inline void fc_credit_note_available(struct fc_credit *c)
+{
+	if (fc_credit_tracked(c))
+		fc_credit_note_min(c, fc_credit_available(c));
+}
+
 /* Time at zero available credits (--stats): starts when a tracked
  * counter reaches zero, ends when it leaves zero or stops being tracked. */
-static inline void fc_credit_note_zero(struct fc_credit *c, uint64_t now)
+static inline void fc_credit_zero_is(struct fc_credit *c, bool zero, uint64_t now)
 {
-	bool zero = fc_credit_tracked(c) && fc_credit_available(c) == 0;
 	if (zero && !c->at_zero) {
 		c->at_zero = true;
 		c->zero_since_ps = now;
@@ -57,6 +59,11 @@ static inline void fc_credit_note_zero(struct fc_credit *c, uint64_t now)
 		if (now > c->zero_since_ps)
 			c->time_at_zero_ps += now - c->zero_since_ps;
 	}
+}
+
+static inline void fc_credit_note_zero(struct fc_credit *c, uint64_t now)
+{
+	fc_credit_zero_is(c, fc_credit_tracked(c) && fc_credit_available(c) == 0, now);
 }
 
 /* The DLLP and TLP halves of the model. */
@@ -99,17 +106,22 @@ static inline void fc_timing_before_charge(struct fc_model *m,
 		fc_timing_starved(m, pkt, vc, ct, c, need);
 }
 
-/* After a charge: the credits it left start the next wait, if any. */
+/* After a charge: the minimum, the time at zero, and the credits it left,
+ * which start the next wait if any.  The counters are read once: the
+ * stores to the flags in between could alias them. */
 static inline void fc_timing_after_charge(struct fc_credit *c, uint64_t now)
 {
-	fc_credit_note_zero(c, now);
 	if (!fc_credit_tracked(c)) {
+		fc_credit_zero_is(c, false, now);
 		c->charge_seen = false;
 		return;
 	}
+	uint32_t available = fc_credit_available(c);
+	fc_credit_note_min(c, available);
+	fc_credit_zero_is(c, available == 0, now);
 	c->charge_seen = true;
 	c->charge_ps = now;
-	c->available_after_charge = fc_credit_available(c);
+	c->available_after_charge = available;
 	c->rise_count = 0;
 }
 

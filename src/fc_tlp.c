@@ -113,7 +113,6 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
 	c->credits_charged += need;
 	if (c->consumed_known)
 		c->consumed = fc_add(c->consumed, need, c->width);
-	fc_credit_note_available(c);
 	fc_timing_after_charge(c, pkt->rec->time_ps);
 }
 
