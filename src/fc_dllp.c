@@ -137,6 +137,31 @@ static void check_scale(struct fc_model *m, const struct fc_link *link,
 		raise_scale_mismatch(m, pkt, init, why);
 }
 
+/* fc.adv.over-max (bound: the maximum) or fc.update.over-grant (bound:
+ * the largest initial advertisement). */
+static COLD_PATH void raise_outstanding(struct fc_model *m,
+                                       const struct packet *pkt,
+                                       const struct fc_credit *c,
+                                       const struct fc_field *fld,
+                                       enum rule_id rule, uint32_t outstanding,
+                                       uint32_t bound)
+{
+	bool over_max = rule == R_FC_ADV_OVER_MAX;
+	struct finding f;
+	fc_finding_begin(&f, rule, pkt, pkt->u.dllp.vc, fld->ct);
+	finding_message(m->sink, &f,
+	         "CL=0x%X CC=0x%X: outstanding (CL-CC) mod %u = %u %s %u%s",
+	         c->limit, c->consumed, 1u << c->width, outstanding,
+	         over_max ? ">" : "exceeds the", bound,
+	         over_max ? "" : " advertised at initialisation");
+	finding_add_evidence(&f, "CL", c->limit);
+	finding_add_evidence(&f, "CC", c->consumed);
+	finding_add_evidence(&f, "outstanding", outstanding);
+	finding_add_evidence(&f, over_max ? "max" : "init_max", bound);
+	finding_add_evidence(&f, "width", c->width);
+	fc_raise(m, &f);
+}
+
 /* fc.adv.over-max [5.5] for one credit type of the partner's transmitter:
  * outstanding = (CL - CC) mod 2^N must not exceed the maximum.  A value
  * past 2^N/2 after an overrun or a regress means CC is past CL, not that
@@ -151,32 +176,11 @@ static void check_outstanding(struct fc_model *m, const struct packet *pkt,
 	if (outstanding > fc_half(c->width) && (c->overran || limit_regressed))
 		return;
 	uint32_t max = ct_is_data(fld->ct) ? fc_data_max(c->scale) : fc_hdr_max(c->scale);
-	struct finding f;
-	if (outstanding > max) {
-		fc_finding_begin(&f, R_FC_ADV_OVER_MAX, pkt, pkt->u.dllp.vc, fld->ct);
-		finding_message(m->sink, &f,
-		         "CL=0x%X CC=0x%X: outstanding (CL-CC) mod %u = %u > %u",
-		         c->limit, c->consumed, 1u << c->width, outstanding, max);
-		finding_add_evidence(&f, "CL", c->limit);
-		finding_add_evidence(&f, "CC", c->consumed);
-		finding_add_evidence(&f, "outstanding", outstanding);
-		finding_add_evidence(&f, "max", max);
-		finding_add_evidence(&f, "width", c->width);
-		fc_raise(m, &f);
-	}
-	if (check_over_grant && outstanding > c->init_max) {
-		fc_finding_begin(&f, R_FC_UPDATE_OVER_GRANT, pkt, pkt->u.dllp.vc, fld->ct);
-		finding_message(m->sink, &f,
-		         "CL=0x%X CC=0x%X: outstanding (CL-CC) mod %u = %u exceeds the "
-		         "%u advertised at initialisation",
-		         c->limit, c->consumed, 1u << c->width, outstanding, c->init_max);
-		finding_add_evidence(&f, "CL", c->limit);
-		finding_add_evidence(&f, "CC", c->consumed);
-		finding_add_evidence(&f, "outstanding", outstanding);
-		finding_add_evidence(&f, "init_max", c->init_max);
-		finding_add_evidence(&f, "width", c->width);
-		fc_raise(m, &f);
-	}
+	if (outstanding > max)
+		raise_outstanding(m, pkt, c, fld, R_FC_ADV_OVER_MAX, outstanding, max);
+	if (check_over_grant && outstanding > c->init_max)
+		raise_outstanding(m, pkt, c, fld, R_FC_UPDATE_OVER_GRANT, outstanding,
+		                  c->init_max);
 }
 
 /* fc.adv.below-min [5.6]: only the data minima can be missed by a finite
@@ -382,22 +386,46 @@ static void raise_update_early(struct fc_model *m, const struct packet *pkt,
 	fc_raise(m, &f);
 }
 
+static COLD_PATH void raise_infinite_nonzero(struct fc_model *m,
+                                            const struct packet *pkt,
+                                            const struct fc_field *fld)
+{
+	const struct dllp *d = &pkt->u.dllp;
+	struct finding f;
+	fc_finding_begin(&f, R_FC_UPDATE_INFINITE_NONZERO, pkt, d->vc, fld->ct);
+	finding_message(m->sink, &f,
+	         "%s was advertised infinite; %s carries %u in its field",
+	         credit_type_name(fld->ct), dllp_name(d), fld->field);
+	finding_add_evidence(&f, "field", fld->field);
+	fc_raise(m, &f);
+}
+
+static COLD_PATH void raise_limit_regress(struct fc_model *m,
+                                         const struct packet *pkt,
+                                         const struct fc_credit *c,
+                                         const struct fc_field *fld,
+                                         uint32_t value)
+{
+	struct finding f;
+	fc_finding_begin(&f, R_FC_UPDATE_LIMIT_REGRESS, pkt, pkt->u.dllp.vc, fld->ct);
+	finding_message(m->sink, &f,
+	         "CL 0x%X -> 0x%X: (new-old) mod %u = %u > %u: credits taken back",
+	         c->limit, value, 1u << c->width, fc_sub(value, c->limit, c->width),
+	         fc_half(c->width));
+	finding_add_evidence(&f, "old_CL", c->limit);
+	finding_add_evidence(&f, "new_CL", value);
+	finding_add_evidence(&f, "width", c->width);
+	fc_raise(m, &f);
+}
+
 /* One field of an UpdateFC: the new CREDIT_LIMIT of the partner. */
 static void update_field(struct fc_model *m, const struct packet *pkt,
                          struct fc_credit *c, const struct fc_field *fld)
 {
-	const struct dllp *d = &pkt->u.dllp;
-	struct finding f;
 	if (c->infinite_known && c->infinite) {
 		/* An infinite field must be 0 in every UpdateFC [5.4]. */
-		if (fld->field == 0)
-			return;
-		fc_finding_begin(&f, R_FC_UPDATE_INFINITE_NONZERO, pkt, d->vc, fld->ct);
-		finding_message(m->sink, &f,
-		         "%s was advertised infinite; %s carries %u in its field",
-		         credit_type_name(fld->ct), dllp_name(d), fld->field);
-		finding_add_evidence(&f, "field", fld->field);
-		fc_raise(m, &f);
+		if (fld->field != 0)
+			raise_infinite_nonzero(m, pkt, fld);
 		return;
 	}
 	if (!c->limit_known) {
@@ -409,15 +437,7 @@ static void update_field(struct fc_model *m, const struct packet *pkt,
 	bool regressed = false;
 	if (c->limit_known && c->infinite_known && fc_regresses(c->limit, value, c->width)) {
 		regressed = true;
-		fc_finding_begin(&f, R_FC_UPDATE_LIMIT_REGRESS, pkt, d->vc, fld->ct);
-		finding_message(m->sink, &f,
-		         "CL 0x%X -> 0x%X: (new-old) mod %u = %u > %u: credits taken back",
-		         c->limit, value, 1u << c->width, fc_sub(value, c->limit, c->width),
-		         fc_half(c->width));
-		finding_add_evidence(&f, "old_CL", c->limit);
-		finding_add_evidence(&f, "new_CL", value);
-		finding_add_evidence(&f, "width", c->width);
-		fc_raise(m, &f);
+		raise_limit_regress(m, pkt, c, fld, value);
 	}
 	/* The transmitter takes the latest value, reported or not. */
 	c->limit = value;
