@@ -114,9 +114,16 @@ struct text_reader {
 /* ------------------------------------------------------------------ */
 /* Characters, words, messages */
 
+/* ' ', '\t', '\r', '\v' and '\f' as bits of one mask: a compare and a
+ * shift per character, which the lexer pays for every byte of a line. */
+#define SPACE_MASK (UINT64_C(1) << ' ' | UINT64_C(1) << '\t' | \
+		    UINT64_C(1) << '\r' | UINT64_C(1) << '\v' | UINT64_C(1) << '\f')
+
 static bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+	unsigned char u = (unsigned char)c;
+
+	return u <= ' ' && (SPACE_MASK >> u & 1u);
 }
 
 static bool is_digit(char c)
@@ -142,7 +149,7 @@ static int hex_value(char c)
 /* Folds case and treats '_' as '-', so "pm-enter-l1" names PM_Enter_L1. */
 static char fold(char c)
 {
-	if (c >= 'A' && c <= 'Z')
+	if ((unsigned char)(c - 'A') < 26u)
 		return (char)(c - 'A' + 'a');
 	return c == '_' ? '-' : c;
 }
@@ -216,9 +223,12 @@ struct name {
 };
 #define NAME(str) { str, sizeof(str) - 1 }
 
+/* The length and the first character reject most names before word_eq
+ * (no name is empty, so s[0] exists when the lengths match). */
 static bool name_eq(const char *s, size_t len, const struct name *n)
 {
-	return len == n->len && word_eq(s, len, n->s);
+	return len == n->len && fold(s[0]) == fold(n->s[0]) &&
+	       word_eq(s, len, n->s);
 }
 
 static const struct name key_names[KEY_COUNT] = {
@@ -352,6 +362,7 @@ static const struct dllp_mnemonic *dllp_mnemonic_find(const struct token *t)
 struct fields {
 	uint32_t val[KEY_COUNT];
 	unsigned col[KEY_COUNT];     /* 0: not given */
+	unsigned given;              /* BIT(key) of the keys given */
 	unsigned word_col[WORD_COUNT];
 };
 
@@ -412,10 +423,13 @@ static bool parse_uint(const char *s, size_t len, bool bare_hex,
 
 		if (d < 0)
 			return false;
-		if (v > (UINT64_MAX - (unsigned)d) / base)
+		/* no division per digit: the overflow flags say it */
+		uint64_t next;
+		if (__builtin_mul_overflow(v, base, &next) ||
+		    __builtin_add_overflow(next, (unsigned)d, &next))
 			*too_big = true;
 		else
-			v = v * base + (unsigned)d;
+			v = next;
 	}
 	*out = v;
 	return true;
@@ -430,10 +444,23 @@ static const struct key_rule *form_rule(const struct form *form, enum key_id k)
 	return NULL;
 }
 
+/* The key names are lower case: the key is folded once, then compared
+ * with the names of its length. */
 static int key_lookup(const char *s, size_t len)
 {
+	char folded[16];
+
+	if (len == 0 || len > sizeof(folded))
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		folded[i] = fold(s[i]);
 	for (int k = 0; k < KEY_COUNT; k++) {
-		if (name_eq(s, len, &key_names[k]))
+		if (key_names[k].len != len)
+			continue;
+		size_t i = 0;
+		while (i < len && folded[i] == key_names[k].s[i])
+			i++;
+		if (i == len)
 			return k;
 	}
 	return -1;
@@ -482,6 +509,7 @@ static bool parse_key(struct parse *p, const struct form *form,
 	}
 	p->f.val[k] = (uint32_t)val;
 	p->f.col[k] = t->col;
+	p->f.given |= BIT(k);
 	return true;
 }
 
@@ -516,11 +544,10 @@ static bool parse_fields(struct parse *p, const struct form *form,
 		if (!ok)
 			return false;
 	}
-	for (int k = 0; k < KEY_COUNT; k++) {
-		if ((form->required & BIT(k)) && !has(&p->f, (enum key_id)k))
-			return fail(p, col, "missing key '%s' for %s",
-				    key_names[k].s, what);
-	}
+	unsigned missing = form->required & ~p->f.given;
+	if (missing != 0) /* the first in key order, as the message names one */
+		return fail(p, col, "missing key '%s' for %s",
+			    key_names[__builtin_ctz(missing)].s, what);
 	return true;
 }
 

@@ -520,24 +520,25 @@ size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 /* Capture-format mnemonics (capture-format.md section 2) plus DMWr. */
 struct tlp_mnemonic_row {
 	const char *name;
+	uint8_t len;               /* strlen(name): compared first */
 	enum tlp_kind kind;
 	bool addr64;
 };
 
 static const struct tlp_mnemonic_row tlp_mnemonics[] = {
-	{ "MRd32", TLP_MRD, false },       { "MRd64", TLP_MRD, true },
-	{ "MRdLk32", TLP_MRDLK, false },   { "MRdLk64", TLP_MRDLK, true },
-	{ "MWr32", TLP_MWR, false },       { "MWr64", TLP_MWR, true },
-	{ "IORd", TLP_IORD, false },       { "IOWr", TLP_IOWR, false },
-	{ "CfgRd0", TLP_CFGRD0, false },   { "CfgWr0", TLP_CFGWR0, false },
-	{ "CfgRd1", TLP_CFGRD1, false },   { "CfgWr1", TLP_CFGWR1, false },
-	{ "Msg", TLP_MSG, true },          { "MsgD", TLP_MSGD, true },
-	{ "Cpl", TLP_CPL, false },         { "CplD", TLP_CPLD, false },
-	{ "CplLk", TLP_CPLLK, false },     { "CplDLk", TLP_CPLDLK, false },
-	{ "FetchAdd32", TLP_FETCHADD, false }, { "FetchAdd64", TLP_FETCHADD, true },
-	{ "Swap32", TLP_SWAP, false },     { "Swap64", TLP_SWAP, true },
-	{ "CAS32", TLP_CAS, false },       { "CAS64", TLP_CAS, true },
-	{ "DMWr32", TLP_DMWR, false },     { "DMWr64", TLP_DMWR, true },
+	{ "MRd32", 5, TLP_MRD, false },       { "MRd64", 5, TLP_MRD, true },
+	{ "MRdLk32", 7, TLP_MRDLK, false },   { "MRdLk64", 7, TLP_MRDLK, true },
+	{ "MWr32", 5, TLP_MWR, false },       { "MWr64", 5, TLP_MWR, true },
+	{ "IORd", 4, TLP_IORD, false },       { "IOWr", 4, TLP_IOWR, false },
+	{ "CfgRd0", 6, TLP_CFGRD0, false },   { "CfgWr0", 6, TLP_CFGWR0, false },
+	{ "CfgRd1", 6, TLP_CFGRD1, false },   { "CfgWr1", 6, TLP_CFGWR1, false },
+	{ "Msg", 3, TLP_MSG, true },          { "MsgD", 4, TLP_MSGD, true },
+	{ "Cpl", 3, TLP_CPL, false },         { "CplD", 4, TLP_CPLD, false },
+	{ "CplLk", 5, TLP_CPLLK, false },     { "CplDLk", 6, TLP_CPLDLK, false },
+	{ "FetchAdd32", 10, TLP_FETCHADD, false }, { "FetchAdd64", 10, TLP_FETCHADD, true },
+	{ "Swap32", 6, TLP_SWAP, false },     { "Swap64", 6, TLP_SWAP, true },
+	{ "CAS32", 5, TLP_CAS, false },       { "CAS64", 5, TLP_CAS, true },
+	{ "DMWr32", 6, TLP_DMWR, false },     { "DMWr64", 6, TLP_DMWR, true },
 };
 
 #define TLP_MNEMONIC_COUNT (sizeof(tlp_mnemonics) / sizeof(tlp_mnemonics[0]))
@@ -564,6 +565,10 @@ bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
 			bool *addr64)
 {
 	for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++) {
+		if (len != tlp_mnemonics[i].len ||
+		    ascii_lower((unsigned char)name[0]) !=
+		    ascii_lower((unsigned char)tlp_mnemonics[i].name[0]))
+			continue;
 		if (equals_nocase(name, len, tlp_mnemonics[i].name)) {
 			*kind = tlp_mnemonics[i].kind;
 			*addr64 = tlp_mnemonics[i].addr64;
