@@ -580,7 +580,8 @@ static const struct time_unit time_units[] = {
 static const struct time_unit *time_unit_find(const char *s, size_t len)
 {
 	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
-		if (strlen(time_units[i].name) == len &&
+		if (time_units[i].name[0] == s[0] &&
+		    strlen(time_units[i].name) == len &&
 		    memcmp(time_units[i].name, s, len) == 0)
 			return &time_units[i];
 	}
@@ -657,9 +658,11 @@ static bool time_to_ps(struct parse *p, const struct token *t,
 		frac *= 10;
 	/* Times stay below 2^63 ps (106 days) so that every report, JSON
 	 * included, carries them as a signed 64-bit integer. */
-	if (whole > (uint64_t)INT64_MAX / u->ps || whole * u->ps > (uint64_t)INT64_MAX - frac)
+	uint64_t whole_ps;
+	if (__builtin_mul_overflow(whole, u->ps, &whole_ps) ||
+	    whole_ps > (uint64_t)INT64_MAX - frac)
 		goto too_big;
-	p->time_ps = whole * u->ps + frac;
+	p->time_ps = whole_ps + frac;
 	return true;
 too_big:
 	return fail(p, t->col, "time '%s': over 2^63-1 ps",
@@ -1031,11 +1034,14 @@ static bool parse_kind(struct parse *p)
 
 	if (!parse_link_and_kind(p, &t))
 		return false;
-	if (word_eq(t.s, t.len, "DLLP"))
-		return parse_dllp_hex(p);
-	if (word_eq(t.s, t.len, "TLP"))
+	static const struct name dllp_word = NAME("DLLP"), tlp_word = NAME("TLP"),
+				 event_word = NAME("EVENT");
+
+	if (name_eq(t.s, t.len, &tlp_word))
 		return parse_tlp(p);
-	if (word_eq(t.s, t.len, "EVENT"))
+	if (name_eq(t.s, t.len, &dllp_word))
+		return parse_dllp_hex(p);
+	if (name_eq(t.s, t.len, &event_word))
 		return parse_event(p);
 	m = dllp_mnemonic_find(&t);
 	if (m == NULL)
