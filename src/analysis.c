@@ -1,5 +1,4 @@
-/* analysis.c: the pipeline loop over one input.  It owns no state beyond
- * one record: memory does not grow with the capture. */
+/* analysis.c: the pipeline over one input, one record at a time. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,43 +17,57 @@ static void raise_malformed(struct finding_sink *sink,
 	rules_raise(sink, &f);
 }
 
+struct analysis_pass {
+	struct finding_sink *sink;
+	const struct analysis_hooks *hooks;
+	struct input_stats *stats;
+	bool fatal;
+};
+
+/* One record of the input (reader_visit_fn): it owns nothing beyond the
+ * call, so memory does not grow with the capture. */
+static bool analysis_record(void *ctx, enum reader_result res,
+                            const struct record *rec,
+                            const struct reader_malformed *bad)
+{
+	struct analysis_pass *a = ctx;
+	struct input_stats *stats = a->stats;
+	const struct analysis_hooks *hooks = a->hooks;
+	struct packet pkt;
+
+	stats->records_read++;
+	if (res == READER_MALFORMED || res == READER_FATAL) {
+		stats->records_malformed++;
+		if (a->sink)
+			raise_malformed(a->sink, bad);
+		if (hooks && hooks->on_malformed)
+			hooks->on_malformed(hooks->ctx, bad);
+		a->fatal = res == READER_FATAL;
+		return true;
+	}
+	stats->records_decoded++;
+	stats->time_base_s = rec->time_base_s;
+	switch (rec->kind) {
+	case REC_DLLP: stats->dllps++; break;
+	case REC_TLP: stats->tlps++; break;
+	case REC_EVENT: stats->events++; break;
+	}
+	if (hooks && hooks->on_progress && (stats->records_read & 0xFFFFu) == 0)
+		hooks->on_progress(stats, rec->pos.byte_offset);
+	packet_decode(rec, &pkt);
+	if (pkt.truncated)
+		stats->records_truncated++;
+	bool applicable = a->sink ? rules_packet_check(&pkt, a->sink) : true;
+	if (hooks && hooks->on_packet)
+		hooks->on_packet(hooks->ctx, &pkt, applicable);
+	return true;
+}
+
 bool analysis_run(struct reader *r, struct finding_sink *sink,
                   const struct analysis_hooks *hooks,
                   struct input_stats *stats)
 {
-	struct record rec;
-	struct reader_malformed bad;
-	struct packet pkt;
-
-	for (;;) {
-		enum reader_result res = reader_next(r, &rec, &bad);
-		if (res == READER_EOF)
-			return true;
-		stats->records_read++;
-		if (res == READER_MALFORMED || res == READER_FATAL) {
-			stats->records_malformed++;
-			if (sink)
-				raise_malformed(sink, &bad);
-			if (hooks && hooks->on_malformed)
-				hooks->on_malformed(hooks->ctx, &bad);
-			if (res == READER_FATAL)
-				return false;
-			continue;
-		}
-		stats->records_decoded++;
-		stats->time_base_s = rec.time_base_s;
-		switch (rec.kind) {
-		case REC_DLLP: stats->dllps++; break;
-		case REC_TLP: stats->tlps++; break;
-		case REC_EVENT: stats->events++; break;
-		}
-		if (hooks && hooks->on_progress && (stats->records_read & 0xFFFFu) == 0)
-			hooks->on_progress(stats, rec.pos.byte_offset);
-		packet_decode(&rec, &pkt);
-		if (pkt.truncated)
-			stats->records_truncated++;
-		bool applicable = sink ? rules_packet_check(&pkt, sink) : true;
-		if (hooks && hooks->on_packet)
-			hooks->on_packet(hooks->ctx, &pkt, applicable);
-	}
+	struct analysis_pass a = { sink, hooks, stats, false };
+	reader_each(r, analysis_record, &a);
+	return !a.fatal;
 }

@@ -239,6 +239,16 @@ static bool event_ok(const struct record *rec, char *reason, size_t reason_len)
 	return true;
 }
 
+bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
+{
+	if (record_size_ok(rec, bad->reason, sizeof(bad->reason)) &&
+	    (rec->kind != REC_EVENT || event_ok(rec, bad->reason, sizeof(bad->reason))))
+		return true;
+	bad->pos = rec->pos;
+	bad->column = 0;
+	return false;
+}
+
 enum reader_result reader_next(struct reader *r, struct record *rec,
                                struct reader_malformed *bad)
 {
@@ -247,13 +257,21 @@ enum reader_result reader_next(struct reader *r, struct record *rec,
 	enum reader_result res = r->ops->next(r->state, rec, bad);
 	if (res != READER_RECORD)
 		return res;
-	if (!record_size_ok(rec, bad->reason, sizeof(bad->reason)) ||
-	    (rec->kind == REC_EVENT && !event_ok(rec, bad->reason, sizeof(bad->reason)))) {
-		bad->pos = rec->pos;
-		bad->column = 0;
-		return READER_MALFORMED;
+	return reader_record_ok(rec, bad) ? READER_RECORD : READER_MALFORMED;
+}
+
+void reader_each(struct reader *r, reader_visit_fn visit, void *ctx)
+{
+	if (r->ops->each && r->ops->each(r->state, visit, ctx))
+		return;
+	struct record rec;
+	struct reader_malformed bad;
+	for (;;) {
+		enum reader_result res = reader_next(r, &rec, &bad);
+		if (res == READER_EOF || !visit(ctx, res, &rec, &bad) ||
+		    res == READER_FATAL)
+			return;
 	}
-	return READER_RECORD;
 }
 
 void reader_close(struct reader *r)

@@ -45,12 +45,24 @@ struct reader_malformed {
 	char reason[200];
 };
 
-/* A reader implementation: state plus two functions. */
+/* What reader_each() calls for every record in file order: res is
+ * READER_RECORD (rec holds it, already checked for size) or
+ * READER_MALFORMED / READER_FATAL (bad says which and why).  rec and bad
+ * are valid during the call only.  Returns false to stop reading. */
+typedef bool (*reader_visit_fn)(void *ctx, enum reader_result res,
+                                const struct record *rec,
+                                const struct reader_malformed *bad);
+
+/* A reader implementation: state plus its functions.  each is optional:
+ * a format that can hand every record over from one loop of its own
+ * (classic pcap through pcap_dispatch) saves a call chain per record. */
 struct reader_ops {
 	const char *format_name;   /* "pcap", "pcapng", "text", "csv" */
 	enum reader_result (*next)(void *state, struct record *rec,
 	                           struct reader_malformed *bad);
 	void (*close)(void *state);
+	/* false: this input cannot be read that way (next() is used) */
+	bool (*each)(void *state, reader_visit_fn visit, void *ctx);
 };
 
 struct reader {
@@ -78,6 +90,14 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
                                   size_t errlen);
 enum reader_result reader_next(struct reader *r, struct record *rec,
                                struct reader_malformed *bad);
+/* Reads every record and calls visit for each, until the input ends, a
+ * READER_FATAL, or visit returns false: the same records, results and
+ * order as calling reader_next() until READER_EOF or READER_FATAL. */
+void reader_each(struct reader *r, reader_visit_fn visit, void *ctx);
+/* The size and event checks reader_next() applies to every record a
+ * format reader returns; false (with bad filled) for a malformed one.
+ * For readers that implement each. */
+bool reader_record_ok(const struct record *rec, struct reader_malformed *bad);
 void reader_close(struct reader *r);
 
 /* The format readers.  Each takes ownership of fp (closed by close) and

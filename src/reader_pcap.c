@@ -108,13 +108,13 @@ static uint64_t pcap_time_ps(struct pcap_reader *pr, const struct pcap_pkthdr *h
 
 /* A record libpcap framed but whose contents are not a record of ours:
  * reported with its position, and skipped. */
-static COLD_PATH enum reader_result
+static COLD_PATH bool
 pcap_malformed(struct reader_malformed *bad, const struct record *rec,
                const char *fmt, ...) PRINTF_LIKE(3, 4);
 
-static enum reader_result pcap_malformed(struct reader_malformed *bad,
-                                         const struct record *rec,
-                                         const char *fmt, ...)
+/* Always false: the record is not one of ours. */
+static bool pcap_malformed(struct reader_malformed *bad,
+                           const struct record *rec, const char *fmt, ...)
 {
 	bad->pos = rec->pos;
 	bad->column = 0;
@@ -122,37 +122,17 @@ static enum reader_result pcap_malformed(struct reader_malformed *bad,
 	va_start(ap, fmt);
 	vsnprintf(bad->reason, sizeof(bad->reason), fmt, ap);
 	va_end(ap);
-	return READER_MALFORMED;
+	return false;
 }
 
-static enum reader_result pcap_reader_next(void *state, struct record *rec,
-                                           struct reader_malformed *bad)
+/* Fills rec (cleared, its position set) from one record libpcap framed
+ * at offset; false, with bad filled, when its contents are not a record
+ * of ours (capture-format.md section 1). */
+static bool pcap_record(struct pcap_reader *pr, const struct pcap_pkthdr *hdr,
+                        const u_char *data, struct record *rec,
+                        struct reader_malformed *bad)
 {
-	struct pcap_reader *pr = state;
-	struct pcap_pkthdr *hdr;
-	const u_char *data;
-
-	if (pr->failed)
-		return READER_EOF;
-	uint64_t offset = pcap_record_offset(pr);
-	int rc = pcap_next_ex(pr->pcap, &hdr, &data);
-	if (rc == PCAP_ERROR_BREAK)
-		return READER_EOF;
-	pr->record_no++;
-	/* rec is cleared by reader_next; bad is filled only for a record that
-	 * is malformed */
-	rec->pos.file = pr->name;
-	rec->pos.record_no = pr->record_no;
-	rec->pos.byte_offset = offset;
-	if (rc != 1) {
-		/* libpcap stops at a damaged record header or a cut file: nothing
-		 * after it can be framed, so this ends the input. */
-		pr->failed = true;
-		pcap_malformed(bad, rec, "%s", pcap_geterr(pr->pcap));
-		return READER_FATAL;
-	}
-	pr->next_offset = offset + 16 + hdr->caplen;
-
+	pr->next_offset = rec->pos.byte_offset + 16 + hdr->caplen;
 	rec->time_ps = pcap_time_ps(pr, hdr);
 	rec->time_base_s = pr->base_s;
 	if (hdr->caplen < PCAP_PSEUDO_HDR_LEN || hdr->len < PCAP_PSEUDO_HDR_LEN)
@@ -178,7 +158,101 @@ static enum reader_result pcap_reader_next(void *state, struct record *rec,
 	rec->wire_len = hdr->len - PCAP_PSEUDO_HDR_LEN;
 	if (rec->wire_len < rec->len)
 		rec->wire_len = rec->len; /* a lying header: trust what is there */
-	return READER_RECORD;
+	return true;
+}
+
+static void pcap_position(struct pcap_reader *pr, uint64_t offset,
+                          struct srcpos *pos)
+{
+	pr->record_no++;
+	pos->file = pr->name;
+	pos->record_no = pr->record_no;
+	pos->byte_offset = offset;
+	pos->line = 0;
+}
+
+/* libpcap stops at a damaged record header or a cut file: nothing after
+ * it can be framed, so this ends the input. */
+static void pcap_fatal(struct pcap_reader *pr, const struct record *rec,
+                       struct reader_malformed *bad)
+{
+	pr->failed = true;
+	pcap_malformed(bad, rec, "%s", pcap_geterr(pr->pcap));
+}
+
+static enum reader_result pcap_reader_next(void *state, struct record *rec,
+                                           struct reader_malformed *bad)
+{
+	struct pcap_reader *pr = state;
+	struct pcap_pkthdr *hdr;
+	const u_char *data;
+
+	if (pr->failed)
+		return READER_EOF;
+	uint64_t offset = pcap_record_offset(pr);
+	int rc = pcap_next_ex(pr->pcap, &hdr, &data);
+	if (rc == PCAP_ERROR_BREAK)
+		return READER_EOF;
+	/* rec is cleared by reader_next; bad is filled only for a record that
+	 * is malformed */
+	pcap_position(pr, offset, &rec->pos);
+	if (rc != 1) {
+		pcap_fatal(pr, rec, bad);
+		return READER_FATAL;
+	}
+	return pcap_record(pr, hdr, data, rec, bad) ? READER_RECORD : READER_MALFORMED;
+}
+
+/* ---- every record from libpcap's own loop (classic pcap) ------------------ */
+
+struct pcap_visit {
+	struct pcap_reader *pr;
+	reader_visit_fn visit;
+	void *ctx;
+	bool stopped;
+};
+
+static void pcap_visit_record(u_char *user, const struct pcap_pkthdr *hdr,
+                              const u_char *data)
+{
+	struct pcap_visit *v = (struct pcap_visit *)(void *)user;
+	struct pcap_reader *pr = v->pr;
+	struct record rec;
+	struct reader_malformed bad;
+
+	memset(&rec, 0, sizeof(rec));
+	pcap_position(pr, pr->next_offset, &rec.pos);
+	enum reader_result res =
+		pcap_record(pr, hdr, data, &rec, &bad) && reader_record_ok(&rec, &bad) ?
+		READER_RECORD : READER_MALFORMED;
+	if (!v->visit(v->ctx, res, &rec, &bad)) {
+		v->stopped = true;
+		pcap_breakloop(pr->pcap);
+	}
+}
+
+/* pcap_dispatch calls back for every record, without pcap_next_ex's
+ * per-record set-up.  Classic pcap only: a pcapng record's offset needs
+ * the stream position before libpcap reads it (pcap_record_offset). */
+static bool pcap_reader_each(void *state, reader_visit_fn visit, void *ctx)
+{
+	struct pcap_reader *pr = state;
+
+	if (!pr->classic)
+		return false;
+	if (pr->failed)
+		return true;
+	struct pcap_visit v = { pr, visit, ctx, false };
+	int rc = pcap_dispatch(pr->pcap, -1, pcap_visit_record, (u_char *)&v);
+	if (rc == PCAP_ERROR && !v.stopped) {
+		struct record rec;
+		struct reader_malformed bad;
+		memset(&rec, 0, sizeof(rec));
+		pcap_position(pr, pr->next_offset, &rec.pos);
+		pcap_fatal(pr, &rec, &bad);
+		visit(ctx, READER_FATAL, &rec, &bad);
+	}
+	return true;
 }
 
 static void pcap_reader_close(void *state)
@@ -194,4 +268,5 @@ const struct reader_ops pcap_reader_ops = {
 	.format_name = "pcap",
 	.next = pcap_reader_next,
 	.close = pcap_reader_close,
+	.each = pcap_reader_each,
 };
