@@ -74,20 +74,71 @@ static inline void fuzz_check_malformed(const struct reader_malformed *bad)
 	FUZZ_ASSERT(bad->pos.file != NULL);
 }
 
-/* Reads every record of r, decoding each; returns the number read. */
-static inline uint64_t fuzz_drain(struct reader *r)
+/* FNV-1a over what a reader yields, to compare reader_next() with
+ * reader_each() over the same input. */
+static inline uint64_t fuzz_mix(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static inline uint64_t fuzz_digest(uint64_t h, enum reader_result res,
+                                   const struct record *rec,
+                                   const struct reader_malformed *bad)
+{
+	h = fuzz_mix(h, &res, sizeof(res));
+	if (res == READER_RECORD) {
+		uint64_t v[] = { rec->pos.record_no, rec->pos.byte_offset, rec->time_ps,
+		                 rec->time_base_s, rec->kind, rec->dir, rec->flags,
+		                 rec->link, rec->len, rec->wire_len };
+		h = fuzz_mix(h, v, sizeof(v));
+		return rec->len ? fuzz_mix(h, rec->bytes, rec->len) : h;
+	}
+	uint64_t v[] = { bad->pos.record_no, bad->pos.byte_offset, bad->pos.line,
+	                 bad->column };
+	h = fuzz_mix(h, v, sizeof(v));
+	return fuzz_mix(h, bad->reason, strlen(bad->reason));
+}
+
+struct fuzz_each {
+	uint64_t n, digest;
+};
+
+static inline bool fuzz_each_visit(void *ctx, enum reader_result res,
+                                   const struct record *rec,
+                                   const struct reader_malformed *bad)
+{
+	struct fuzz_each *e = ctx;
+	FUZZ_ASSERT(res == READER_RECORD || res == READER_MALFORMED ||
+	            res == READER_FATAL);
+	if (res == READER_RECORD)
+		fuzz_check_record(rec);
+	else
+		fuzz_check_malformed(bad);
+	e->n++;
+	e->digest = fuzz_digest(e->digest, res, rec, bad);
+	return true;
+}
+
+/* Reads every record of r, decoding each; returns the number read and
+ * (digest) what was read. */
+static inline uint64_t fuzz_drain(struct reader *r, uint64_t *digest)
 {
 	struct record rec;
 	struct reader_malformed bad;
 	struct packet pkt;
 	uint64_t n = 0, last_no = 0;
 
+	*digest = 0;
 	for (;;) {
 		memset(&bad, 0, sizeof(bad));
 		enum reader_result res = reader_next(r, &rec, &bad);
 		if (res == READER_EOF)
 			break;
 		n++;
+		*digest = fuzz_digest(*digest, res, &rec, &bad);
 		if (res == READER_RECORD) {
 			fuzz_check_record(&rec);
 			/* record numbers grow, from 1 */
@@ -129,8 +180,20 @@ static inline int fuzz_read_input(const uint8_t *data, size_t size,
 		return 0;
 	}
 	FUZZ_ASSERT(r->format_name != NULL);
-	fuzz_drain(r);
+	uint64_t digest;
+	uint64_t n = fuzz_drain(r, &digest);
 	reader_close(r);
+
+	/* reader_each() (pcap_dispatch for classic pcap) must yield the same
+	 * records, results and order as reader_next() */
+	fp = fuzz_memfile(data, size);
+	FUZZ_ASSERT(fp != NULL);
+	r = reader_open_stream(fp, "fuzz", true, &opts, err, sizeof(err));
+	FUZZ_ASSERT(r != NULL);
+	struct fuzz_each each = { 0, 0 };
+	reader_each(r, fuzz_each_visit, &each);
+	reader_close(r);
+	FUZZ_ASSERT(each.n == n && each.digest == digest);
 	return 0;
 }
 
