@@ -182,6 +182,35 @@ struct lexer {
 	size_t end;              /* comment and trailing blanks cut off */
 };
 
+/* The first blank in line[p..end), or end.  Eight bytes at a time where
+ * eight remain: a hex record is one long token.  In a 64-bit word, bytes
+ * below '!' are the ones whose bit 7 (w - 0x21..21) & ~w & 0x80..80
+ * sets; a borrow only runs upwards from such a byte, so the lowest bit
+ * set is the first of them (which may be a control character, not a
+ * blank: then the scan goes on after it). */
+static size_t token_end(const char *line, size_t p, size_t end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, line + p, sizeof(w));
+		uint64_t below = (w - UINT64_C(0x2121212121212121)) & ~w &
+		                 UINT64_C(0x8080808080808080);
+		if (below == 0) {
+			p += 8;
+			continue;
+		}
+		size_t q = p + (size_t)__builtin_ctzll(below) / 8;
+		if (is_space(line[q]))
+			return q;
+		p = q + 1;
+	}
+#endif
+	while (p < end && !is_space(line[p]))
+		p++;
+	return p;
+}
+
 static bool lex_next(struct lexer *lx, struct token *t)
 {
 	size_t p = lx->pos;
@@ -194,8 +223,7 @@ static bool lex_next(struct lexer *lx, struct token *t)
 	}
 	t->s = lx->line + p;
 	t->col = (unsigned)p + 1;
-	while (p < lx->end && !is_space(lx->line[p]))
-		p++;
+	p = token_end(lx->line, p, lx->end);
 	t->len = (size_t)(lx->line + p - t->s);
 	lx->pos = p;
 	return true;
@@ -445,16 +473,27 @@ static const struct key_rule *form_rule(const struct form *form, enum key_id k)
 }
 
 /* The key names are lower case: the key is folded once, then compared
- * with the names of its length. */
+ * with the names of its length that start with its letter (a mask of
+ * them per letter, made from key_names on first use). */
 static int key_lookup(const char *s, size_t len)
 {
+	static unsigned keys_by_letter[26];
+	static bool keys_by_letter_ready;
 	char folded[16];
 
+	if (!keys_by_letter_ready) {
+		for (int k = 0; k < KEY_COUNT; k++)
+			keys_by_letter[key_names[k].s[0] - 'a'] |= BIT(k);
+		keys_by_letter_ready = true;
+	}
 	if (len == 0 || len > sizeof(folded))
 		return -1;
 	for (size_t i = 0; i < len; i++)
 		folded[i] = fold(s[i]);
-	for (int k = 0; k < KEY_COUNT; k++) {
+	if ((unsigned char)(folded[0] - 'a') >= 26u)
+		return -1;
+	for (unsigned m = keys_by_letter[folded[0] - 'a']; m != 0; m &= m - 1) {
+		int k = __builtin_ctz(m);
 		if (key_names[k].len != len)
 			continue;
 		size_t i = 0;
@@ -564,25 +603,24 @@ static bool conflict(struct parse *p, unsigned col_a, const char *a,
 /* ---- TIME ---- */
 
 struct time_unit {
-	const char *name;
+	struct name name;
 	unsigned frac_digits;    /* decimals down to 1 ps */
 	uint64_t ps;
 };
 
 static const struct time_unit time_units[] = {
-	{ "ps", 0, UINT64_C(1) },
-	{ "ns", 3, UINT64_C(1000) },
-	{ "us", 6, UINT64_C(1000000) },
-	{ "ms", 9, UINT64_C(1000000000) },
-	{ "s", 12, UINT64_C(1000000000000) },
+	{ NAME("ps"), 0, UINT64_C(1) },
+	{ NAME("ns"), 3, UINT64_C(1000) },
+	{ NAME("us"), 6, UINT64_C(1000000) },
+	{ NAME("ms"), 9, UINT64_C(1000000000) },
+	{ NAME("s"), 12, UINT64_C(1000000000000) },
 };
 
 static const struct time_unit *time_unit_find(const char *s, size_t len)
 {
 	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
-		if (time_units[i].name[0] == s[0] &&
-		    strlen(time_units[i].name) == len &&
-		    memcmp(time_units[i].name, s, len) == 0)
+		if (time_units[i].name.len == len && time_units[i].name.s[0] == s[0] &&
+		    memcmp(time_units[i].name.s, s, len) == 0)
 			return &time_units[i];
 	}
 	return NULL;

@@ -482,6 +482,25 @@ static void put_lcrc(const struct tlp_spec *spec, const uint8_t seq[2],
 	crc32_put(reg, out);
 }
 
+/* The payload of a generated TLP: bytes 00h, 01h, ... FFh, 00h, ...
+ * copied from one ramp in 256-byte pieces (a symbolic text trace gives
+ * only the length; a byte loop here was 4% of reading one). */
+static void fill_payload(uint8_t *p, size_t n)
+{
+	static uint8_t ramp[256];
+	static bool ramp_ready;
+
+	if (!ramp_ready) {
+		for (unsigned i = 0; i < 256; i++)
+			ramp[i] = (uint8_t)i;
+		ramp_ready = true;
+	}
+	for (size_t done = 0; done < n; done += sizeof(ramp)) {
+		size_t chunk = n - done < sizeof(ramp) ? n - done : sizeof(ramp);
+		memcpy(p + done, ramp, chunk);
+	}
+}
+
 size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 {
 	const struct tlp_type_row *row = row_by_kind(spec->kind);
@@ -505,8 +524,7 @@ size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 	memcpy(out, seq, seq_len);
 	tlp = out + seq_len;
 	put_header(spec, fmt, type, tlp, hdr_bytes);
-	for (size_t i = 0; i < data_bytes; i++)
-		tlp[hdr_bytes + i] = (uint8_t)(i & 0xFFu);
+	fill_payload(tlp + hdr_bytes, data_bytes);
 	if (spec->td)
 		tlp_ecrc_bytes(tlp, hdr_bytes + data_bytes,
 			       tlp + hdr_bytes + data_bytes);
@@ -561,13 +579,29 @@ static bool equals_nocase(const char *name, size_t len, const char *word)
 	return word[i] == '\0';
 }
 
+_Static_assert(TLP_MNEMONIC_COUNT <= 64, "a mnemonic mask is 64 bits");
+
 bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
 			bool *addr64)
 {
-	for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++) {
-		if (len != tlp_mnemonics[i].len ||
-		    ascii_lower((unsigned char)name[0]) !=
-		    ascii_lower((unsigned char)tlp_mnemonics[i].name[0]))
+	/* the rows whose name starts with each letter, made on first use */
+	static uint64_t rows_by_letter[26];
+	static bool rows_by_letter_ready;
+
+	if (!rows_by_letter_ready) {
+		for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++)
+			rows_by_letter[ascii_lower((unsigned char)tlp_mnemonics[i].name[0]) - 'a'] |=
+				UINT64_C(1) << i;
+		rows_by_letter_ready = true;
+	}
+	if (len == 0)
+		return false;
+	unsigned letter = (unsigned)ascii_lower((unsigned char)name[0]) - 'a';
+	if (letter >= 26)
+		return false;
+	for (uint64_t m = rows_by_letter[letter]; m != 0; m &= m - 1) {
+		size_t i = (size_t)__builtin_ctzll(m);
+		if (len != tlp_mnemonics[i].len)
 			continue;
 		if (equals_nocase(name, len, tlp_mnemonics[i].name)) {
 			*kind = tlp_mnemonics[i].kind;
