@@ -58,12 +58,31 @@ static const uint16_t crc16_table[256] = {
 	0x4b07, 0x50a6, 0x7c45, 0x67e4, 0x2583, 0x3e22, 0x12c1, 0x0960,
 };
 
-/* Seed FFFFh; the caller complements the result [2.1]. */
-static uint16_t crc16_run(const uint8_t *p, size_t n, uint16_t reg)
+/* The register over the 4 content bytes, seed FFFFh; the caller
+ * complements it [2.1].  Byte at a time it would be
+ * reg = reg >> 8 ^ crc16_table[(reg ^ byte) & FFh]; here the 4 bytes are
+ * looked up at once (slicing-by-4): row k of crc16_slice4 is crc16_table
+ * advanced over k zero bytes, filled from it on first use.  Bytes 0-1 go
+ * through the register, so they are advanced over 3 and 2 more bytes. */
+static uint16_t crc16_slice4[4][256];
+static bool crc16_slice4_ready;
+
+static uint16_t crc16_content(const uint8_t content[4])
 {
-	for (size_t i = 0; i < n; i++)
-		reg = (uint16_t)((reg >> 8) ^ crc16_table[(reg ^ p[i]) & 0xFFu]);
-	return reg;
+	if (!crc16_slice4_ready) {
+		for (unsigned i = 0; i < 256; i++) {
+			uint16_t r = crc16_table[i];
+			crc16_slice4[0][i] = r;
+			for (unsigned k = 1; k < 4; k++) {
+				r = (uint16_t)((r >> 8) ^ crc16_table[r & 0xFFu]);
+				crc16_slice4[k][i] = r;
+			}
+		}
+		crc16_slice4_ready = true;
+	}
+	uint16_t lo = (uint16_t)(0xFFFFu ^ (content[0] | content[1] << 8));
+	return (uint16_t)(crc16_slice4[3][lo & 0xFFu] ^ crc16_slice4[2][lo >> 8] ^
+	                  crc16_slice4[1][content[2]] ^ crc16_slice4[0][content[3]]);
 }
 
 /* The complemented register goes out low byte first: byte 4 = crc & FFh,
@@ -71,7 +90,7 @@ static uint16_t crc16_run(const uint8_t *p, size_t n, uint16_t reg)
  * field, folded into the reflected algorithm [2.2]. */
 void dllp_crc16_bytes(const uint8_t content[4], uint8_t out[2])
 {
-	uint16_t crc = (uint16_t)~crc16_run(content, DLLP_CONTENT_LEN, 0xFFFFu);
+	uint16_t crc = (uint16_t)~crc16_content(content);
 
 	out[0] = (uint8_t)(crc & 0xFFu);
 	out[1] = (uint8_t)(crc >> 8);

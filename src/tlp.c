@@ -183,11 +183,13 @@ static void set_error(struct tlp *t, enum tlp_status status)
 static void check_lcrc(const uint8_t *bytes, size_t covered, bool has_seq,
 		       struct tlp *t)
 {
-	uint8_t expected[4];
+	/* the bytes tlp_lcrc_bytes() would write, read as be32() reads the
+	 * field: the complemented register, byte-swapped */
+	uint32_t crc = ~crc32_update(0xFFFFFFFFu, bytes, covered);
 
-	tlp_lcrc_bytes(bytes, covered, expected);
 	t->lcrc_field = be32(bytes + covered);
-	t->lcrc_expected = be32(expected);
+	t->lcrc_expected = (crc & 0xFFu) << 24 | (crc >> 8 & 0xFFu) << 16 |
+	                   (crc >> 16 & 0xFFu) << 8 | crc >> 24;
 	if (!has_seq)
 		t->lcrc = CRC_ABSENT;
 	else if (t->lcrc_field == t->lcrc_expected)
