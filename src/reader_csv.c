@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attrs.h"
 #include "text_quote.h"
 #include "decode_print.h"
 #include "dllp.h"
@@ -71,11 +72,6 @@
 
 /* A quoted token in a message keeps at most this many input bytes. */
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define PRINTF_LIKE(fmt, args)
-#endif
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

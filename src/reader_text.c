@@ -73,6 +73,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "attrs.h"
 #include "text_quote.h"
 #include "dllp.h"
 #include "reader.h"
@@ -84,11 +85,6 @@
 #define TEXT_CHUNK (256u * 1024u)
 
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
-#else
-#define PRINTF_LIKE(fmt, args)
-#endif
 
 struct text_reader {
 	FILE *fp;
