@@ -34,21 +34,35 @@
 #define PREFIX_END_END 0x10u      /* Type[4] of a prefix [4.4] */
 #define MSG_ROUTING_RESERVED 6u   /* rrr 110b and 111b [4.2] */
 
-/* The complemented register goes out least significant byte first: that
- * is the spec's per-byte bit reversal with field bits 31:24 sent first,
- * folded into the reflected algorithm [3.2]. */
-static void crc32_put(uint32_t reg, uint8_t out[4])
-{
-	uint32_t crc = ~reg;
-
-	for (unsigned j = 0; j < 4; j++)
-		out[j] = (uint8_t)(crc >> (8 * j));
-}
-
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* The complemented register goes out least significant byte first: that
+ * is the spec's per-byte bit reversal with field bits 31:24 sent first,
+ * folded into the reflected algorithm [3.2].  Returned as be32() reads
+ * the 4 field bytes, so a computed LCRC compares with a captured one. */
+static uint32_t crc32_field(uint32_t reg)
+{
+	uint32_t crc = ~reg;
+
+	return (crc & 0xFFu) << 24 | (crc >> 8 & 0xFFu) << 16 |
+	       (crc >> 16 & 0xFFu) << 8 | crc >> 24;
+}
+
+static void crc32_put(uint32_t reg, uint8_t out[4])
+{
+	put_be32(out, crc32_field(reg));
 }
 
 void tlp_lcrc_bytes(const uint8_t *p, size_t n, uint8_t out[4])
@@ -183,13 +197,8 @@ static void set_error(struct tlp *t, enum tlp_status status)
 static void check_lcrc(const uint8_t *bytes, size_t covered, bool has_seq,
 		       struct tlp *t)
 {
-	/* the bytes tlp_lcrc_bytes() would write, read as be32() reads the
-	 * field: the complemented register, byte-swapped */
-	uint32_t crc = ~crc32_update(0xFFFFFFFFu, bytes, covered);
-
 	t->lcrc_field = be32(bytes + covered);
-	t->lcrc_expected = (crc & 0xFFu) << 24 | (crc >> 8 & 0xFFu) << 16 |
-	                   (crc >> 16 & 0xFFu) << 8 | crc >> 24;
+	t->lcrc_expected = crc32_field(crc32_update(0xFFFFFFFFu, bytes, covered));
 	if (!has_seq)
 		t->lcrc = CRC_ABSENT;
 	else if (t->lcrc_field == t->lcrc_expected)
@@ -349,12 +358,6 @@ static void put_be16(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	put_be16(p, v >> 16);
-	put_be16(p + 2, v);
 }
 
 static bool is_atomic(enum tlp_kind kind)
