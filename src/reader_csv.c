@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "attrs.h"
 #include "text_quote.h"
 #include "decode_print.h"
@@ -156,39 +157,11 @@ static bool is_alnum(char c)
 	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* s[0..len) equals word, case-insensitively. */
-static bool eq_nocase(const char *s, size_t len, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (word[i] == '\0' || lower(s[i]) != lower(word[i]))
-			return false;
-	}
-	return word[i] == '\0';
-}
-
 static bool starts_nocase(const char *s, size_t len, const char *word)
 {
 	size_t n = strlen(word);
 
-	return len >= n && eq_nocase(s, n, word);
+	return len >= n && ascii_eq_nocase(s, n, word);
 }
 
 static void trim(const char **s, size_t *len)
@@ -228,7 +201,7 @@ static bool squeeze(const char *s, size_t len, char *out, size_t size)
 			continue;
 		if (o + 1 >= size)
 			return false;
-		out[o++] = lower(s[i]);
+		out[o++] = ascii_lower(s[i]);
 	}
 	out[o] = '\0';
 	return true;
@@ -249,7 +222,7 @@ static void normalise_into(const char *s, size_t len, char *out, size_t size)
 
 	for (size_t i = 0; i < len && o + 1 < size; i++) {
 		if (!name_dropped(s[i]))
-			out[o++] = lower(s[i]);
+			out[o++] = ascii_lower(s[i]);
 	}
 	out[o] = '\0';
 }
@@ -700,7 +673,7 @@ static const struct unit_def time_units[] = {
 static bool time_unit_lookup(const char *s, size_t len, int *pow)
 {
 	for (size_t i = 0; i < ARRAY_LEN(time_units); i++) {
-		if (eq_nocase(s, len, time_units[i].name)) {
+		if (ascii_eq_nocase(s, len, time_units[i].name)) {
 			*pow = time_units[i].pow;
 			return true;
 		}
@@ -711,10 +684,10 @@ static bool time_unit_lookup(const char *s, size_t len, int *pow)
 /* A unit word naming clock ticks or samples. */
 static bool ticks_unit(const char *s, size_t len)
 {
-	return eq_nocase(s, len, "ticks") || eq_nocase(s, len, "tick") ||
-	       eq_nocase(s, len, "clk") || eq_nocase(s, len, "clks") ||
-	       eq_nocase(s, len, "cycles") || eq_nocase(s, len, "samples") ||
-	       eq_nocase(s, len, "sample");
+	return ascii_eq_nocase(s, len, "ticks") || ascii_eq_nocase(s, len, "tick") ||
+	       ascii_eq_nocase(s, len, "clk") || ascii_eq_nocase(s, len, "clks") ||
+	       ascii_eq_nocase(s, len, "cycles") || ascii_eq_nocase(s, len, "samples") ||
+	       ascii_eq_nocase(s, len, "sample");
 }
 
 bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
@@ -785,16 +758,16 @@ bool csv_parse_dir(const char *s, size_t len, const struct csv_options *o,
 
 	trim(&s, &len);
 	for (unsigned i = 0; o != NULL && i < o->dir_map_count; i++) {
-		if (eq_nocase(s, len, o->dir_map[i].value)) {
+		if (ascii_eq_nocase(s, len, o->dir_map[i].value)) {
 			*dir = o->dir_map[i].dir;
 			return true;
 		}
 	}
-	if (eq_nocase(s, len, "->")) {
+	if (ascii_eq_nocase(s, len, "->")) {
 		*dir = DIR_DOWN;
 		return true;
 	}
-	if (eq_nocase(s, len, "<-")) {
+	if (ascii_eq_nocase(s, len, "<-")) {
 		*dir = DIR_UP;
 		return true;
 	}
@@ -928,16 +901,16 @@ static bool parse_type_byte(const char *s, size_t len, struct csv_type *t)
 	uint8_t content[4] = { 0 };
 	struct dllp d;
 
-	if (len == 4 && s[0] == '0' && lower(s[1]) == 'x') {
+	if (len == 4 && s[0] == '0' && ascii_lower(s[1]) == 'x') {
 		s += 2;
 		len = 2;
-	} else if (len == 3 && lower(s[2]) == 'h') {
+	} else if (len == 3 && ascii_lower(s[2]) == 'h') {
 		len = 2;
 	} else {
 		return false;
 	}
 	for (size_t i = 0; i < len; i++) {
-		int h = hex_value(s[i]);
+		int h = ascii_hex_value(s[i]);
 
 		if (h < 0)
 			return false;
@@ -1086,7 +1059,7 @@ bool csv_options_set_map(struct csv_options *o, const char *arg, char *err,
 		               "data-scale, seq, acknak-seq, length, tc, raw)", arg);
 	m = &o->map[f];
 	memset(m, 0, sizeof(*m));
-	if (vlen == 0 || eq_nocase(v, vlen, "none") || eq_nocase(v, vlen, "-")) {
+	if (vlen == 0 || ascii_eq_nocase(v, vlen, "none") || ascii_eq_nocase(v, vlen, "-")) {
 		m->how = CSV_MAP_NONE;
 	} else if (v[0] == '#') {
 		if (!parse_small_uint(v + 1, vlen - 1, CSV_MAX_COLS, &m->index) ||
@@ -1116,7 +1089,7 @@ bool csv_options_set_delimiter(struct csv_options *o, const char *arg,
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		if (eq_nocase(arg, strlen(arg), names[i].name)) {
+		if (ascii_eq_nocase(arg, strlen(arg), names[i].name)) {
 			o->delimiter = names[i].c;
 			return true;
 		}
@@ -1198,7 +1171,7 @@ bool csv_options_set_clock_period(struct csv_options *o, const char *arg,
 	if (!n.any || n.neg)
 		goto bad;
 	for (size_t i = 0; i < ARRAY_LEN(freq_units); i++) {
-		if (eq_nocase(u, ulen, freq_units[i].name)) {
+		if (ascii_eq_nocase(u, ulen, freq_units[i].name)) {
 			if (!frequency_to_fs(&n, freq_units[i].pow, &fs))
 				goto bad;
 			o->clock_period_fs = fs;
@@ -1243,9 +1216,9 @@ bool csv_options_set_dir_map(struct csv_options *o, const char *arg,
 			return set_err(err, errlen, "--dir-map: more than %u values",
 			               CSV_DIR_MAP_MAX);
 		e = &o->dir_map[o->dir_map_count];
-		if (eq_nocase(v, vlen, "down"))
+		if (ascii_eq_nocase(v, vlen, "down"))
 			e->dir = DIR_DOWN;
-		else if (eq_nocase(v, vlen, "up"))
+		else if (ascii_eq_nocase(v, vlen, "up"))
 			e->dir = DIR_UP;
 		else
 			return set_err(err, errlen,
@@ -1511,7 +1484,7 @@ static bool parse_agilent(const char *s, size_t len, struct agilent_line *a)
 	a->dir_len = p - a->dir_off;
 	p = skip_blanks(s, len, p);
 	q = skip_word(s, len, p);
-	if (a->dir_len == 0 || !eq_nocase(s + p, q - p, "record"))
+	if (a->dir_len == 0 || !ascii_eq_nocase(s + p, q - p, "record"))
 		return false;
 	p = skip_blanks(s, len, q);
 	if (p >= len || !is_digit(s[p]))
@@ -1551,8 +1524,8 @@ static bool is_fpga_line(const char *line, size_t len, char *scratch,
 
 	if (n < 4)
 		return false;
-	if (!eq_nocase(scratch + cells[0].off, cells[0].len, "->") &&
-	    !eq_nocase(scratch + cells[0].off, cells[0].len, "<-"))
+	if (!ascii_eq_nocase(scratch + cells[0].off, cells[0].len, "->") &&
+	    !ascii_eq_nocase(scratch + cells[0].off, cells[0].len, "<-"))
 		return false;
 	if (cells[1].len == 0 || !is_digit(scratch[cells[1].off]))
 		return false;
@@ -1573,7 +1546,7 @@ static bool is_text_trace_line(const char *s, size_t len)
 	for (int word = 0; word < 2; word++) {
 		p = skip_blanks(s, len, skip_word(s, len, p));
 		q = skip_word(s, len, p);
-		if (eq_nocase(s + p, q - p, "down") || eq_nocase(s + p, q - p, "up"))
+		if (ascii_eq_nocase(s + p, q - p, "down") || ascii_eq_nocase(s + p, q - p, "up"))
 			return true;
 	}
 	return false;
@@ -1820,7 +1793,7 @@ static int column_by_name(const struct csv_reader *r, const char *name)
 
 	csv_normalise_name(name, strlen(name), norm, sizeof(norm), NULL, 0);
 	for (unsigned i = 0; i < r->ncols; i++) {
-		if (eq_nocase(name, strlen(name), r->cols[i].name))
+		if (ascii_eq_nocase(name, strlen(name), r->cols[i].name))
 			return (int)i;
 	}
 	for (unsigned i = 0; i < r->ncols; i++) {
@@ -2084,11 +2057,11 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 		*u = CU_INF;
 		return true;
 	}
-	if (len > 2 && s[0] == '0' && lower(s[1]) == 'x') {
+	if (len > 2 && s[0] == '0' && ascii_lower(s[1]) == 'x') {
 		uint64_t x = 0;
 
 		for (size_t i = 2; i < len; i++) {
-			int h = hex_value(s[i]);
+			int h = ascii_hex_value(s[i]);
 
 			if (h < 0 || x > UINT64_MAX >> 4)
 				return row_fail(w, c->col, "%s: '%s' is not a number",
@@ -2206,7 +2179,7 @@ static bool framing_symbol(const char *s, size_t len, uint8_t *b)
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(syms); i++) {
-		if (eq_nocase(s, len, syms[i].name)) {
+		if (ascii_eq_nocase(s, len, syms[i].name)) {
 			*b = syms[i].sym;
 			return true;
 		}
@@ -2243,15 +2216,15 @@ static bool parse_hex_bytes(struct row *w, const char *s, size_t len,
 			n++;
 			continue;
 		}
-		if (tlen > 2 && tok[0] == '0' && lower(tok[1]) == 'x') {
+		if (tlen > 2 && tok[0] == '0' && ascii_lower(tok[1]) == 'x') {
 			tok += 2;
 			tlen -= 2;
-		} else if (tlen > 1 && tlen <= 3 && lower(tok[tlen - 1]) == 'h') {
+		} else if (tlen > 1 && tlen <= 3 && ascii_lower(tok[tlen - 1]) == 'h') {
 			tlen--;
 		}
 		digits = tlen;
 		for (size_t i = 0; i < tlen; i++) {
-			if (hex_value(tok[i]) < 0)
+			if (ascii_hex_value(tok[i]) < 0)
 				return row_fail(w, col + (unsigned)t, "raw bytes: bad hex '%s'",
 				                text_quote(q, s + t, p - t));
 		}
@@ -2261,12 +2234,12 @@ static bool parse_hex_bytes(struct row *w, const char *s, size_t len,
 			                "raw bytes: odd number of hex digits in '%s'",
 			                text_quote(q, s + t, p - t));
 		for (size_t i = 0; i < digits; i += 2) {
-			unsigned v = (unsigned)hex_value(tok[i]);
+			unsigned v = (unsigned)ascii_hex_value(tok[i]);
 
 			if (digits == 1)
-				v = (unsigned)hex_value(tok[0]);
+				v = (unsigned)ascii_hex_value(tok[0]);
 			else
-				v = v << 4 | (unsigned)hex_value(tok[i + 1]);
+				v = v << 4 | (unsigned)ascii_hex_value(tok[i + 1]);
 			if (n < cap)
 				out[n] = (uint8_t)v;
 			n++;

@@ -73,6 +73,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ascii.h"
 #include "attrs.h"
 #include "text_quote.h"
 #include "dllp.h"
@@ -127,27 +128,10 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Hex digit value + 1 by character, 0 for any other: one look-up per
- * character of the hex records, which are most of a dumped trace. */
-static const uint8_t hex_table[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
-/* Hex digit value, or -1. */
-static int hex_value(char c)
-{
-	return (int)hex_table[(unsigned char)c] - 1;
-}
-
 /* Folds case and treats '_' as '-', so "pm-enter-l1" names PM_Enter_L1. */
 static char fold(char c)
 {
-	if ((unsigned char)(c - 'A') < 26u)
-		return (char)(c - 'A' + 'a');
-	return c == '_' ? '-' : c;
+	return c == '_' ? '-' : ascii_lower(c);
 }
 
 /* s[0..len) equals word, folded (see fold()). */
@@ -443,7 +427,7 @@ static bool parse_uint(const char *s, size_t len, bool bare_hex,
 	if (len == 0)
 		return false;
 	for (size_t i = 0; i < len; i++) {
-		int d = base == 16 ? hex_value(s[i]) : (is_digit(s[i]) ? s[i] - '0' : -1);
+		int d = base == 16 ? ascii_hex_value(s[i]) : (is_digit(s[i]) ? s[i] - '0' : -1);
 
 		if (d < 0)
 			return false;
@@ -784,11 +768,11 @@ static bool parse_hex(struct parse *p, const char *what,
 
 	for (size_t i = first->col - 1u; i < end; i++) {
 		char c = line[i];
-		int v = hex_value(c);
+		int v = ascii_hex_value(c);
 
 		/* the common case: two digits that make one byte */
 		if (v >= 0 && digits % 2 == 0 && i + 1 < end) {
-			int lo = hex_value(line[i + 1]);
+			int lo = ascii_hex_value(line[i + 1]);
 
 			if (lo >= 0) {
 				if (n < cap)
@@ -985,7 +969,7 @@ static bool parse_tlp_sym(struct parse *p, const struct token *mn,
 static bool all_hex(const struct token *t)
 {
 	for (size_t i = 0; i < t->len; i++) {
-		if (hex_value(t->s[i]) < 0 && t->s[i] != '_')
+		if (ascii_hex_value(t->s[i]) < 0 && t->s[i] != '_')
 			return false;
 	}
 	return true;

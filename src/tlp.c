@@ -16,6 +16,7 @@
  * The sequence field is absent with NO_SEQ and the LCRC with NO_CRC
  * (capture-format.md section 1).  Fields are read with shifts and masks.
  */
+#include "ascii.h"
 #include "tlp.h"
 
 #include <string.h>
@@ -566,24 +567,6 @@ static const struct tlp_mnemonic_row tlp_mnemonics[] = {
 
 #define TLP_MNEMONIC_COUNT (sizeof(tlp_mnemonics) / sizeof(tlp_mnemonics[0]))
 
-static int ascii_lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-/* Case-insensitive compare of name[0..len) with the NUL-terminated word;
- * not locale dependent, unlike strncasecmp. */
-static bool equals_nocase(const char *name, size_t len, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (word[i] == '\0' ||
-		    ascii_lower((unsigned char)name[i]) != ascii_lower((unsigned char)word[i]))
-			return false;
-	return word[i] == '\0';
-}
-
 _Static_assert(TLP_MNEMONIC_COUNT <= 64, "a mnemonic mask is 64 bits");
 
 bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
@@ -595,20 +578,20 @@ bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
 
 	if (!rows_by_letter_ready) {
 		for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++)
-			rows_by_letter[ascii_lower((unsigned char)tlp_mnemonics[i].name[0]) - 'a'] |=
+			rows_by_letter[(unsigned char)ascii_lower(tlp_mnemonics[i].name[0]) - 'a'] |=
 				UINT64_C(1) << i;
 		rows_by_letter_ready = true;
 	}
 	if (len == 0)
 		return false;
-	unsigned letter = (unsigned)ascii_lower((unsigned char)name[0]) - 'a';
+	unsigned letter = (unsigned)(unsigned char)ascii_lower(name[0]) - 'a';
 	if (letter >= 26)
 		return false;
 	for (uint64_t m = rows_by_letter[letter]; m != 0; m &= m - 1) {
 		size_t i = (size_t)__builtin_ctzll(m);
 		if (len != tlp_mnemonics[i].len)
 			continue;
-		if (equals_nocase(name, len, tlp_mnemonics[i].name)) {
+		if (ascii_eq_nocase(name, len, tlp_mnemonics[i].name)) {
 			*kind = tlp_mnemonics[i].kind;
 			*addr64 = tlp_mnemonics[i].addr64;
 			return true;
