@@ -10,6 +10,7 @@
  * and its number is unknown, so the states it could change become
  * uncertain until the trace settles them again. */
 #include <stdio.h>
+#include <string.h>
 
 #include "fc_internal.h"
 
@@ -20,20 +21,52 @@ static unsigned seq_sub(unsigned a, unsigned b)
 	return (a - b) & SEQ_MASK;
 }
 
+void dl_restart_port(struct fc_link *link, enum link_dir p)
+{
+	/* DL_Inactive: NEXT_TRANSMIT_SEQ = 0, ACKD_SEQ = FFFh at the
+	 * transmitter, NEXT_RCV_SEQ = 0 at its partner [6.1]; statistics are
+	 * kept. */
+	link->seq_known[p] = true;
+	link->seq_high[p] = 0xFFF;
+	memset(link->seq_seen[p], 0, sizeof(link->seq_seen[p]));
+	link->cc_holes[p] = 0;
+	link->cc_damaged[p] = 0;
+	link->cc_lag_for_epoch[p] = false;
+	struct dl_port *tx = &link->dl[p];
+	tx->ackd_known = true;
+	tx->ackd_seq = 0xFFF;
+	tx->unreadable_since_new = 0;
+	tx->in_replay = false;
+	tx->replay_resync = false;
+	struct dl_port *rx = &link->dl[partner_of(p)];
+	rx->rcv_known = true;
+	rx->rcv_uncertain = false;
+	rx->rcv_damaged = 0;
+	rx->next_rcv_seq = 0;
+	rx->newest_rcv_known = false;
+}
+
 void dl_reset(struct fc_link *link)
 {
-	/* DL_Inactive: NEXT_TRANSMIT_SEQ = 0, ACKD_SEQ = FFFh,
-	 * NEXT_RCV_SEQ = 0 [6.1]; statistics are kept. */
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		dl_restart_port(link, (enum link_dir)p);
+}
+
+void dl_forget(struct fc_link *link)
+{
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		link->seq_known[p] = false;
+		link->cc_holes[p] = 0;
+		link->cc_damaged[p] = 0;
+		link->cc_lag_for_epoch[p] = false;
 		struct dl_port *d = &link->dl[p];
-		d->ackd_known = true;
-		d->ackd_seq = 0xFFF;
+		d->ackd_known = false;
 		d->unreadable_since_new = 0;
 		d->in_replay = false;
 		d->replay_resync = false;
-		d->rcv_known = true;
+		d->rcv_known = false;
 		d->rcv_uncertain = false;
-		d->next_rcv_seq = 0;
+		d->rcv_damaged = 0;
 		d->newest_rcv_known = false;
 	}
 }
@@ -58,8 +91,38 @@ static void note_high_water(struct fc_link *link, enum link_dir tx)
 /* ---- Ack / Nak ------------------------------------------------------------ */
 
 /* dl.ack.unreceived, seen from the receiver that sends the Ack/Nak: it
- * acknowledges beyond what the capture saw it receive in order.  The
- * receiver's own word then resynchronises NEXT_RCV_SEQ. */
+ * acknowledges beyond what the capture saw it receive in order, intact.
+ * That includes TLPs the capture saw damaged: the tap and the receiver can
+ * disagree, so it is a warning, and the receiver's own word then
+ * resynchronises NEXT_RCV_SEQ [rules.md "What the capture saw damaged"]. */
+static COLD_PATH void raise_ack_unreceived(struct fc_model *m,
+                                           const struct packet *pkt,
+                                           const struct dl_port *rx,
+                                           enum link_dir rx_dir, unsigned seq,
+                                           unsigned ahead)
+{
+	unsigned last_received = seq_sub(rx->next_rcv_seq, 1);
+	struct finding f;
+	fc_finding_begin(&f, R_DL_ACK_UNRECEIVED, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
+	if (rx->rcv_damaged)
+		finding_message(m->sink, &f,
+		         "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
+		         "capture saw arrive intact at port %s is 0x%03X; the capture saw %u "
+		         "TLP%s damaged since, which the receiver may have taken intact",
+		         dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received,
+		         rx->rcv_damaged, rx->rcv_damaged == 1 ? "" : "s");
+	else
+		finding_message(m->sink, &f,
+		         "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
+		         "capture saw arrive intact at port %s is 0x%03X",
+		         dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received);
+	finding_add_evidence(&f, "acknak_seq", seq);
+	finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
+	finding_add_evidence(&f, "ahead", ahead);
+	finding_add_evidence(&f, "damaged", rx->rcv_damaged);
+	fc_raise(m, &f);
+}
+
 static void ack_vs_received(struct fc_model *m, struct fc_link *link,
                             const struct packet *pkt, enum link_dir rx_dir,
                             unsigned seq)
@@ -69,26 +132,17 @@ static void ack_vs_received(struct fc_model *m, struct fc_link *link,
 		return;
 	unsigned last_received = seq_sub(rx->next_rcv_seq, 1);
 	unsigned ahead = seq_sub(seq, last_received);
-	if (ahead == 0 || ahead >= 2048)
-		return;
-	if (!rx->rcv_uncertain) {
-		struct finding f;
-		fc_finding_begin(&f, R_DL_ACK_UNRECEIVED, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-		finding_message(m->sink, &f,
-		         "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
-		         "capture saw arrive intact at port %s is 0x%03X",
-		         dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received);
-		finding_add_evidence(&f, "acknak_seq", seq);
-		finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
-		finding_add_evidence(&f, "ahead", ahead);
-		fc_raise(m, &f);
+	if (ahead != 0 && ahead < 2048) {
+		raise_ack_unreceived(m, pkt, rx, rx_dir, seq, ahead);
+		/* The receiver has what it acknowledges, and whatever the
+		 * capture saw after it on the way. */
+		rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
+		if (rx->newest_rcv_known && seq_sub(rx->newest_rcv, seq) < 2048)
+			rx->next_rcv_seq = (uint16_t)((rx->newest_rcv + 1) & SEQ_MASK);
+		rx->rcv_uncertain = false;
 	}
-	/* The receiver has what it acknowledges, and whatever the capture saw
-	 * after it on the way. */
-	rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
-	if (rx->newest_rcv_known && seq_sub(rx->newest_rcv, seq) < 2048)
-		rx->next_rcv_seq = (uint16_t)((rx->newest_rcv + 1) & SEQ_MASK);
-	rx->rcv_uncertain = false;
+	/* The receiver has said what it has. */
+	rx->rcv_damaged = 0;
 }
 
 /* dl.ack.unknown-seq [7]: valid iff (AckNak_Seq_Num - ACKD_SEQ) mod 4096
@@ -137,6 +191,10 @@ void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
 		tx->naks_received++;
 	else
 		tx->acks_received++;
+	/* TLPs without sequence numbers (a tap above the retry buffer): the
+	 * Acks that answer them cannot be checked [rules.md] */
+	if (link->tap_no_seq[tx_dir])
+		return;
 	if (!ack_vs_sent(m, link, pkt, tx_dir, seq))
 		return;
 	ack_vs_received(m, link, pkt, rx_dir, seq);
@@ -209,7 +267,7 @@ static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
 		rx->rcv_uncertain = false;
 	} else if (behind <= 2048) {
 		raise_seq_duplicate(m, pkt, rx, rx_dir);
-	} else if (!rx->rcv_uncertain) {
+	} else if (!rx->rcv_uncertain && !rx->rcv_damaged) {
 		raise_seq_out_of_order(m, pkt, rx, rx_dir);
 	}
 }
@@ -275,32 +333,56 @@ static void tlp_at_transmitter(struct fc_model *m, struct fc_link *link,
 		tx->in_replay = false; /* everything outstanding was resent */
 }
 
+void dl_damaged_tlp(struct fc_link *link, enum link_dir tx_dir)
+{
+	struct dl_port *tx = &link->dl[tx_dir];
+	struct dl_port *rx = &link->dl[partner_of(tx_dir)];
+	/* Unreadable here; maybe not at the receiver. */
+	tx->tlps_unreadable++;
+	tx->unreadable_since_new++;
+	/* it may have been (the start of) a replay: the next readable TLP
+	 * resynchronises the replay check */
+	tx->replay_resync = true;
+	/* until the receiver's next Ack/Nak says what it has, what follows
+	 * is not out of order */
+	rx->rcv_uncertain = true;
+	if (rx->rcv_damaged < UINT32_MAX)
+		rx->rcv_damaged++;
+}
+
+void dl_damaged_dllp(struct fc_link *link, enum link_dir sender)
+{
+	/* an Ack or Nak may have moved the partner's ACKD_SEQ: its replay
+	 * cannot be checked against it until the next readable TLP */
+	link->dl[partner_of(sender)].replay_resync = true;
+}
+
 void dl_apply_tlp(struct fc_model *m, struct fc_link *link,
                   const struct packet *pkt)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir tx_dir = pkt->rec->dir;
 	enum link_dir rx_dir = partner_of(tx_dir);
-	struct dl_port *tx = &link->dl[tx_dir];
 
-	if (t->lcrc == CRC_NULLIFIED) {
-		tx->tlps_nullified++; /* no sequence number is used [3.4] */
-		return;
-	}
-	if (!t->has_seq)
-		return;
-	if (pkt->truncated || t->lcrc == CRC_BAD ||
-	    (pkt->rec->flags & REC_F_PHY_ERROR)) {
-		/* Unreadable here; maybe not at the receiver. */
-		tx->tlps_unreadable++;
-		tx->unreadable_since_new++;
-		/* it may have been (the start of) a replay: the next readable
-		 * TLP resynchronises the replay check */
-		tx->replay_resync = true;
-		link->dl[rx_dir].rcv_uncertain = true;
+	if (!t->has_seq) {
+		link->tap_no_seq[tx_dir] = true;
 		return;
 	}
 	tlp_at_transmitter(m, link, pkt, tx_dir);
+	if (pkt->rec->flags & REC_F_PHY_ERROR) {
+		/* Its LCRC proves its bytes, not that the receiver took it: the
+		 * capture did not see it arrive intact [rules.md]. */
+		struct dl_port *rx = &link->dl[rx_dir];
+		unsigned seq = t->seq;
+		if (!rx->newest_rcv_known || seq_sub(seq, rx->newest_rcv) - 1u < 2047u) {
+			rx->newest_rcv = (uint16_t)seq;
+			rx->newest_rcv_known = true;
+		}
+		rx->rcv_uncertain = true;
+		if (rx->rcv_damaged < UINT32_MAX)
+			rx->rcv_damaged++;
+		return;
+	}
 	tlp_at_receiver(m, link, pkt, rx_dir);
 }
 

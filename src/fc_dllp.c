@@ -166,11 +166,17 @@ static COLD_PATH void raise_outstanding(struct fc_model *m,
  * outstanding = (CL - CC) mod 2^N must not exceed the maximum.  A value
  * past 2^N/2 after an overrun or a regress means CC is past CL, not that
  * too much was granted: that is not proven and not reported. */
-static void check_outstanding(struct fc_model *m, const struct packet *pkt,
-                              struct fc_credit *c, const struct fc_field *fld,
-                              bool limit_regressed, bool check_over_grant)
+static void check_outstanding(struct fc_model *m, const struct fc_link *link,
+                              const struct packet *pkt, struct fc_credit *c,
+                              const struct fc_field *fld, bool limit_regressed,
+                              bool check_over_grant)
 {
 	if (!c->consumed_known || !c->limit_known || c->infinite || !c->infinite_known)
+		return;
+	/* A TLP the capture saw damaged may have been new: the transmitter
+	 * may have consumed more than charged here, and the outstanding
+	 * credits be fewer [rules.md "What the capture saw damaged"]. */
+	if (fc_consumed_may_lag(link, partner_of(pkt->rec->dir)))
 		return;
 	uint32_t outstanding = fc_sub(c->limit, c->consumed, c->width);
 	if (outstanding > fc_half(c->width) && (c->overran || limit_regressed))
@@ -183,31 +189,62 @@ static void check_outstanding(struct fc_model *m, const struct packet *pkt,
 		                  c->init_max);
 }
 
-/* fc.adv.below-min [5.6]: only the data minima can be missed by a finite
- * advertisement (a finite header field is at least 1, and the NPD minimum
- * for a receiver of unknown AtomicOp support is 1); they need --mps. */
+/* The smallest finite field of a credit type at a scale [5.6 table];
+ * 0 when it cannot be known (the data minima need --mps; CplH/CplD of an
+ * Endpoint or a Root Port without peer-to-peer must be infinite, which is
+ * fc.adv.cpl-finite).  A header field is at least 01h at every scale; NPD
+ * at least the 16-byte baseline Rx_NP_MPS_Limit: 01h unscaled or at scale
+ * 1, ceil(16/64) + 1 = ceil(16/256) + 1 = 02h at scale 4 and 16. */
+static uint32_t below_min_field(enum credit_type ct, unsigned scale, uint32_t mps,
+                                enum port_role role)
+{
+	bool cpl_infinite = role == ROLE_ENDPOINT || role == ROLE_ROOT_PORT;
+	switch (ct) {
+	case CT_PH:
+	case CT_NPH:
+		return 1;
+	case CT_CPLH:
+		return cpl_infinite ? 0 : 1;
+	case CT_NPD:
+		return scale <= 1 ? 1 : 2;
+	case CT_PD:
+	case CT_CPLD:
+		if (!mps || (ct == CT_CPLD && cpl_infinite))
+			return 0;
+		return scale <= 1 ? mps / 16
+		       : scale == 2 ? (mps + 63) / 64 + 1
+		                    : (mps + 255) / 256 + 1;
+	default:
+		return 0;
+	}
+}
+
+/* fc.adv.below-min [5.6]: a finite field below the minimum for its type
+ * at its scale, for all six types. */
 static void check_below_min(struct fc_model *m, const struct packet *pkt,
                             enum link_dir sender, const struct fc_field *fld)
 {
 	uint32_t mps = m->opts->mps;
-	if (!mps || fld->field == 0 || (fld->ct != CT_PD && fld->ct != CT_CPLD))
-		return;
-	enum port_role role = m->opts->role[sender];
-	if (fld->ct == CT_CPLD && (role == ROLE_ENDPOINT || role == ROLE_ROOT_PORT))
-		return; /* these must be infinite: fc.adv.cpl-finite */
-	uint32_t min_field = fld->scale <= 1 ? mps / 16
-	                     : fld->scale == 2 ? (mps + 63) / 64 + 1
-	                                       : (mps + 255) / 256 + 1;
+	if (fld->field == 0)
+		return; /* infinite */
+	uint32_t min_field = below_min_field(fld->ct, fld->scale, mps, m->opts->role[sender]);
 	if (fld->field >= min_field)
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_ADV_BELOW_MIN, pkt, pkt->u.dllp.vc, fld->ct);
-	finding_message(m->sink, &f,
-	         "%s field %u (scale %u) is below the minimum %u for Rx_MPS_Limit %u bytes",
-	         credit_type_name(fld->ct), fld->field, fld->scale, min_field, mps);
+	if (ct_is_data(fld->ct) && fld->ct != CT_NPD)
+		finding_message(m->sink, &f,
+		         "%s field %u (scale %u) is below the minimum %u for Rx_MPS_Limit %u bytes",
+		         credit_type_name(fld->ct), fld->field, fld->scale, min_field, mps);
+	else
+		finding_message(m->sink, &f,
+		         "%s field %u (scale %u) is below the minimum %u%s",
+		         credit_type_name(fld->ct), fld->field, fld->scale, min_field,
+		         fld->ct == CT_NPD ? " for the 16-byte baseline Rx_NP_MPS_Limit" : "");
 	finding_add_evidence(&f, "field", fld->field);
 	finding_add_evidence(&f, "minimum", min_field);
-	finding_add_evidence(&f, "mps", mps);
+	if (mps && ct_is_data(fld->ct) && fld->ct != CT_NPD)
+		finding_add_evidence(&f, "mps", mps);
 	fc_raise(m, &f);
 }
 
@@ -236,7 +273,8 @@ static void check_cpl_finite(struct fc_model *m, const struct packet *pkt,
 
 /* An initial advertisement sets the partner's limits: 0 is infinite
  * [5.4]; CC is whatever this epoch consumed (0 at its start). */
-static void set_limits_from_init(struct fc_model *m, const struct packet *pkt,
+static void set_limits_from_init(struct fc_model *m, const struct fc_link *link,
+                                 const struct packet *pkt,
                                  struct fc_port_vc *tx, bool from_init1)
 {
 	struct fc_field fields[2];
@@ -244,7 +282,9 @@ static void set_limits_from_init(struct fc_model *m, const struct packet *pkt,
 	for (unsigned i = 0; i < 2; i++) {
 		struct fc_credit *c = &tx->credit[fields[i].ct];
 		c->scale = (uint8_t)fields[i].scale;
+		c->scale_known = true;
 		c->width = (uint8_t)fields[i].width;
+		c->limit_uncertain = false;
 		c->infinite = fields[i].field == 0;
 		c->infinite_known = true;
 		c->limit = c->infinite ? 0 : fields[i].credits & fc_mask(c->width);
@@ -268,7 +308,7 @@ static void set_limits_from_init(struct fc_model *m, const struct packet *pkt,
 			finding_add_evidence(&f, "max", fields[i].max);
 			fc_raise(m, &f);
 		} else {
-			check_outstanding(m, pkt, c, &fields[i], false, false);
+			check_outstanding(m, link, pkt, c, &fields[i], false, false);
 		}
 		fc_credit_note_available(c);
 	}
@@ -299,22 +339,38 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 
 	/* A port returns to FC_INIT1 only through DL_Inactive: an InitFC1
 	 * from a port that had left it starts a new epoch, as does the first
-	 * InitFC1 of a VC not yet initialised [rules.md "Init evidence"]. */
+	 * InitFC1 of a VC not yet initialised [rules.md "Init evidence"].  On
+	 * a VC that was unknown (the capture began mid-stream) the epoch is
+	 * joined, not seen [rules.md "Seen and joined epochs"]. */
 	bool known = v->state == VC_INIT || v->state == VC_GIVEN;
 	if (!known || sender->sent_init2 || sender->complete) {
-		if (d->vc == 0 && known && sender->complete) {
+		if (d->vc == 0 && known && sender->complete && !link->port_reset_pending) {
 			struct finding f;
 			fc_finding_begin(&f, R_FC_INIT_REINIT, pkt, 0, FINDING_NO_CREDIT);
 			finding_message(m->sink, &f,
 			         "port %s was complete on VC0 and sends %s with no link-down, "
-			         "hot-reset or link-up event: flow control restarts",
+			         "hot-reset, link-up or port-reset event: flow control restarts",
 			         link_dir_name(sender_dir), dllp_name(d));
 			fc_raise(m, &f);
 		}
-		if (d->vc == 0)
+		bool join = v->state == VC_UNKNOWN;
+		/* an idle VC whose InitFC1 may have come in a damaged DLLP */
+		bool idle_uncertain = v->state == VC_IDLE && v->idle_uncertain;
+		if (d->vc == 0 && join)
+			fc_link_epoch_join(link, pkt->rec->pos.record_no);
+		else if (d->vc == 0)
 			fc_link_epoch_start(link, false);
+		else if (join)
+			fc_vc_epoch_join(link, d->vc, pkt->rec->pos.record_no);
 		else
 			fc_vc_epoch_start(link, d->vc);
+		if (idle_uncertain)
+			v->port[DIR_DOWN].maybe_init_mask = v->port[DIR_UP].maybe_init_mask = 7;
+	}
+	if (!sender->sent_init1) {
+		sender->sent_init1 = true;
+		if (v->joined)
+			fc_joined_port_started(link, d->vc, sender_dir);
 	}
 	fc_timing_init(m, pkt, sender, PHASE_INIT1);
 	check_order(m, sender, pkt, PHASE_INIT1);
@@ -327,7 +383,7 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 		check_below_min(m, pkt, sender_dir, &fields[i]);
 
 	struct fc_port_vc *rx = &v->port[partner_of(sender_dir)];
-	set_limits_from_init(m, pkt, rx, true);
+	set_limits_from_init(m, link, pkt, rx, true);
 	receiver_progress(rx, (int)d->fc_class, false);
 }
 
@@ -344,7 +400,7 @@ static void apply_initfc2(struct fc_model *m, struct fc_link *link,
 		v->fc_dllps_while_unknown++;
 		return;
 	}
-	if (v->state == VC_INIT && !sender->fi1) {
+	if (v->state == VC_INIT && !v->joined && !fc_possible_fi1(sender)) {
 		struct finding f;
 		fc_finding_begin(&f, R_FC_INIT_INIT2_EARLY, pkt, d->vc, FINDING_NO_CREDIT);
 		char got[16] = "";
@@ -367,7 +423,7 @@ static void apply_initfc2(struct fc_model *m, struct fc_link *link,
 	/* InitFC2 values matter only where no InitFC1 of the type was seen. */
 	if (!rx->credit[ct_hdr(d->fc_class)].limit_from_init1 &&
 	    v->state != VC_GIVEN)
-		set_limits_from_init(m, pkt, rx, false);
+		set_limits_from_init(m, link, pkt, rx, false);
 	receiver_progress(rx, (int)d->fc_class, true);
 }
 
@@ -419,8 +475,9 @@ static COLD_PATH void raise_limit_regress(struct fc_model *m,
 }
 
 /* One field of an UpdateFC: the new CREDIT_LIMIT of the partner. */
-static void update_field(struct fc_model *m, const struct packet *pkt,
-                         struct fc_credit *c, const struct fc_field *fld)
+static void update_field(struct fc_model *m, const struct fc_link *link,
+                         const struct packet *pkt, struct fc_credit *c,
+                         const struct fc_field *fld)
 {
 	if (c->infinite_known && c->infinite) {
 		/* An infinite field must be 0 in every UpdateFC [5.4]. */
@@ -428,10 +485,15 @@ static void update_field(struct fc_model *m, const struct packet *pkt,
 			raise_infinite_nonzero(m, pkt, fld);
 		return;
 	}
-	if (!c->limit_known) {
-		/* learned from the wire (mid-stream capture) */
+	if (!c->limit_known || !c->scale_known) {
+		/* learned from the wire (a mid-stream capture, or the scale of
+		 * credits given by --initial-credits [rules.md]) */
 		c->scale = (uint8_t)fld->scale;
+		c->scale_known = true;
 		c->width = (uint8_t)fld->width;
+		c->limit &= fc_mask(c->width);
+		c->consumed &= fc_mask(c->width);
+		c->init_max &= fc_mask(c->width);
 	}
 	uint32_t value = fld->credits & fc_mask(c->width);
 	bool regressed = false;
@@ -439,10 +501,12 @@ static void update_field(struct fc_model *m, const struct packet *pkt,
 		regressed = true;
 		raise_limit_regress(m, pkt, c, fld, value);
 	}
-	/* The transmitter takes the latest value, reported or not. */
+	/* The transmitter takes the latest value, reported or not; it is
+	 * absolute, so it settles what a damaged DLLP may have said. */
 	c->limit = value;
 	c->limit_known = true;
-	check_outstanding(m, pkt, c, fld, regressed, true);
+	c->limit_uncertain = false;
+	check_outstanding(m, link, pkt, c, fld, regressed, true);
 	fc_credit_note_available(c);
 	fc_timing_after_update(c, pkt->rec->time_ps);
 }
@@ -459,7 +523,8 @@ static void apply_updatefc(struct fc_model *m, struct fc_link *link,
 	if (v->state == VC_UNKNOWN) {
 		v->fc_dllps_while_unknown++;
 	} else {
-		if (v->state == VC_IDLE || !sender->complete)
+		if ((v->state == VC_IDLE && !v->idle_uncertain) ||
+		    (v->state != VC_IDLE && !v->joined && !fc_possible_complete(sender)))
 			raise_update_early(m, pkt, v, sender_dir);
 		const struct fc_adv *init = &sender->first_adv[PHASE_INIT1][d->fc_class];
 		if (!init->seen)
@@ -472,7 +537,7 @@ static void apply_updatefc(struct fc_model *m, struct fc_link *link,
 	struct fc_field fields[2];
 	dllp_fields(d, fields);
 	for (unsigned i = 0; i < 2; i++)
-		update_field(m, pkt, &rx->credit[fields[i].ct], &fields[i]);
+		update_field(m, link, pkt, &rx->credit[fields[i].ct], &fields[i]);
 }
 
 void fc_apply_fc_dllp(struct fc_model *m, struct fc_link *link,

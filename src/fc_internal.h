@@ -16,6 +16,36 @@ void fc_raise(struct fc_model *m, const struct finding *f);
  * [rules.md "Init evidence"]. */
 void fc_vc_epoch_start(struct fc_link *link, unsigned vc);
 void fc_link_epoch_start(struct fc_link *link, bool by_event);
+/* A joined epoch: inferred from the first InitFC1 on an unknown VC
+ * [rules.md "Seen and joined epochs"]. */
+void fc_vc_epoch_join(struct fc_link *link, unsigned vc, uint64_t record_no);
+void fc_link_epoch_join(struct fc_link *link, uint64_t record_no);
+void fc_joined_port_started(struct fc_link *link, unsigned vc, enum link_dir p);
+
+/* What the capture saw damaged (fc_damage.c): a DLLP or TLP from port
+ * sender whose content is unknown. */
+void fc_damaged_dllp(struct fc_model *m, struct fc_link *link, enum link_dir sender);
+void fc_damaged_tlp(struct fc_model *m, struct fc_link *link, enum link_dir sender);
+
+/* Port pv may have FI1: it has it, or a damaged DLLP may have carried the
+ * InitFCs it lacks. */
+static inline bool fc_possible_fi1(const struct fc_port_vc *pv)
+{
+	return pv->fi1 || (pv->got_init_mask | pv->maybe_init_mask) == 7;
+}
+
+/* Port pv may be complete. */
+static inline bool fc_possible_complete(const struct fc_port_vc *pv)
+{
+	return pv->complete || pv->maybe_complete;
+}
+
+/* Consumed of port tx's transmitter may lag its own count: a TLP it sent
+ * was never seen intact [rules.md "What the capture saw damaged"]. */
+static inline bool fc_consumed_may_lag(const struct fc_link *link, enum link_dir tx)
+{
+	return link->cc_holes[tx] || link->cc_damaged[tx] || link->cc_lag_for_epoch[tx];
+}
 
 /* CL and CC both known and the type finite: the only state in which the
  * credits available to the transmitter mean anything. */
@@ -75,6 +105,16 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 
 /* The data link layer half (dl_model.c). */
 void dl_reset(struct fc_link *link);
+/* Sequence state unknown (a mid-stream capture, a joined epoch). */
+void dl_forget(struct fc_link *link);
+/* Port p's transmit state and its partner's receive state restart
+ * (NEXT_TRANSMIT_SEQ 0, ACKD_SEQ FFFh, NEXT_RCV_SEQ 0) [6.1]. */
+void dl_restart_port(struct fc_link *link, enum link_dir p);
+/* A TLP from tx_dir the capture saw damaged: its number is unknown. */
+void dl_damaged_tlp(struct fc_link *link, enum link_dir tx_dir);
+/* A DLLP from sender the capture saw damaged: it may have been an
+ * Ack/Nak for the partner's TLPs. */
+void dl_damaged_dllp(struct fc_link *link, enum link_dir sender);
 void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
                      const struct packet *pkt);
 void dl_apply_tlp(struct fc_model *m, struct fc_link *link,
@@ -85,6 +125,10 @@ void dl_apply_pm(struct fc_model *m, struct fc_link *link,
 
 /* Timing (fc_timing.c). */
 void fc_timing_link_inactive(struct fc_link *link);
+/* The link is active again at now: the UpdateFC gaps count from here. */
+void fc_timing_link_active(struct fc_link *link, uint64_t now);
+/* The end of the capture: UpdateFC gaps still open at the last record. */
+void fc_timing_finish(struct fc_model *m, struct fc_link *link);
 void fc_timing_update(struct fc_model *m, const struct packet *pkt,
                       struct fc_port_vc *sender, const struct fc_port_vc *rx);
 void fc_timing_init(struct fc_model *m, const struct packet *pkt,

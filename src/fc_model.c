@@ -28,6 +28,9 @@ static void port_vc_reset(struct fc_port_vc *pv)
 	pv->complete = false;
 	pv->got_init_mask = 0;
 	pv->sent_init2 = false;
+	pv->sent_init1 = false;
+	pv->maybe_init_mask = 0;
+	pv->maybe_complete = false;
 	pv->last_init_class[0] = pv->last_init_class[1] = -1;
 	memset(pv->first_adv, 0, sizeof(pv->first_adv));
 	for (unsigned ct = 0; ct < CT_COUNT; ct++) {
@@ -44,6 +47,8 @@ static void port_vc_reset(struct fc_port_vc *pv)
 		c->infinite_known = false;
 		c->limit_from_init1 = false;
 		c->overran = false;
+		c->limit_uncertain = false;
+		c->scale_known = false;
 		c->charge_seen = false;
 		c->rise_count = 0;
 	}
@@ -54,9 +59,27 @@ static void port_vc_reset(struct fc_port_vc *pv)
 
 void fc_vc_epoch_start(struct fc_link *link, unsigned vc)
 {
-	link->vc[vc].state = VC_INIT;
+	struct fc_vc *v = &link->vc[vc];
+	v->state = VC_INIT;
+	v->joined = false;
+	v->idle_uncertain = false;
 	for (unsigned p = 0; p < DIR_COUNT; p++)
-		port_vc_reset(&link->vc[vc].port[p]);
+		port_vc_reset(&v->port[p]);
+}
+
+/* A joined epoch [rules.md "Seen and joined epochs"]: what either port
+ * consumed before the capture is unknown, each port's from its own first
+ * InitFC1 on (fc_joined_port_started). */
+void fc_vc_epoch_join(struct fc_link *link, unsigned vc, uint64_t record_no)
+{
+	struct fc_vc *v = &link->vc[vc];
+	fc_vc_epoch_start(link, vc);
+	v->joined = true;
+	v->joined_record = record_no;
+	v->epochs_joined++;
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		for (unsigned ct = 0; ct < CT_COUNT; ct++)
+			v->port[p].credit[ct].consumed_known = false;
 }
 
 void fc_link_epoch_start(struct fc_link *link, bool by_event)
@@ -64,18 +87,51 @@ void fc_link_epoch_start(struct fc_link *link, bool by_event)
 	link->epoch_seen = true;
 	link->epoch_by_event = by_event;
 	link->port_reset_pending = false;
+	link->pm_inactive = false;
+	link->aspm_l1_requested = false;
 	fc_vc_epoch_start(link, 0);
 	for (unsigned vc = 1; vc < FC_VC_COUNT; vc++) {
 		fc_vc_epoch_start(link, vc);
 		link->vc[vc].state = VC_IDLE;
 	}
 	/* DL_Inactive resets NEXT_TRANSMIT_SEQ to 0 [6.1, 7]. */
-	for (unsigned p = 0; p < DIR_COUNT; p++) {
-		link->seq_known[p] = true;
-		link->seq_high[p] = 0xFFF;
-		memset(link->seq_seen[p], 0, sizeof(link->seq_seen[p]));
-	}
 	dl_reset(link);
+}
+
+void fc_link_epoch_join(struct fc_link *link, uint64_t record_no)
+{
+	link->epoch_seen = false;
+	link->epoch_by_event = false;
+	link->port_reset_pending = false;
+	link->pm_inactive = false;
+	link->aspm_l1_requested = false;
+	fc_vc_epoch_join(link, 0, record_no);
+	/* whether VC1-7 were enabled before the capture is not known */
+	for (unsigned vc = 1; vc < FC_VC_COUNT; vc++) {
+		fc_vc_epoch_start(link, vc);
+		link->vc[vc].state = VC_UNKNOWN;
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			for (unsigned ct = 0; ct < CT_COUNT; ct++)
+				link->vc[vc].port[p].credit[ct].consumed_known = false;
+	}
+	/* the sequence numbers are learnt, or known from each port's own
+	 * first InitFC1 on */
+	dl_forget(link);
+}
+
+/* Port p sent its first InitFC1 on vc in a joined epoch: it is in
+ * FC_INIT1 and has sent no TLP in the epoch, so what its transmitter
+ * consumed is known from here on (0), and on VC0 so is its sequence
+ * state (NEXT_TRANSMIT_SEQ 0 since DL_Inactive) [rules.md]. */
+void fc_joined_port_started(struct fc_link *link, unsigned vc, enum link_dir p)
+{
+	struct fc_port_vc *pv = &link->vc[vc].port[p];
+	for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+		pv->credit[ct].consumed = 0;
+		pv->credit[ct].consumed_known = true;
+	}
+	if (vc == 0)
+		dl_restart_port(link, p);
 }
 
 bool fc_link_scaling_known(const struct fc_link *link, bool *active)
@@ -87,7 +143,11 @@ bool fc_link_scaling_known(const struct fc_link *link, bool *active)
 		*active = link->dlf_scaled[DIR_DOWN] && link->dlf_scaled[DIR_UP];
 		return true;
 	}
-	if (link->epoch_by_event) {
+	/* a damaged DLLP from a side that sent none may have been its
+	 * Data Link Feature DLLP */
+	if (link->epoch_by_event &&
+	    !(link->dlf_uncertain[DIR_DOWN] && !link->dlf_seen[DIR_DOWN]) &&
+	    !(link->dlf_uncertain[DIR_UP] && !link->dlf_seen[DIR_UP])) {
 		*active = false;
 		return true;
 	}
@@ -95,16 +155,21 @@ bool fc_link_scaling_known(const struct fc_link *link, bool *active)
 }
 
 /* --initial-credits: VCs whose advertisement the user gave start as if
- * the capture began right after their initialisation. */
+ * the capture began right after their initialisation.  Credits given for
+ * one port make its partner's transmitter known (limit, and consumed = 0
+ * from the first record); the other direction stays unknown [rules.md].
+ * The scale in force is learnt from the first InitFC or UpdateFC of the
+ * type on the wire: until then the counters run at their widest width, in
+ * which the given (absolute) values cannot wrap. */
 static void apply_initial_credits(struct fc_link *link,
                                   const struct fc_options *opts)
 {
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-		bool any = false;
+		bool given[DIR_COUNT] = { false, false };
 		for (unsigned adv = 0; adv < DIR_COUNT; adv++)
 			for (unsigned ct = 0; ct < CT_COUNT; ct++)
-				any |= opts->initial[adv][vc][ct].given;
-		if (!any)
+				given[adv] |= opts->initial[adv][vc][ct].given;
+		if (!given[DIR_DOWN] && !given[DIR_UP])
 			continue;
 		fc_vc_epoch_start(link, vc);
 		link->vc[vc].state = VC_GIVEN;
@@ -116,6 +181,8 @@ static void apply_initial_credits(struct fc_link *link,
 			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
 				const struct initial_credit *ic = &opts->initial[adv][vc][ct];
 				struct fc_credit *c = &tx->credit[ct];
+				c->consumed_known = given[adv];
+				c->width = (uint8_t)(ct_is_data(ct) ? fc_data_width(3) : fc_hdr_width(3));
 				if (!ic->given)
 					continue;
 				c->infinite = ic->infinite;
@@ -126,12 +193,6 @@ static void apply_initial_credits(struct fc_link *link,
 				c->advertised_seen = true;
 				c->advertised_infinite = ic->infinite;
 				c->advertised = c->limit;
-				/* the width follows the size: a value above the unscaled
-				 * counter's reach needs the scaled one */
-				if (ct_is_data(ct))
-					c->width = (uint8_t)(c->limit > 8188 ? 16 : c->limit > 2047 ? 14 : 12);
-				else
-					c->width = (uint8_t)(c->limit > 508 ? 12 : c->limit > 127 ? 10 : 8);
 			}
 		}
 	}
@@ -144,6 +205,7 @@ static struct fc_link *link_new(struct fc_model *m, unsigned index)
 		fprintf(stderr, "dllpcheck: out of memory for link %u\n", index);
 		exit(2);
 	}
+	dl_forget(link);
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 		fc_vc_epoch_start(link, vc);
 		link->vc[vc].state = VC_UNKNOWN;
@@ -198,6 +260,7 @@ static void apply_event(struct fc_model *m, struct fc_link *link,
 		 * discarded; the Data Link Feature exchange starts again. */
 		link->dlf_seen[DIR_DOWN] = link->dlf_seen[DIR_UP] = false;
 		link->dlf_scaled[DIR_DOWN] = link->dlf_scaled[DIR_UP] = false;
+		link->dlf_uncertain[DIR_DOWN] = link->dlf_uncertain[DIR_UP] = false;
 		fc_link_epoch_start(link, true);
 		break;
 	case EV_PORT_RESET:
@@ -245,49 +308,145 @@ static void check_time(struct fc_model *m, struct fc_link *link,
 	link->last_time_ps = rec->time_ps;
 }
 
+/* Power management and the UpdateFC period [5.8, rules.md]: the link is
+ * not active from PM_Enter_L1/L23, or from a PM_Request_Ack answering a
+ * PM_Active_State_Request_L1, until the next TLP or DLLP of another kind;
+ * a DLLP the capture saw damaged may have been such an entry.  Returns
+ * false for the PM DLLPs, which do not wake the link. */
+static bool pm_dllp(const struct packet *pkt)
+{
+	switch (pkt->u.dllp.type) {
+	case DLLP_PM_ENTER_L1:
+	case DLLP_PM_ENTER_L23:
+	case DLLP_PM_AS_REQUEST_L1:
+	case DLLP_PM_REQUEST_ACK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void note_activity(struct fc_link *link, uint64_t now)
+{
+	link->aspm_l1_requested = false;
+	if (link->pm_inactive) {
+		link->pm_inactive = false;
+		fc_timing_link_active(link, now);
+	}
+}
+
+static void apply_pm(struct fc_model *m, struct fc_link *link,
+                     const struct packet *pkt)
+{
+	switch (pkt->u.dllp.type) {
+	case DLLP_PM_ENTER_L1:
+	case DLLP_PM_ENTER_L23:
+		link->pm_inactive = true;
+		break;
+	case DLLP_PM_AS_REQUEST_L1:
+		link->aspm_l1_requested = pkt->rec->dir == DIR_UP;
+		break;
+	case DLLP_PM_REQUEST_ACK:
+		if (link->aspm_l1_requested && pkt->rec->dir == DIR_DOWN)
+			link->pm_inactive = true; /* ASPM L1 entry */
+		break;
+	default:
+		break;
+	}
+	dl_apply_pm(m, link, pkt);
+}
+
+/* A DLLP the capture saw damaged (bad CRC, cut short, or PHY_ERROR
+ * without a CRC to prove its bytes): what it said is unknown. */
+static bool dllp_damaged(const struct packet *pkt)
+{
+	const struct dllp *d = &pkt->u.dllp;
+	return pkt->truncated || d->crc == CRC_BAD ||
+	       ((pkt->rec->flags & REC_F_PHY_ERROR) && d->crc != CRC_GOOD);
+}
+
+static void apply_dllp(struct fc_model *m, struct fc_link *link,
+                       const struct packet *pkt, bool fit)
+{
+	if (dllp_damaged(pkt)) {
+		fc_damaged_dllp(m, link, pkt->rec->dir);
+		return;
+	}
+	if (!fit)
+		return; /* a reserved type: discarded by the receiver [1.1] */
+	if (pm_dllp(pkt)) {
+		apply_pm(m, link, pkt);
+		return;
+	}
+	note_activity(link, pkt->rec->time_ps);
+	switch (pkt->u.dllp.type) {
+	case DLLP_INITFC1:
+	case DLLP_INITFC2:
+	case DLLP_UPDATEFC:
+		fc_apply_fc_dllp(m, link, pkt);
+		break;
+	case DLLP_FEATURE:
+		fc_apply_feature(link, pkt);
+		break;
+	case DLLP_ACK:
+	case DLLP_NAK:
+		dl_apply_acknak(m, link, pkt);
+		break;
+	default:
+		break;
+	}
+}
+
 void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 {
 	const struct record *rec = pkt->rec;
 	struct fc_link *link = link_get(m, rec->link);
 	link->active = true;
 	check_time(m, link, pkt);
+	link->last_rec = *rec;
+	link->last_rec.bytes = NULL;
+	link->last_rec.len = 0;
+	link->last_rec_seen = true;
 
 	switch (rec->kind) {
 	case REC_EVENT:
 		apply_event(m, link, pkt);
 		break;
 	case REC_DLLP:
-		if (!fit)
-			return; /* a Bad DLLP is discarded by the receiver [1.1] */
-		switch (pkt->u.dllp.type) {
-		case DLLP_INITFC1:
-		case DLLP_INITFC2:
-		case DLLP_UPDATEFC:
-			fc_apply_fc_dllp(m, link, pkt);
-			break;
-		case DLLP_FEATURE:
-			fc_apply_feature(link, pkt);
-			break;
-		case DLLP_ACK:
-		case DLLP_NAK:
-			dl_apply_acknak(m, link, pkt);
-			break;
-		case DLLP_PM_ENTER_L1:
-		case DLLP_PM_ENTER_L23:
-			/* the link leaves L0: the UpdateFC period stops [5.8] */
-			fc_timing_link_inactive(link);
-			dl_apply_pm(m, link, pkt);
-			break;
-		case DLLP_PM_AS_REQUEST_L1:
-		case DLLP_PM_REQUEST_ACK:
-			dl_apply_pm(m, link, pkt);
-			break;
-		default:
-			break;
-		}
+		apply_dllp(m, link, pkt, fit);
 		break;
 	case REC_TLP:
+		note_activity(link, rec->time_ps);
 		fc_apply_tlp(m, link, pkt, fit);
 		break;
+	}
+}
+
+void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind,
+                      uint64_t time_ps, bool has_time)
+{
+	(void)time_ps;
+	(void)has_time;
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		struct fc_link *link = m->links[i];
+		if (!link || (link_index >= 0 && (unsigned)link_index != i))
+			continue;
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			if (dir >= 0 && (unsigned)dir != p)
+				continue;
+			if (kind == 0 || kind == REC_DLLP)
+				fc_damaged_dllp(m, link, (enum link_dir)p);
+			if (kind == 0 || kind == REC_TLP)
+				fc_damaged_tlp(m, link, (enum link_dir)p);
+		}
+	}
+}
+
+void fc_model_finish(struct fc_model *m)
+{
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		struct fc_link *link = m->links[i];
+		if (link && link->last_rec_seen && !link->pm_inactive)
+			fc_timing_finish(m, link);
 	}
 }

@@ -82,6 +82,14 @@ struct fc_credit {
 	bool infinite_known;     /* the init advertisement was seen (or given) */
 	bool limit_from_init1;   /* an InitFC1 set the limit in this epoch */
 	bool overran;            /* the gate failed in this epoch: CC may be past CL */
+	bool limit_uncertain;    /* a damaged DLLP from the advertiser may have
+	                          * raised the limit: until an intact InitFC or
+	                          * UpdateFC of the type settles it, the true CL
+	                          * may be above ours [rules.md "What the capture
+	                          * saw damaged"] */
+	bool scale_known;        /* the scale in force was seen on the wire (not
+	                          * so for credits given by --initial-credits
+	                          * until the first InitFC/UpdateFC of the type) */
 	/* statistics, kept across epochs */
 	bool advertised_seen;
 	bool advertised_infinite;
@@ -119,6 +127,12 @@ struct fc_port_vc {
 	bool complete;           /* FI1 and then an InitFC2/UpdateFC/TLP from the partner */
 	uint8_t got_init_mask;   /* classes the partner advertised, bit per fc_class */
 	bool sent_init2;         /* this port sent InitFC2: it left FC_INIT1 */
+	bool sent_init1;         /* this port sent InitFC1 in this epoch */
+	/* What the capture saw damaged from the partner may have been an
+	 * InitFC of these classes (so FI1 may have been reached), or the
+	 * InitFC2/UpdateFC/TLP that completed this port. */
+	uint8_t maybe_init_mask;
+	bool maybe_complete;
 	int8_t last_init_class[2];   /* per phase (InitFC1, InitFC2), -1 none */
 	struct fc_adv first_adv[2][FC_CLASS_COUNT];   /* this port's own, per phase and class */
 	struct fc_credit credit[CT_COUNT];   /* this port's transmitter */
@@ -132,6 +146,14 @@ struct fc_port_vc {
 
 struct fc_vc {
 	enum vc_state state;
+	/* The epoch was joined, not seen: it was inferred from the first
+	 * InitFC1 on an unknown VC, so the partner's earlier InitFCs may
+	 * predate the capture [rules.md "Seen and joined epochs"]. */
+	bool joined;
+	uint64_t joined_record;  /* record number of that InitFC1 */
+	uint64_t epochs_joined;  /* for the report */
+	/* VC_IDLE, and a damaged DLLP may have been this VC's InitFC1 */
+	bool idle_uncertain;
 	struct fc_port_vc port[DIR_COUNT];
 	/* for the report: what could not be checked */
 	uint64_t tlps_while_unknown;
@@ -146,11 +168,16 @@ struct dl_port {
 	uint32_t unreadable_since_new; /* TLPs the capture could not read since
 	                                * the newest: their numbers are unknown */
 	bool in_replay;
-	bool replay_resync;            /* a replayed TLP was unreadable */
+	bool replay_resync;            /* a replayed TLP was unreadable, or a
+	                                * damaged DLLP may have been an Ack/Nak */
 	uint16_t replay_next;
 	/* as a receiver */
 	bool rcv_known;
-	bool rcv_uncertain;            /* an unreadable TLP came in */
+	bool rcv_uncertain;            /* an unreadable TLP came in, or a Nak
+	                                * was sent: what arrives next may be
+	                                * discarded or may be in order */
+	uint32_t rcv_damaged;          /* TLPs the capture saw damaged since
+	                                * this receiver's last Ack/Nak */
 	uint16_t next_rcv_seq;         /* NEXT_RCV_SEQ */
 	bool newest_rcv_known;
 	uint16_t newest_rcv;
@@ -179,6 +206,27 @@ struct fc_link {
 	uint16_t seq_high[DIR_COUNT];
 	uint8_t seq_seen[DIR_COUNT][4096 / 8];
 	uint64_t tlps_not_charged[DIR_COUNT];   /* replays, duplicates */
+	/* Consumed may lag the transmitter's own count [rules.md "What the
+	 * capture saw damaged"]: sequence numbers skipped and never seen
+	 * intact (holes), TLPs seen damaged that may have been new ones, and a
+	 * damaged TLP without a sequence number (never resolved). */
+	uint32_t cc_holes[DIR_COUNT];
+	uint32_t cc_damaged[DIR_COUNT];
+	bool cc_lag_for_epoch[DIR_COUNT];
+	/* a TLP without a sequence number (NO_SEQ) came from this port: the
+	 * sequence and Ack rules are off for it [rules.md] */
+	bool tap_no_seq[DIR_COUNT];
+	/* a damaged DLLP from this port may have been a Data Link Feature */
+	bool dlf_uncertain[DIR_COUNT];
+	/* power management: not active from an L1/L2/3 entry until the next
+	 * TLP or DLLP of another kind [rules.md fc.update.period] */
+	bool pm_inactive;
+	bool aspm_l1_requested;        /* PM_Active_State_Request_L1 seen, no Ack yet */
+	/* records the capture saw damaged on this link, for the report */
+	uint64_t damaged_dllps[DIR_COUNT], damaged_tlps[DIR_COUNT];
+	/* the link's last record, for the checks at the end of the capture */
+	bool last_rec_seen;
+	struct record last_rec;        /* bytes not kept */
 	struct dl_port dl[DIR_COUNT];
 	struct fc_vc vc[FC_VC_COUNT];
 };
@@ -229,6 +277,17 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit);
 bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps);
 /* Time at zero available credits up to now_ps (the open interval too). */
 uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps);
+
+/* The end of the capture: the checks that need it (an UpdateFC gap still
+ * open at a link's last record). */
+void fc_model_finish(struct fc_model *m);
+
+/* A record the capture saw damaged whose content cannot be trusted: a
+ * record that could not be decoded at all (capture.malformed).  link and
+ * dir are -1 when unknown (then every link / both directions), kind 0 when
+ * unknown (then DLLP and TLP). */
+void fc_model_damaged(struct fc_model *m, int link, int dir, int kind,
+                      uint64_t time_ps, bool has_time);
 
 /* The scaled flow control state of a link: known, and if so, active. */
 bool fc_link_scaling_known(const struct fc_link *link, bool *active);

@@ -21,6 +21,21 @@ void fc_timing_link_inactive(struct fc_link *link)
 		}
 }
 
+/* Leaving L1 (or a state a damaged DLLP may have put the link in): the
+ * UpdateFC gaps count from the moment the link is active again [rules.md
+ * fc.update.period]; an InitFC set interrupted by it is not measured. */
+void fc_timing_link_active(struct fc_link *link, uint64_t now)
+{
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			struct fc_port_vc *pv = &link->vc[vc].port[p];
+			for (unsigned c = 0; c < FC_CLASS_COUNT; c++)
+				if (pv->update_seen[c] && pv->last_update_ps[c] < now)
+					pv->last_update_ps[c] = now;
+			pv->init_set_seen[0] = pv->init_set_seen[1] = false;
+		}
+}
+
 static void raise_late(struct fc_model *m, const struct packet *pkt,
                        enum rule_id rule, uint64_t gap_ps, uint64_t limit_ps,
                        const char *since)
@@ -38,40 +53,94 @@ static void raise_late(struct fc_model *m, const struct packet *pkt,
 	fc_raise(m, &f);
 }
 
+/* A class needs UpdateFCs when it has a finite field [5.8]. */
+static bool class_needs_updates(const struct fc_port_vc *rx, unsigned cls)
+{
+	const struct fc_credit *hdr = &rx->credit[ct_hdr((enum fc_class)cls)];
+	const struct fc_credit *data = &rx->credit[ct_data((enum fc_class)cls)];
+	return (hdr->infinite_known && !hdr->infinite) ||
+	       (data->infinite_known && !data->infinite);
+}
+
 void fc_timing_update(struct fc_model *m, const struct packet *pkt,
                       struct fc_port_vc *sender, const struct fc_port_vc *rx)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	uint64_t now = pkt->rec->time_ps;
-	const struct fc_credit *hdr = &rx->credit[ct_hdr(d->fc_class)];
-	const struct fc_credit *data = &rx->credit[ct_data(d->fc_class)];
-	/* only a class with a finite field needs updates [5.8] */
-	bool finite = (hdr->infinite_known && !hdr->infinite) ||
-	              (data->infinite_known && !data->infinite);
 	uint64_t last = sender->last_update_ps[d->fc_class];
-	if (finite && sender->update_seen[d->fc_class] && now > last &&
-	    now - last > m->opts->update_period_ps)
+	if (class_needs_updates(rx, d->fc_class) && sender->update_seen[d->fc_class] &&
+	    now > last && now - last > m->opts->update_period_ps)
 		raise_late(m, pkt, R_FC_UPDATE_PERIOD, now - last, m->opts->update_period_ps,
 		           "the previous UpdateFC of the class");
 	sender->update_seen[d->fc_class] = true;
 	sender->last_update_ps[d->fc_class] = now;
 }
 
+static const char *const timing_class_names[FC_CLASS_COUNT] = { "P", "NP", "Cpl" };
+
+static COLD_PATH void raise_update_gap_open(struct fc_model *m, const struct fc_link *link,
+                                            unsigned vc, enum link_dir sender,
+                                            unsigned cls, uint64_t gap_ps)
+{
+	uint64_t limit_ps = m->opts->update_period_ps;
+	struct finding f;
+	finding_init(&f, R_FC_UPDATE_PERIOD, &link->last_rec);
+	f.port = (int)sender;
+	f.vc = (int)vc;
+	finding_message(m->sink, &f,
+	         "no UpdateFC-%s from port %s on VC%u for %llu.%03llu us up to the link's "
+	         "last record: more than %llu.%03llu us",
+	         timing_class_names[cls], link_dir_name(sender), vc,
+	         (unsigned long long)(gap_ps / 1000000), (unsigned long long)(gap_ps / 1000 % 1000),
+	         (unsigned long long)(limit_ps / 1000000), (unsigned long long)(limit_ps / 1000 % 1000));
+	finding_add_evidence(&f, "gap_ps", (int64_t)gap_ps);
+	finding_add_evidence(&f, "limit_ps", (int64_t)limit_ps);
+	finding_add_evidence(&f, "class", cls);
+	fc_raise(m, &f);
+}
+
+/* fc.update.period at the end of the capture: a port that stopped sending
+ * UpdateFCs for good, once per sender, class and VC. */
+void fc_timing_finish(struct fc_model *m, struct fc_link *link)
+{
+	uint64_t now = link->last_rec.time_ps;
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
+		const struct fc_vc *v = &link->vc[vc];
+		if (v->state != VC_INIT && v->state != VC_GIVEN)
+			continue;
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			const struct fc_port_vc *sender = &v->port[p];
+			const struct fc_port_vc *rx = &v->port[partner_of((enum link_dir)p)];
+			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
+				uint64_t last = sender->last_update_ps[cls];
+				if (sender->update_seen[cls] && class_needs_updates(rx, cls) &&
+				    now > last && now - last > m->opts->update_period_ps)
+					raise_update_gap_open(m, link, vc, (enum link_dir)p, cls,
+					                      now - last);
+			}
+		}
+	}
+}
+
+/* fc.init.repeat-interval [6.2]: measured at the InitFC-P that starts a
+ * set, from the start of the sender's previous set of the phase, and only
+ * while the sender is still in that phase (FC_INIT1 until it has FI1,
+ * FC_INIT2 until it is complete). */
 void fc_timing_init(struct fc_model *m, const struct packet *pkt,
                     struct fc_port_vc *sender, int phase)
 {
 	const struct dllp *d = &pkt->u.dllp;
+	if (d->fc_class != FC_P)
+		return;
 	uint64_t now = pkt->rec->time_ps;
 	uint64_t start = sender->init_set_start_ps[phase];
-	if (sender->init_set_seen[phase] && now > start &&
+	bool in_phase = phase == 0 ? !fc_possible_fi1(sender) : !fc_possible_complete(sender);
+	if (in_phase && sender->init_set_seen[phase] && now > start &&
 	    now - start > m->opts->init_repeat_ps)
 		raise_late(m, pkt, R_FC_INIT_REPEAT_INTERVAL, now - start,
 		           m->opts->init_repeat_ps, "the start of the sender's previous set");
-	if (d->fc_class == FC_P) {
-		/* a set starts with P [6.2] */
-		sender->init_set_seen[phase] = true;
-		sender->init_set_start_ps[phase] = now;
-	}
+	sender->init_set_seen[phase] = in_phase;
+	sender->init_set_start_ps[phase] = now;
 }
 
 void fc_timing_starved(struct fc_model *m, const struct packet *pkt,

@@ -25,7 +25,11 @@ static void seq_mark(struct fc_link *link, enum link_dir p, unsigned seq,
 /* True when seq is the first appearance of that sequence number with a
  * good LCRC: a new TLP.  A replay (after a Nak or a timeout) reuses the
  * numbers of the 2048 behind the newest; numbers ahead of it are new, and
- * moving ahead forgets those that fall out of the window. */
+ * moving ahead forgets those that fall out of the window.
+ * Numbers skipped on the way ahead were sent and not seen intact: until
+ * each appears, what the transmitter consumed may be more than charged
+ * here (cc_holes); a damaged TLP before this one was a replay or one of
+ * the skipped numbers, so it is accounted for (cc_damaged). */
 static bool seq_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
 {
 	if (!link->seq_known[p]) {
@@ -41,11 +45,16 @@ static bool seq_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
 			seq_mark(link, p, (link->seq_high[p] + k + 2048u) & 0xFFFu, false);
 		link->seq_high[p] = (uint16_t)seq;
 		seq_mark(link, p, seq, true);
+		if (link->cc_holes[p] <= UINT32_MAX - ahead)
+			link->cc_holes[p] += ahead - 1;
+		link->cc_damaged[p] = 0;
 		return true;
 	}
 	if (seq_seen(link, p, seq))
 		return false;
 	seq_mark(link, p, seq, true);
+	if (link->cc_holes[p])
+		link->cc_holes[p]--;
 	return true;
 }
 
@@ -101,7 +110,7 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
                             unsigned vc, struct fc_credit *c,
                             enum credit_type ct, uint32_t need)
 {
-	if (fc_credit_tracked(c)) {
+	if (fc_credit_tracked(c) && !c->limit_uncertain) {
 		fc_timing_before_charge(m, pkt, vc, ct, c, need);
 		uint32_t gap;
 		if (!fc_gate_allows(c->limit, c->consumed, need, c->width, &gap)) {
@@ -116,18 +125,52 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
 	fc_timing_after_charge(c, pkt->rec->time_ps);
 }
 
+/* A TLP the capture saw damaged (bad LCRC, cut short, or PHY_ERROR
+ * without an LCRC to prove its bytes): its number and cost are unknown. */
+static bool tlp_damaged(const struct packet *pkt)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	return pkt->truncated || t->lcrc == CRC_BAD ||
+	       ((pkt->rec->flags & REC_F_PHY_ERROR) && t->lcrc != CRC_GOOD);
+}
+
+/* The init-state rules for a TLP from tx on a VC in an epoch whose start
+ * was seen [6.2]; silent where the capture cannot prove the state: a
+ * joined epoch, or a damaged DLLP/TLP from the partner that may have
+ * carried the missing InitFC or the completion [rules.md]. */
+static void check_init_state(struct fc_model *m, const struct packet *pkt,
+                             const struct fc_vc *v, const struct fc_port_vc *tx,
+                             unsigned vc)
+{
+	if (v->joined || tx->complete)
+		return;
+	if (!tx->fi1) {
+		if (!fc_possible_fi1(tx))
+			raise_init_state(m, pkt, R_FC_INIT_TLP_BEFORE_INIT, vc,
+			                 "has not reached FI1 in this initialisation");
+	} else if (!tx->maybe_complete) {
+		raise_init_state(m, pkt, R_FC_INIT_TLP_DURING_INIT2, vc,
+		                 "is still in FC_INIT2 (allowed by PCIe 1.0a only)");
+	}
+}
+
 void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
                   const struct packet *pkt, bool fit)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir sender_dir = pkt->rec->dir;
 
-	dl_apply_tlp(m, link, pkt);
 	/* Nullified and Bad TLPs were never received: no sequence number is
-	 * used, nothing is charged [3.4, 5.9].  A truncated one cannot be
-	 * trusted either. */
-	if (pkt->truncated || t->lcrc == CRC_BAD || t->lcrc == CRC_NULLIFIED)
+	 * used, nothing is charged [3.4, 5.9]. */
+	if (t->lcrc == CRC_NULLIFIED && !pkt->truncated) {
+		link->dl[sender_dir].tlps_nullified++;
 		return;
+	}
+	if (tlp_damaged(pkt)) {
+		fc_damaged_tlp(m, link, sender_dir);
+		return;
+	}
+	dl_apply_tlp(m, link, pkt);
 	bool is_new = t->has_seq ? seq_is_new(link, sender_dir, t->seq) : true;
 	dl_after_tlp(link, sender_dir);
 	if (!fit)
@@ -157,16 +200,16 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 		v->tlps_while_unknown++;
 		break;
 	case VC_IDLE:
+		if (v->idle_uncertain) {
+			/* a damaged DLLP may have been its InitFC1 */
+			v->tlps_while_unknown++;
+			break;
+		}
 		raise_init_state(m, pkt, R_FC_CREDIT_VC_NOT_ENABLED, vc,
 		                 "never started flow-control initialisation on it");
 		return;
 	case VC_INIT:
-		if (!tx->fi1)
-			raise_init_state(m, pkt, R_FC_INIT_TLP_BEFORE_INIT, vc,
-			                 "has not reached FI1 in this initialisation");
-		else if (!tx->complete)
-			raise_init_state(m, pkt, R_FC_INIT_TLP_DURING_INIT2, vc,
-			                 "is still in FC_INIT2 (allowed by PCIe 1.0a only)");
+		check_init_state(m, pkt, v, tx, vc);
 		break;
 	case VC_GIVEN:
 		break;

@@ -10,6 +10,15 @@ static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
 	fc_model_apply(ctx, pkt, fit);
 }
 
+/* A record that could not be decoded at all: for the model, a packet of
+ * unknown content, link and direction that the capture saw damaged
+ * [rules.md "What the capture saw damaged"]. */
+static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
+{
+	(void)bad;
+	fc_model_damaged(ctx, -1, -1, 0, 0, false);
+}
+
 void pipeline_check(const struct config *cfg, struct reader *r,
                     const char *path, FILE *out, struct input_result *res)
 {
@@ -43,9 +52,10 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 
 	struct fc_model model;
 	fc_model_init(&model, &cfg->fc, &sink);
-	struct analysis_hooks hooks = { model_on_packet, NULL, &model,
+	struct analysis_hooks hooks = { model_on_packet, model_on_malformed, &model,
 	                                cfg->progress ? progress_report : NULL };
 	analysis_run(r, &sink, &hooks, &res->stats);
+	fc_model_finish(&model);
 	if (cfg->progress)
 		progress_done();
 

@@ -5,8 +5,12 @@
 #   fire.expected   the finding lines it must give, exactly
 #   miss.trace      a near miss that must not fire RULE-ID
 #   miss.expected   the finding lines it must give (usually none)
-#   args            optional: extra command-line options for both traces
-# A new case is just a new directory.  UPDATE_GOLDEN=1 rewrites the
+#   args            optional: extra command-line options for every case
+#   fire-NAME.trace, miss-NAME.trace (or .pcap), with NAME.expected beside:
+#                   more cases of the same rule; a fire-NAME case must fire
+#                   RULE-ID (others may fire too: the .expected pins them all),
+#                   a miss-NAME case must not
+# A new case is just a new directory or file.  UPDATE_GOLDEN=1 rewrites the
 # .expected files (review the diff).
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
@@ -17,12 +21,14 @@ for dir in "$srcdir"/tests/scenarios/*/; do
 	args=""
 	[ -f "$dir/args" ] && args=$(cat "$dir/args")
 	for case in fire miss; do
-		input="$case.trace"
-		[ -f "$dir/$input" ] || input="$case.pcap"
-		if [ ! -f "$dir/$input" ]; then
+		[ -f "$dir/$case.trace" ] || [ -f "$dir/$case.pcap" ] ||
 			fail "$rule: no $case.trace or $case.pcap"
-			continue
-		fi
+	done
+	for input_path in "$dir"/fire.trace "$dir"/fire.pcap "$dir"/miss.trace "$dir"/miss.pcap \
+	                  "$dir"/fire-*.trace "$dir"/fire-*.pcap "$dir"/miss-*.trace "$dir"/miss-*.pcap; do
+		[ -f "$input_path" ] || continue
+		input=$(basename "$input_path")
+		case=${input%.*}
 		cd "$dir"
 		# shellcheck disable=SC2086
 		run_dllpcheck $args --fail-on info "$input"
@@ -32,17 +38,25 @@ for dir in "$srcdir"/tests/scenarios/*/; do
 		grep -v -e '^==' -e '^ ' "$tmpdir/out" >"$tmpdir/findings" || true
 		compare_golden "$dir/$case.expected" "$tmpdir/findings" "$rule/$case"
 		rules_fired=$(sed -n 's/^[^ ]*: record [0-9]*[^:]*:.* \(error\|warning\|info\) \([a-z0-9.-]*\): .*/\2/p' "$tmpdir/findings" | sort -u)
-		if [ "$case" = fire ]; then
+		case $case in
+		fire)
 			if [ "$rules_fired" = "$rule" ]; then pass; else
 				fail "$rule/$input fires [$(echo $rules_fired)], expected exactly $rule"
 			fi
 			# fired means exit status 1 with --fail-on info
 			[ "$status" -eq 1 ] && pass || fail "$rule/fire: exit status $status, expected 1"
-		else
+			;;
+		fire-*)
+			if echo "$rules_fired" | grep -qx -- "$rule"; then pass; else
+				fail "$rule/$input fires [$(echo $rules_fired)], not $rule"
+			fi
+			;;
+		*)
 			if echo "$rules_fired" | grep -qx -- "$rule"; then
 				fail "$rule/$input fires $rule"
 			else pass; fi
-		fi
+			;;
+		esac
 	done
 	count=$((count + 1))
 done
