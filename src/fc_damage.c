@@ -43,8 +43,8 @@ static void receiver_progress_uncertain(struct fc_link *link, enum link_dir send
 		/* after FI1 (maybe), any InitFC2, UpdateFC or TLP completes */
 		if (fc_possible_fi1(rx))
 			rx->maybe_complete = true;
-		if (may_be_initfc)
-			rx->maybe_init_mask = 7;
+		if (may_be_initfc && rx->maybe_init_count < FC_CLASS_COUNT)
+			rx->maybe_init_count++;
 	}
 }
 

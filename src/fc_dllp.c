@@ -365,7 +365,8 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 		else
 			fc_vc_epoch_start(link, d->vc);
 		if (idle_uncertain)
-			v->port[DIR_DOWN].maybe_init_mask = v->port[DIR_UP].maybe_init_mask = 7;
+			v->port[DIR_DOWN].maybe_init_count = v->port[DIR_UP].maybe_init_count =
+				FC_CLASS_COUNT;
 	}
 	if (!sender->sent_init1) {
 		sender->sent_init1 = true;

@@ -27,11 +27,12 @@ void fc_joined_port_started(struct fc_link *link, unsigned vc, enum link_dir p);
 void fc_damaged_dllp(struct fc_model *m, struct fc_link *link, enum link_dir sender);
 void fc_damaged_tlp(struct fc_model *m, struct fc_link *link, enum link_dir sender);
 
-/* Port pv may have FI1: it has it, or a damaged DLLP may have carried the
- * InitFCs it lacks. */
+/* Port pv may have FI1: it has it, or the damaged DLLPs from its partner
+ * may have carried the InitFCs of every class it lacks. */
 static inline bool fc_possible_fi1(const struct fc_port_vc *pv)
 {
-	return pv->fi1 || (pv->got_init_mask | pv->maybe_init_mask) == 7;
+	unsigned missing = (unsigned)__builtin_popcount(7u & ~(unsigned)pv->got_init_mask);
+	return pv->fi1 || missing <= pv->maybe_init_count;
 }
 
 /* Port pv may be complete. */

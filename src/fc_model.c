@@ -29,7 +29,7 @@ static void port_vc_reset(struct fc_port_vc *pv)
 	pv->got_init_mask = 0;
 	pv->sent_init2 = false;
 	pv->sent_init1 = false;
-	pv->maybe_init_mask = 0;
+	pv->maybe_init_count = 0;
 	pv->maybe_complete = false;
 	pv->last_init_class[0] = pv->last_init_class[1] = -1;
 	memset(pv->first_adv, 0, sizeof(pv->first_adv));
@@ -88,7 +88,6 @@ void fc_link_epoch_start(struct fc_link *link, bool by_event)
 	link->epoch_by_event = by_event;
 	link->port_reset_pending = false;
 	link->pm_inactive = false;
-	link->aspm_l1_requested = false;
 	fc_vc_epoch_start(link, 0);
 	for (unsigned vc = 1; vc < FC_VC_COUNT; vc++) {
 		fc_vc_epoch_start(link, vc);
@@ -104,7 +103,6 @@ void fc_link_epoch_join(struct fc_link *link, uint64_t record_no)
 	link->epoch_by_event = false;
 	link->port_reset_pending = false;
 	link->pm_inactive = false;
-	link->aspm_l1_requested = false;
 	fc_vc_epoch_join(link, 0, record_no);
 	/* whether VC1-7 were enabled before the capture is not known */
 	for (unsigned vc = 1; vc < FC_VC_COUNT; vc++) {
@@ -328,7 +326,6 @@ static bool pm_dllp(const struct packet *pkt)
 
 static void note_activity(struct fc_link *link, uint64_t now)
 {
-	link->aspm_l1_requested = false;
 	if (link->pm_inactive) {
 		link->pm_inactive = false;
 		fc_timing_link_active(link, now);
@@ -343,12 +340,11 @@ static void apply_pm(struct fc_model *m, struct fc_link *link,
 	case DLLP_PM_ENTER_L23:
 		link->pm_inactive = true;
 		break;
-	case DLLP_PM_AS_REQUEST_L1:
-		link->aspm_l1_requested = pkt->rec->dir == DIR_UP;
-		break;
 	case DLLP_PM_REQUEST_ACK:
-		if (link->aspm_l1_requested && pkt->rec->dir == DIR_DOWN)
-			link->pm_inactive = true; /* ASPM L1 entry */
+		/* It answers a PM_Active_State_Request_L1 (ASPM L1 entry), a
+		 * PM_Enter_L1 or a PM_Enter_L23: after each the link leaves L0,
+		 * so also when the request came before the capture. */
+		link->pm_inactive = true;
 		break;
 	default:
 		break;

@@ -128,10 +128,11 @@ struct fc_port_vc {
 	uint8_t got_init_mask;   /* classes the partner advertised, bit per fc_class */
 	bool sent_init2;         /* this port sent InitFC2: it left FC_INIT1 */
 	bool sent_init1;         /* this port sent InitFC1 in this epoch */
-	/* What the capture saw damaged from the partner may have been an
-	 * InitFC of these classes (so FI1 may have been reached), or the
-	 * InitFC2/UpdateFC/TLP that completed this port. */
-	uint8_t maybe_init_mask;
+	/* DLLPs from the partner the capture saw damaged in this epoch: each
+	 * may have been the InitFC of one class this port lacks (so FI1 may
+	 * have been reached when they are as many as the classes missing) */
+	uint8_t maybe_init_count;
+	/* ... or the InitFC2/UpdateFC/TLP that completed this port */
 	bool maybe_complete;
 	int8_t last_init_class[2];   /* per phase (InitFC1, InitFC2), -1 none */
 	struct fc_adv first_adv[2][FC_CLASS_COUNT];   /* this port's own, per phase and class */
@@ -221,7 +222,6 @@ struct fc_link {
 	/* power management: not active from an L1/L2/3 entry until the next
 	 * TLP or DLLP of another kind [rules.md fc.update.period] */
 	bool pm_inactive;
-	bool aspm_l1_requested;        /* PM_Active_State_Request_L1 seen, no Ack yet */
 	/* records the capture saw damaged on this link, for the report */
 	uint64_t damaged_dllps[DIR_COUNT], damaged_tlps[DIR_COUNT];
 	/* the link's last record, for the checks at the end of the capture */

@@ -6,6 +6,7 @@
 #   miss.trace      a near miss that must not fire RULE-ID
 #   miss.expected   the finding lines it must give (usually none)
 #   args            optional: extra command-line options for every case
+#   CASE.args       optional: the options for that case alone (instead)
 #   fire-NAME.trace, miss-NAME.trace (or .pcap), with NAME.expected beside:
 #                   more cases of the same rule; a fire-NAME case must fire
 #                   RULE-ID (others may fire too: the .expected pins them all),
@@ -29,9 +30,11 @@ for dir in "$srcdir"/tests/scenarios/*/; do
 		[ -f "$input_path" ] || continue
 		input=$(basename "$input_path")
 		case=${input%.*}
+		case_args=$args
+		[ -f "$dir/$case.args" ] && case_args=$(cat "$dir/$case.args")
 		cd "$dir"
 		# shellcheck disable=SC2086
-		run_dllpcheck $args --fail-on info "$input"
+		run_dllpcheck $case_args --fail-on info "$input"
 		cd - >/dev/null
 		[ "$status" -le 1 ] && pass || fail "$rule/$case: exit status $status"
 		# finding lines only: the summary starts with "==" or spaces
