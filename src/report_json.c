@@ -194,6 +194,14 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 			json_object_set_new(dl, link_dir_name(p), po);
 		}
 		json_object_set_new(lo, "data_link", dl);
+		json_t *damaged = json_object();
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			json_t *po = json_object();
+			json_object_set_new(po, "dllps", json_integer((json_int_t)link->damaged_dllps[p]));
+			json_object_set_new(po, "tlps", json_integer((json_int_t)link->damaged_tlps[p]));
+			json_object_set_new(damaged, link_dir_name(p), po);
+		}
+		json_object_set_new(lo, "damaged", damaged);
 		json_t *vcs = json_array();
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 			const struct fc_vc *v = &link->vc[vc];
@@ -204,6 +212,7 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 			json_t *vo = json_object();
 			json_object_set_new(vo, "vc", json_integer(vc));
 			json_object_set_new(vo, "state", json_string(vc_state_names[v->state]));
+			json_object_set_new(vo, "epochs_joined", json_integer((json_int_t)v->epochs_joined));
 			json_object_set_new(vo, "tlps_while_unknown", json_integer((json_int_t)v->tlps_while_unknown));
 			json_object_set_new(vo, "fc_dllps_while_unknown", json_integer((json_int_t)v->fc_dllps_while_unknown));
 			for (unsigned p = 0; p < DIR_COUNT; p++) {

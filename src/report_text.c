@@ -89,6 +89,14 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 		        d->tlps_replayed, d->tlps_nullified, d->tlps_unreadable,
 		        d->acks_received, d->naks_received, d->outstanding_high_water);
 	}
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		if (link->damaged_dllps[p] || link->damaged_tlps[p])
+			fprintf(out, "    partial: port %s: the capture saw %" PRIu64 " DLLP%s and %" PRIu64
+			        " TLP%s from it damaged; what they said is unknown, so the checks "
+			        "resting on it were off until intact packets settled it\n",
+			        link_dir_name(p), link->damaged_dllps[p],
+			        link->damaged_dllps[p] == 1 ? "" : "s", link->damaged_tlps[p],
+			        link->damaged_tlps[p] == 1 ? "" : "s");
 	bool any = false;
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
 		for (unsigned p = 0; p < DIR_COUNT; p++)
@@ -104,6 +112,14 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 			for (unsigned ct = 0; ct < CT_COUNT; ct++)
 				print_credit(out, vc, (enum link_dir)p, (enum credit_type)ct,
 				             &v->port[p].credit[ct]);
+		if (v->epochs_joined)
+			fprintf(out, "    joined: VC%u: %" PRIu64 " initialisation epoch%s joined, not seen "
+			        "(the last at record %" PRIu64 "): the capture began during "
+			        "flow-control initialisation, so what each port had received before "
+			        "was not checked (fc.init.tlp-before-init, tlp-during-init2, "
+			        "init2-early, update-early), and each port's credits consumed only "
+			        "from its own first InitFC1\n",
+			        vc, v->epochs_joined, v->epochs_joined == 1 ? "" : "s", v->joined_record);
 		if (v->tlps_while_unknown || v->fc_dllps_while_unknown)
 			fprintf(out, "    partial: VC%u: %" PRIu64 " TLPs and %" PRIu64
 			        " flow-control DLLPs came before any initialisation was seen "
