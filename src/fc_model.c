@@ -90,8 +90,13 @@ void fc_link_epoch_start(struct fc_link *link, bool by_event)
 	link->pm_inactive = false;
 	fc_vc_epoch_start(link, 0);
 	for (unsigned vc = 1; vc < FC_VC_COUNT; vc++) {
+		struct fc_vc *v = &link->vc[vc];
+		bool before = v->initialised_before || v->state == VC_INIT ||
+		              v->state == VC_GIVEN || v->tlps_while_unknown ||
+		              v->fc_dllps_while_unknown;
 		fc_vc_epoch_start(link, vc);
-		link->vc[vc].state = VC_IDLE;
+		v->state = VC_IDLE;
+		v->initialised_before = before;
 	}
 	/* DL_Inactive resets NEXT_TRANSMIT_SEQ to 0 [6.1, 7]. */
 	dl_reset(link);

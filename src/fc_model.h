@@ -155,6 +155,10 @@ struct fc_vc {
 	uint64_t epochs_joined;  /* for the report */
 	/* VC_IDLE, and a damaged DLLP may have been this VC's InitFC1 */
 	bool idle_uncertain;
+	/* the capture saw this VC initialised (or in use) in an earlier epoch
+	 * of the link: a TLP on it before it re-initialises is
+	 * fc.init.tlp-before-init, not fc.credit.vc-not-enabled [rules.md] */
+	bool initialised_before;
 	struct fc_port_vc port[DIR_COUNT];
 	/* for the report: what could not be checked */
 	uint64_t tlps_while_unknown;

@@ -205,8 +205,13 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 			v->tlps_while_unknown++;
 			break;
 		}
-		raise_init_state(m, pkt, R_FC_CREDIT_VC_NOT_ENABLED, vc,
-		                 "never started flow-control initialisation on it");
+		if (v->initialised_before)
+			raise_init_state(m, pkt, R_FC_INIT_TLP_BEFORE_INIT, vc,
+			                 "has not re-initialised it since the link's last "
+			                 "initialisation (it was initialised in an earlier one)");
+		else
+			raise_init_state(m, pkt, R_FC_CREDIT_VC_NOT_ENABLED, vc,
+			                 "never started flow-control initialisation on it");
 		return;
 	case VC_INIT:
 		check_init_state(m, pkt, v, tx, vc);
