@@ -131,6 +131,8 @@ struct csv_reader {
 	bool failed;
 	int read_errno;
 	bool stopped;              /* --strict ended the input */
+	uint64_t row_packet;       /* the current row's packet-number cell, */
+	bool row_has_packet;       /* when it holds a whole number */
 
 	unsigned ncells;
 	struct csv_cell cells[CSV_MAX_COLS];
@@ -321,6 +323,19 @@ static const struct alias alias_table[] = {
 	{ "data", CSV_F_RAW, false }, { "hex", CSV_F_RAW, false },
 	{ "hexdata", CSV_F_RAW, false }, { "payload", CSV_F_RAW, false },
 	{ "symbols", CSV_F_RAW, false }, { "packetdata", CSV_F_RAW, false },
+
+	/* The analyzer's own numbering of the rows ("Packet #", "No.",
+	 * "Index", "Frame"; a bare "#" too, see column_field()). */
+	{ "packet", CSV_F_PACKET, false }, { "packetnumber", CSV_F_PACKET, false },
+	{ "packetno", CSV_F_PACKET, false }, { "packetnum", CSV_F_PACKET, false },
+	{ "packetid", CSV_F_PACKET, false }, { "pkt", CSV_F_PACKET, false },
+	{ "pktno", CSV_F_PACKET, false }, { "pktnum", CSV_F_PACKET, false },
+	{ "pktnumber", CSV_F_PACKET, false }, { "pktid", CSV_F_PACKET, false },
+	{ "no", CSV_F_PACKET, false }, { "nr", CSV_F_PACKET, false },
+	{ "number", CSV_F_PACKET, false }, { "num", CSV_F_PACKET, false },
+	{ "index", CSV_F_PACKET, false }, { "idx", CSV_F_PACKET, false },
+	{ "frame", CSV_F_PACKET, false }, { "frameno", CSV_F_PACKET, false },
+	{ "framenumber", CSV_F_PACKET, false }, { "framenum", CSV_F_PACKET, false },
 };
 
 static const char *const field_names[CSV_F_COUNT] = {
@@ -331,6 +346,7 @@ static const char *const field_names[CSV_F_COUNT] = {
 	[CSV_F_HDR_SCALE] = "hdr-scale", [CSV_F_DATA_SCALE] = "data-scale",
 	[CSV_F_SEQ] = "seq", [CSV_F_ACKNAK_SEQ] = "acknak-seq",
 	[CSV_F_LENGTH] = "length", [CSV_F_TC] = "tc", [CSV_F_RAW] = "raw",
+	[CSV_F_PACKET] = "packet",
 };
 
 const char *csv_field_name(enum csv_field f)
@@ -350,6 +366,17 @@ int csv_field_lookup(const char *norm, bool *ticks)
 		}
 	}
 	return -1;
+}
+
+/* The field a header cell names (raw text s, normalised norm), or -1: its
+ * aliases, and a bare "#" (normalised to nothing) for the packet number. */
+static int column_field(const char *s, size_t len, const char *norm)
+{
+	if (norm[0] == '\0') {
+		trim(&s, &len);
+		return len == 1 && s[0] == '#' ? CSV_F_PACKET : -1;
+	}
+	return csv_field_lookup(norm, NULL);
 }
 
 /* Fields that make a line a header (with one more known column). */
@@ -1056,7 +1083,7 @@ bool csv_options_set_map(struct csv_options *o, const char *arg, char *err,
 		return set_err(err, errlen,
 		               "--map '%s': unknown key (time, dir, link, type, "
 		               "dllp-type, tlp-type, vc, hdr-fc, data-fc, hdr-scale, "
-		               "data-scale, seq, acknak-seq, length, tc, raw)", arg);
+		               "data-scale, seq, acknak-seq, length, tc, raw, packet)", arg);
 	m = &o->map[f];
 	memset(m, 0, sizeof(*m));
 	if (vlen == 0 || ascii_eq_nocase(v, vlen, "none") || ascii_eq_nocase(v, vlen, "-")) {
@@ -1376,10 +1403,10 @@ static int mapped_name_field(const struct csv_options *o, const char *norm)
 	return -1;
 }
 
-/* Distinct known fields among the cells (by alias, or named by --map);
- * 0 unless a header: two known, one of them primary, and for blank-split
- * columns at least half the cells known, so a line of prose ("the DLLP
- * seq test") is no header. */
+/* Distinct known fields among the cells (by alias, or named by --map;
+ * the packet number not counted); 0 unless a header: two known, one of
+ * them primary, and for blank-split columns at least half the cells
+ * known, so a line of prose ("the DLLP seq test") is no header. */
 static unsigned header_score(const char *buf, const struct csv_cell *cells,
                              unsigned n, const struct csv_options *o,
                              bool aligned)
@@ -1400,9 +1427,11 @@ static unsigned header_score(const char *buf, const struct csv_cell *cells,
 		                   sizeof(norm), NULL, 0);
 		f = mapped_name_field(o, norm);
 		if (f < 0)
-			f = csv_field_lookup(norm, NULL);
+			f = column_field(buf + cells[i].off, cells[i].len, norm);
 		known_cells += f >= 0;
-		if (f < 0 || (seen & (1u << f)))
+		/* A row-number column is in many tables that are no export: it
+		 * does not make a header (detection as before issue 12). */
+		if (f < 0 || f == CSV_F_PACKET || (seen & (1u << f)))
 			continue;
 		seen |= 1u << f;
 		count++;
@@ -1463,6 +1492,7 @@ static unsigned guess_header(const char *line, size_t len, char *scratch,
 /* "DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd" */
 struct agilent_line {
 	size_t dir_off, dir_len;
+	size_t rec_off, rec_len;   /* the analyzer's record number */
 	size_t time_off, time_len;
 	size_t hex_off;
 };
@@ -1489,8 +1519,10 @@ static bool parse_agilent(const char *s, size_t len, struct agilent_line *a)
 	p = skip_blanks(s, len, q);
 	if (p >= len || !is_digit(s[p]))
 		return false;
+	a->rec_off = p;
 	while (p < len && is_digit(s[p]))
 		p++;
+	a->rec_len = p - a->rec_off;
 	p = skip_blanks(s, len, p);
 	if (p >= len || s[p] != '@')
 		return false;
@@ -1653,7 +1685,7 @@ static void take_header(struct csv_reader *r, const struct split_mode *mode)
 		                   sizeof(c->unit));
 		c->start = r->cells[i].off;
 		c->end = r->cells[i].off + r->cells[i].len;
-		c->field = csv_field_lookup(c->norm, NULL);
+		c->field = column_field(s, len, c->norm);
 	}
 	r->after_header = true;
 }
@@ -2689,10 +2721,40 @@ static bool split_row(struct csv_reader *r, struct row *w)
 	return true;
 }
 
+/* The analyzer's packet number of the current row: its packet-number
+ * cell, or an agilent-dump line's record number.  Only a whole number
+ * counts; any other content is no number, and a row is never malformed
+ * for it (the number only helps the user find the row in the analyzer). */
+static void row_packet_number(struct csv_reader *r)
+{
+	const char *s = NULL;
+	size_t len = 0;
+	struct num n;
+	int c = r->field_col[CSV_F_PACKET];
+	struct agilent_line a;
+
+	if (r->layout == LAYOUT_AGILENT) {
+		if (!parse_agilent(r->line, r->line_len, &a))
+			return;
+		s = r->line + a.rec_off;
+		len = a.rec_len;
+	} else if (r->layout != LAYOUT_FPGA && c >= 0 && (unsigned)c < r->ncells) {
+		s = r->line + r->cells[c].off;
+		len = r->cells[c].len;
+	}
+	if (s == NULL)
+		return;
+	scan_number(s, len, &n);
+	if (n.any && !n.neg && n.used == len && num_is_whole(&n) &&
+	    num_to_u64(&n, 0, &r->row_packet) && r->row_packet <= (uint64_t)INT64_MAX)
+		r->row_has_packet = true; /* reports carry it as a signed 64-bit integer */
+}
+
 static enum row_result parse_row(struct csv_reader *r, struct row *w)
 {
 	if (!split_row(r, w))
 		return ROW_MALFORMED;
+	row_packet_number(r);
 	switch (r->layout) {
 	case LAYOUT_AGILENT: return row_agilent(w);
 	case LAYOUT_FPGA: return row_fpga(w);
@@ -2733,6 +2795,8 @@ static void fill_pos(const struct csv_reader *r, struct srcpos *pos)
 	pos->record_no = r->record_no;
 	pos->byte_offset = r->line_start;
 	pos->line = r->line_no;
+	pos->source_packet = r->row_packet;
+	pos->has_source_packet = r->row_has_packet;
 }
 
 static enum reader_result malformed(struct csv_reader *r,
@@ -2756,6 +2820,7 @@ static enum reader_result read_failed(struct csv_reader *r,
 	r->read_errno = err;
 	fill_pos(r, &bad->pos);
 	bad->pos.record_no = r->record_no + 1;
+	bad->pos.has_source_packet = false; /* no row was read */
 	bad->column = 0;
 	snprintf(bad->reason, sizeof(bad->reason), "%s: read error: %s", r->name,
 	         err ? strerror(err) : "unknown error");
@@ -2794,6 +2859,8 @@ static enum reader_result csv_next(void *state, struct record *rec,
 		if (st == LINE_ERROR)
 			return read_failed(r, bad, errno);
 		memset(bad, 0, sizeof(*bad));
+		r->row_has_packet = false;
+		r->row_packet = 0;
 		if (r->line_too_long) {
 			r->record_no++;
 			bad->column = CSV_LINE_MAX + 1;

@@ -21,7 +21,8 @@ layouts="raw.csv fields.tsv agilent.txt fpga.csv aligned.txt quoted.csv ticks.ps
 # findings FILE: the finding lines of a jsonl report, positions removed.
 findings() {
 	grep '"type":"finding"' "$1" |
-		sed 's/"file":"[^"]*","record":[0-9]*,"line":[0-9]*,"byte_offset":[0-9]*,//' || true
+		sed -e 's/"file":"[^"]*","record":[0-9]*,"line":[0-9]*,"byte_offset":[0-9]*,//' \
+			-e 's/^{"type":"finding","source_packet":[0-9]*,/{"type":"finding",/' || true
 }
 
 # The options an export of each layout needs, and the format it reports.

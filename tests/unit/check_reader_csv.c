@@ -176,7 +176,10 @@ START_TEST(test_aliases)
 		{ "Raw", CSV_F_RAW }, { "Raw Data", CSV_F_RAW }, { "Bytes", CSV_F_RAW },
 		{ "Data", CSV_F_RAW }, { "Hex", CSV_F_RAW }, { "Payload", CSV_F_RAW },
 		{ "Symbols", CSV_F_RAW },
-		{ "Packet #", -1 }, { "Comment", -1 },
+		{ "Packet #", CSV_F_PACKET }, { "Packet", CSV_F_PACKET },
+		{ "Pkt", CSV_F_PACKET }, { "Packet Number", CSV_F_PACKET },
+		{ "No.", CSV_F_PACKET }, { "Index", CSV_F_PACKET }, { "Frame", CSV_F_PACKET },
+		{ "Comment", -1 },
 	};
 	bool ticks;
 
