@@ -580,8 +580,12 @@ struct num {
 };
 
 /* Scans a number at the start of s: sign, digits (single blanks between
- * digits are thousands grouping: "0.000 001 234"), fraction, exponent. */
-static void scan_number(const char *s, size_t len, struct num *n)
+ * digits are thousands grouping: "0.000 001 234"), fraction, exponent.
+ * With comma, a ',' is a decimal point as well as '.' ("0,000123", as
+ * European locales write it): only for cells of an export whose delimiter
+ * is not ','.  One decimal point at most, so "1,234.5" or "1.234,5" stop
+ * at the second and are then no number of any unit. */
+static void scan_number_dec(const char *s, size_t len, bool comma, struct num *n)
 {
 	size_t i = 0;
 	bool in_frac = false;
@@ -611,7 +615,8 @@ static void scan_number(const char *s, size_t len, struct num *n)
 			i++;
 			continue;
 		}
-		if (i + 1 < len && s[i] == '.' && !in_frac && is_digit(s[i + 1])) {
+		if (i + 1 < len && (s[i] == '.' || (comma && s[i] == ',')) && !in_frac &&
+		    is_digit(s[i + 1])) {
 			in_frac = true;
 			i++;
 			continue;
@@ -636,6 +641,11 @@ static void scan_number(const char *s, size_t len, struct num *n)
 		}
 	}
 	n->used = i;
+}
+
+static void scan_number(const char *s, size_t len, struct num *n)
+{
+	scan_number_dec(s, len, false, n);
 }
 
 /* n * 10^pow rounded to the nearest integer; false when over 64 bits. */
@@ -717,8 +727,9 @@ static bool ticks_unit(const char *s, size_t len)
 	       ascii_eq_nocase(s, len, "sample");
 }
 
-bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
-                    const char **why)
+/* csv_parse_time(), with decimal commas when comma is set. */
+static bool parse_time(const char *s, size_t len, int default_pow, bool comma,
+                       uint64_t *ps, const char **why)
 {
 	struct num n;
 	const char *u;
@@ -726,7 +737,7 @@ bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
 	int pow = default_pow;
 
 	trim(&s, &len);
-	scan_number(s, len, &n);
+	scan_number_dec(s, len, comma, &n);
 	if (!n.any) {
 		*why = "not a time";
 		return false;
@@ -749,6 +760,12 @@ bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
 		return false;
 	}
 	return true;
+}
+
+bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
+                    const char **why)
+{
+	return parse_time(s, len, default_pow, false, ps, why);
 }
 
 /* A tick count times the clock period (fs) to ps, rounded; split so the
@@ -2150,6 +2167,15 @@ static bool field_uint(struct row *w, enum csv_field f, uint32_t min,
 	return true;
 }
 
+/* Whether a ',' in a time cell is a decimal point: when it cannot be the
+ * delimiter (issue 12; headerless agilent-dump lines have none).  Counts
+ * never take one: "1,000" credits could be a thousands separator, so a
+ * comma there stays malformed rather than read as 1. */
+static bool decimal_comma(const struct csv_reader *r)
+{
+	return r->layout != LAYOUT_FPGA && !(r->layout == LAYOUT_DELIMITED && r->delim == ',');
+}
+
 static bool row_time(struct row *w)
 {
 	char q[QUOTE_BUF], at[96];
@@ -2168,12 +2194,12 @@ static bool row_time(struct row *w)
 		return row_fail(w, 1, "no %s", where(w, CSV_F_TIME, at, sizeof(at)));
 	s = cell_text(w, c);
 	len = c->len;
-	scan_number(s, len, &n);
+	scan_number_dec(s, len, decimal_comma(r), &n);
 	u = s + n.used;
 	ulen = len - n.used;
 	trim(&u, &ulen);
 	if (!r->time_ticks || ulen > 0) {
-		if (csv_parse_time(s, len, r->time_pow, &w->time_ps, &why))
+		if (parse_time(s, len, r->time_pow, decimal_comma(r), &w->time_ps, &why))
 			return true;
 	} else if (!n.any || (n.neg && n.nd > 0) || !num_is_whole(&n)) {
 		why = "not a whole number of clock ticks";
@@ -2654,7 +2680,8 @@ static enum row_result row_agilent(struct row *w)
 	}
 	if (!row_dir(w, r->line + a.dir_off, a.dir_len, (unsigned)a.dir_off + 1))
 		return ROW_MALFORMED;
-	if (!csv_parse_time(r->line + a.time_off, a.time_len, 12, &w->time_ps, &why)) {
+	if (!parse_time(r->line + a.time_off, a.time_len, 12, decimal_comma(r), &w->time_ps,
+	                &why)) {
 		row_fail(w, (unsigned)a.time_off + 1, "time '%s': %s",
 		         text_quote(q, r->line + a.time_off, a.time_len), why);
 		return ROW_MALFORMED;

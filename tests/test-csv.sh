@@ -139,6 +139,41 @@ run_dllpcheck --header-line 0 --map time=#2 --map dir=#3 --map raw=#5 --format=j
 	"$tmpdir/overrun.ticks.psv"
 [ "$status" -le 1 ] && pass || fail "--header-line 0: exit status $status"
 
+# ---- decimal commas (issue 12): with a delimiter other than ',' ----
+# The raw export as a European locale writes it: ';' between cells, a
+# comma in every decimal number; and the TSV export with decimal commas.
+# Same records, so the same findings (positions and all).
+for name in overrun crc; do
+	sed -e 's/,/;/g' -e 's/\([0-9]\)\.\([0-9]\)/\1,\2/g' "$tmpdir/$name.raw.csv" \
+		>"$tmpdir/$name.comma.csv"
+	sed -e 's/\([0-9]\)\.\([0-9]\)/\1,\2/g' "$tmpdir/$name.fields.tsv" >"$tmpdir/$name.comma.tsv"
+	grep -q ';0,0000000' "$tmpdir/$name.comma.csv" && pass || fail "$name.comma.csv has no decimal comma"
+	for pair in raw.csv:comma.csv fields.tsv:comma.tsv; do
+		orig=${pair%%:*} conv=${pair#*:}
+		run_dllpcheck --format=jsonl "$tmpdir/$name.$orig"
+		grep -v '"type":"summary"' "$tmpdir/out" | sed "s|$name\.$orig|X|" >"$tmpdir/want"
+		run_dllpcheck --format=jsonl "$tmpdir/$name.$conv"
+		[ "$status" -le 1 ] && pass || fail "$name.$conv: exit status $status: $(head -2 "$tmpdir/err")"
+		expect_grep "$tmpdir/out" '"malformed":0' "$name.$conv: no malformed row"
+		grep -v '"type":"summary"' "$tmpdir/out" | sed "s|$name\.$conv|X|" >"$tmpdir/got"
+		if [ -s "$tmpdir/want" ] && cmp -s "$tmpdir/want" "$tmpdir/got"; then pass; else
+			fail "$name.$conv: findings differ from $name.$orig"
+			diff "$tmpdir/want" "$tmpdir/got" | head -6
+		fi
+	done
+done
+# A comma is a decimal point only when it is no delimiter: a quoted
+# "0,5" in a ','-delimited export is no time.
+printf 'Time,Dir,Raw\n"0,000000010",DS,5c800803f0f2fcfd\n' >"$tmpdir/quoted-comma.csv"
+run_dllpcheck "$tmpdir/quoted-comma.csv"
+expect_grep "$tmpdir/out" "capture.malformed: time \\(column 1 'Time'\\): '0,000000010': unknown time unit" \
+	"decimal comma in a ','-delimited export"
+# Counts take no decimal comma ("1,000" may be a thousands separator).
+printf 'Time;Dir;DLLP Type;VC;HdrFC;DataFC\n0,5 ns;DS;InitFC1-P;0;1,000;64\n' >"$tmpdir/count-comma.csv"
+run_dllpcheck "$tmpdir/count-comma.csv"
+expect_grep "$tmpdir/out" "hdr-fc \\(column 5 'HdrFC'\\): '1,000' is not a whole number" \
+	"a comma in a count is malformed"
+
 # ---- malformed rows: line and column; --strict ----
 cd "$csvdir"
 run_dllpcheck bad-rows.csv
