@@ -98,6 +98,34 @@ struct csv_column {
 	int field;                 /* what the aliases make of it, or -1 */
 };
 
+/* The shape of a delimited table whose columns may be unknown
+ * (shape_feed(), issue 12). */
+#define SHAPE_MIN_ROWS 2u
+
+struct shape {
+	bool have;                 /* a candidate header */
+	char delim;
+	unsigned ncells, rows;
+};
+
+enum shape_event { SHAPE_NONE, SHAPE_HEADER, SHAPE_ROW, SHAPE_BREAK };
+
+/* A line kept while looking for the header. */
+struct saved_line {
+	uint64_t line_no, offset;
+	size_t len;
+	char text[CSV_SNIFF_LINE];
+};
+
+/* A table seen while looking for the header: its shape, header line and
+ * first rows (which --dump-columns shows when no header is recognised). */
+struct shape_keep {
+	struct shape sh;
+	struct saved_line header;
+	struct saved_line rows[CSV_DUMP_ROWS];
+	unsigned nrows;
+};
+
 /* Where a field's column came from, for --dump-columns. */
 enum field_source { SRC_NONE, SRC_ALIAS, SRC_MAP };
 
@@ -133,6 +161,12 @@ struct csv_reader {
 	bool stopped;              /* --strict ended the input */
 	uint64_t row_packet;       /* the current row's packet-number cell, */
 	bool row_has_packet;       /* when it holds a whole number */
+
+	/* no header recognised: the table it may be (find_header()) */
+	struct shape_keep shape_cur, shape_best;
+	unsigned replay_pos;       /* --dump-columns: rows of shape_best given */
+	bool replay_only;          /* ... and then the end */
+	char problem[256];         /* --dump-columns: why it cannot be checked */
 
 	unsigned ncells;
 	struct csv_cell cells[CSV_MAX_COLS];
@@ -1606,12 +1640,98 @@ static size_t strip_bom(const char *s, size_t len)
 	return len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
+/* ---- A delimited table whose columns are not known (issue 12) ----
+ *
+ * An export whose header names no known column must not be read as a
+ * text trace (a malformed line per row): it is recognised by its shape
+ * alone, a header line of at least two short cells (not a number, not
+ * starting with a digit: text trace records and data rows do) split by
+ * one of , TAB ; | and then at least SHAPE_MIN_ROWS lines of the same
+ * number of cells.  Blank lines and '#' comments are skipped; any other
+ * line ends the table, and may start the next one.  A text trace never
+ * has this shape: every line that is no comment starts with its time. */
+
+/* Text a header or row can be: no control bytes but TAB (and the '\r' of
+ * a CRLF line end); bytes from 0x80 are UTF-8 letters ("Zeit (\xc2\xb5s)"). */
+static bool shape_text(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the cells (split from buf) can be a header's names. */
+static bool shape_names(const char *buf, const struct csv_cell *cells, unsigned n)
+{
+	unsigned named = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct num num;
+
+		if (cells[i].len == 0)
+			continue;
+		if (cells[i].len >= CSV_NAME_MAX)
+			return false;
+		scan_number(buf + cells[i].off, cells[i].len, &num);
+		if (num.any && num.used == cells[i].len)
+			return false;
+		named++;
+	}
+	return named >= 2;
+}
+
+/* Feeds one line (len bytes, at most CSV_SNIFF_LINE) to the shape; forced
+ * is the --delimiter, CSV_DELIM_AUTO to guess it from the header. */
+static enum shape_event shape_feed(struct shape *sh, const char *line, size_t len,
+                                   char forced, char *scratch, struct csv_cell *cells)
+{
+	size_t b = skip_blanks(line, len, 0);
+	struct split_mode mode = { LAYOUT_DELIMITED, 0, 0 };
+	unsigned unterminated, n;
+
+	if (b == len || line[b] == '#')
+		return SHAPE_NONE;
+	if (len > CSV_SNIFF_LINE || !shape_text(line, len) || forced == CSV_DELIM_ALIGNED) {
+		sh->have = false;
+		return SHAPE_BREAK;
+	}
+	if (sh->have) {
+		memcpy(scratch, line, len);
+		n = split_delimited(scratch, len, sh->delim, cells, CSV_MAX_COLS, &unterminated);
+		if (n == sh->ncells && unterminated == 0) {
+			sh->rows++;
+			return SHAPE_ROW;
+		}
+	}
+	sh->have = false;
+	mode.delim = forced != CSV_DELIM_AUTO ? forced : csv_guess_delimiter(line, len);
+	if (is_digit(line[b]) || mode.delim == 0)
+		return SHAPE_BREAK;
+	memcpy(scratch, line, len);
+	n = split_delimited(scratch, len, mode.delim, cells, CSV_MAX_COLS, &unterminated);
+	if (n < 2 || unterminated != 0 || !shape_names(scratch, cells, n))
+		return SHAPE_BREAK;
+	*sh = (struct shape){ true, mode.delim, n, 0 };
+	return SHAPE_HEADER;
+}
+
+static bool shape_is_table(const struct shape *sh)
+{
+	return sh->have && sh->rows >= SHAPE_MIN_ROWS;
+}
+
 bool csv_sniff(const unsigned char *head, size_t len)
 {
 	char line[CSV_SNIFF_LINE], scratch[CSV_SNIFF_LINE];
 	struct csv_cell cells[CSV_MAX_COLS];
 	const char *s = (const char *)head;
 	size_t p = strip_bom(s, len);
+	struct shape sh = { false, 0, 0, 0 };
+	bool table = false;
 
 	while (p < len) {
 		const char *nl = memchr(s + p, '\n', len - p);
@@ -1620,19 +1740,32 @@ bool csv_sniff(const unsigned char *head, size_t len)
 		size_t b;
 		struct split_mode mode;
 		struct agilent_line a;
+		struct shape before = sh;
+		bool cut = end - p > sizeof(line);
 
 		memcpy(line, s + p, n);
 		p = end + 1;
 		b = skip_blanks(line, n, 0);
-		if (b == n || line[b] == '#' || memchr(line, '\0', n) != NULL)
+		if (b == n || line[b] == '#' || memchr(line, '\0', n) != NULL) {
+			if (b != n && line[b] != '#')
+				sh.have = false;
 			continue;
+		}
 		if (is_text_trace_line(line, n))
 			return false;
 		if (guess_header(line, n, scratch, cells, NULL, &mode) > 0 ||
 		    parse_agilent(line, n, &a) || is_fpga_line(line, n, scratch, cells))
 			return true;
+		/* an export with unknown columns: the reader says so when it
+		 * opens it (find_header()) */
+		if (cut)
+			sh.have = false; /* longer than any line a table is judged by */
+		else if (shape_feed(&sh, line, n, CSV_DELIM_AUTO, scratch, cells) != SHAPE_ROW &&
+		         nl == NULL)
+			sh = before; /* the head may end inside its last line */
+		table |= shape_is_table(&sh);
 	}
-	return false;
+	return table;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1730,6 +1863,141 @@ static bool take_header_at(struct csv_reader *r, char *err, size_t errlen)
 	return true;
 }
 
+static void save_line(const struct csv_reader *r, struct saved_line *l)
+{
+	l->line_no = r->line_no;
+	l->offset = r->line_start;
+	l->len = r->line_len;
+	memcpy(l->text, r->line, r->line_len);
+}
+
+/* The current line (broken: too long or with a NUL) for the table it may
+ * belong to; a table that ends is kept in shape_best when it has the most
+ * rows yet. */
+static void shape_track(struct csv_reader *r, bool broken)
+{
+	struct shape_keep *k = &r->shape_cur;
+	struct shape before = k->sh;
+	enum shape_event ev;
+
+	if (broken) {
+		k->sh.have = false;
+		ev = SHAPE_BREAK;
+	} else {
+		ev = shape_feed(&k->sh, r->line, r->line_len, r->o.delimiter, r->scratch,
+		                r->cells);
+	}
+	if (ev == SHAPE_NONE)
+		return;
+	if (ev == SHAPE_ROW) {
+		if (k->nrows < CSV_DUMP_ROWS)
+			save_line(r, &k->rows[k->nrows++]);
+		return;
+	}
+	if (shape_is_table(&before) && before.rows > r->shape_best.sh.rows) {
+		r->shape_best = *k;
+		r->shape_best.sh = before;
+	}
+	if (ev == SHAPE_HEADER) {
+		save_line(r, &k->header);
+		k->nrows = 0;
+	}
+}
+
+/* The table with the most rows, when the input has one (shape_best). */
+static bool shape_found(struct csv_reader *r)
+{
+	if (shape_is_table(&r->shape_cur.sh) &&
+	    r->shape_cur.sh.rows > r->shape_best.sh.rows)
+		r->shape_best = r->shape_cur;
+	return shape_is_table(&r->shape_best.sh);
+}
+
+static const char *delim_name(char d)
+{
+	switch (d) {
+	case ',': return "','";
+	case '\t': return "TAB";
+	case ';': return "';'";
+	case '|': return "'|'";
+	default: return "?";
+	}
+}
+
+/* The unknown-columns message: the table's header cells, the known ones,
+ * and what to do. */
+static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
+{
+	const struct shape_keep *k = &r->shape_best;
+	char names[140], known[80];     /* the message fits the 512 bytes
+	                                 * callers give with a long name */
+	size_t o = 0, ko = 0;
+	unsigned n, unterminated;
+
+	memcpy(r->scratch, k->header.text, k->header.len);
+	n = split_delimited(r->scratch, k->header.len, k->sh.delim, r->cells, CSV_MAX_COLS,
+	                    &unterminated);
+	names[0] = known[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		const char *c = r->scratch + r->cells[i].off;
+		int len = (int)r->cells[i].len, w, f;
+		char norm[CSV_NAME_MAX];
+
+		csv_normalise_name(c, (size_t)len, norm, sizeof(norm), NULL, 0);
+		f = column_field(c, (size_t)len, norm);
+		if (f >= 0 && ko + 1 < sizeof(known)) {
+			w = snprintf(known + ko, sizeof(known) - ko, "%s'%.*s' (%s)",
+			             ko ? ", " : "", len > 24 ? 24 : len, c, field_names[f]);
+			if (w > 0)
+				ko += (size_t)w;
+			if (ko >= sizeof(known))
+				ko = sizeof(known) - 1; /* cut, still terminated */
+		}
+		if (o + 1 >= sizeof(names))
+			continue;
+		w = snprintf(names + o, sizeof(names) - o, "%s'%.*s'", i ? ", " : "",
+		             len > 24 ? 24 : len, c);
+		if (w < 0 || o + (size_t)w >= sizeof(names) - 4) {
+			snprintf(names + o, sizeof(names) - o, ", ...");
+			o = sizeof(names);
+			continue;
+		}
+		o += (size_t)w;
+	}
+	return set_err(err, errlen,
+	               "%s: looks like a CSV/TSV export with unknown columns, not a text "
+	               "trace: line %" PRIu64 " names %u columns split by %s (%s) and %u "
+	               "rows of as many cells follow; %s%s; see how it is read with "
+	               "--dump-columns, then name the columns with --map FIELD=COLUMN or "
+	               "--map-file FILE",
+	               r->name, k->header.line_no, k->sh.ncells, delim_name(k->sh.delim),
+	               names, k->sh.rows, ko ? "of these names dllpcheck knows only " :
+	               "dllpcheck knows none of these names", known);
+}
+
+/* --dump-columns on a table of unknown columns: its header line as the
+ * header, and its first rows (saved, as the input has been read on). */
+static bool shape_open_for_dump(struct csv_reader *r)
+{
+	const struct shape_keep *k = &r->shape_best;
+	struct split_mode mode = { LAYOUT_DELIMITED, k->sh.delim, 0 };
+
+	memcpy(r->line, k->header.text, k->header.len);
+	r->line[k->header.len] = '\0';
+	r->line_len = k->header.len;
+	r->line_no = k->header.line_no;
+	r->line_too_long = false;
+	take_header(r, &mode);
+	r->replay_only = true;
+	r->replay_pos = 0;
+	snprintf(r->problem, sizeof(r->problem),
+	         "no header: line %" PRIu64 " is taken as one for this dump, but it "
+	         "names too few known columns (two, one of them time, type or raw "
+	         "bytes): name them with --map FIELD=COLUMN or --map-file FILE",
+	         k->header.line_no);
+	return true;
+}
+
 static bool find_header(struct csv_reader *r, char *err, size_t errlen)
 {
 	for (;;) {
@@ -1749,13 +2017,16 @@ static bool find_header(struct csv_reader *r, char *err, size_t errlen)
 		}
 		if (r->line_no > CSV_HEADER_SEARCH)
 			break;
-		if (r->line_too_long || memchr(r->line, '\0', r->line_len) != NULL)
+		if (r->line_too_long || memchr(r->line, '\0', r->line_len) != NULL) {
+			shape_track(r, true);
 			continue;
+		}
 		if (guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o,
 		                 &mode) > 0) {
 			take_header(r, &mode);
 			return true;
 		}
+		shape_track(r, false);
 		if (r->o.delimiter != CSV_DELIM_AUTO)
 			continue;
 		if (parse_agilent(r->line, r->line_len, &a)) {
@@ -1774,6 +2045,8 @@ static bool find_header(struct csv_reader *r, char *err, size_t errlen)
 		               " lines", r->name, r->o.header_line, r->line_no);
 	if (r->line_no == 0)
 		return set_err(err, errlen, "%s: empty export", r->name);
+	if (shape_found(r))
+		return r->o.dump_only ? shape_open_for_dump(r) : shape_error(r, err, errlen);
 	return set_err(err, errlen,
 	               "%s: no header in the first %u lines (a line naming two known "
 	               "columns, one of them time, type or raw bytes) and no known "
@@ -1942,6 +2215,20 @@ static bool resolve_mapping(struct csv_reader *r, char *err, size_t errlen)
 	}
 	if (!apply_map(r, err, errlen) || !set_units(r, err, errlen))
 		return false;
+	/* --dump-columns shows what is missing instead of failing on it. */
+	if (r->o.dump_only) {
+		if (r->problem[0] != '\0')
+			;
+		else if (r->field_col[CSV_F_DIR] < 0)
+			snprintf(r->problem, sizeof(r->problem),
+			         "no direction column: name one with --map dir=COLUMN");
+		else if (r->field_col[CSV_F_RAW] < 0 && r->field_col[CSV_F_KIND] < 0 &&
+		         r->field_col[CSV_F_DLLP_TYPE] < 0 && r->field_col[CSV_F_TLP_TYPE] < 0)
+			snprintf(r->problem, sizeof(r->problem),
+			         "no raw-bytes or packet-type column: name one with "
+			         "--map raw=COLUMN or --map type=COLUMN");
+		return true;
+	}
 	if (r->field_col[CSV_F_DIR] < 0)
 		return set_err(err, errlen,
 		               "%s: no direction column: name one with --map dir=COLUMN",
@@ -2861,6 +3148,20 @@ static enum line_status next_line(struct csv_reader *r)
 		r->pending = false;
 		return LINE_OK;
 	}
+	if (r->replay_only) {
+		const struct saved_line *l;
+
+		if (r->replay_pos >= r->shape_best.nrows)
+			return LINE_EOF;
+		l = &r->shape_best.rows[r->replay_pos++];
+		memcpy(r->line, l->text, l->len);
+		r->line[l->len] = '\0';
+		r->line_len = l->len;
+		r->line_no = l->line_no;
+		r->line_start = l->offset;
+		r->line_too_long = false;
+		return LINE_OK;
+	}
 	errno = 0;
 	return read_line(r);
 }
@@ -3071,6 +3372,8 @@ void csv_dump_columns(FILE *out, void *state)
 		        r->header_copy, r->header_len >= CSV_HEADER_COPY ? "..." : "");
 	else
 		fprintf(out, "header: none\n");
+	if (r->problem[0] != '\0')
+		fprintf(out, "problem: %s\n", r->problem);
 	if (r->layout != LAYOUT_AGILENT && r->layout != LAYOUT_FPGA)
 		dump_mapping(out, r);
 	fprintf(out, "rows:\n");

@@ -87,6 +87,10 @@ struct csv_options {
 	struct csv_dir_entry dir_map[CSV_DIR_MAP_MAX];
 	unsigned dir_map_count;
 	bool strict;                   /* first malformed row ends the input */
+	bool dump_only;                /* --dump-columns: open an export whose
+	                                * columns are unknown or missing too, to
+	                                * show it (csv_dump_columns names what
+	                                * is missing) */
 };
 
 /* The defaults: everything detected, unitless times in seconds. */

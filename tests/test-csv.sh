@@ -125,7 +125,67 @@ findings "$tmpdir/out" >"$tmpdir/got"
 cmp -s "$tmpdir/overrun.want" "$tmpdir/got" && pass || fail "--map time=... overriding the alias"
 run_dllpcheck --input-format=csv "$tmpdir/overrun.custom.csv"
 expect_status 2 "custom export without its mapping"
-expect_grep "$tmpdir/err" '--header-line N' "custom export without its mapping: hint"
+expect_grep "$tmpdir/err" 'looks like a CSV/TSV export with unknown columns' \
+	"custom export without its mapping: hint"
+
+# ---- an export of unknown columns is no text trace (issue 12) ----
+# Found by its shape (a header of several cells, rows of as many), it is
+# an input error that lists the header's cells and says what to do;
+# before, it was read as a text trace, a malformed line per row.
+tr ';' '\t' <"$tmpdir/overrun.custom.csv" >"$tmpdir/overrun.custom.tsv"
+for export in overrun.custom.csv overrun.custom.tsv; do
+	run_dllpcheck "$tmpdir/$export"
+	expect_status 2 "$export: unknown columns"
+	expect_grep "$tmpdir/err" "$export: looks like a CSV/TSV export with unknown columns" \
+		"$export: says what it looks like"
+	expect_grep "$tmpdir/err" "line 1 names 5 columns split by [^ ]* \('Idx', 'When \(us\)', 'Initiator', 'What', 'Bytes'\) and 20 rows" \
+		"$export: lists the header cells"
+	expect_grep "$tmpdir/err" "knows only 'Idx' \(packet\), 'Bytes' \(raw\)" "$export: the known ones"
+	expect_grep "$tmpdir/err" "--dump-columns, then name the columns with --map FIELD=COLUMN or --map-file FILE" \
+		"$export: what to do"
+	grep -q 'capture.malformed' "$tmpdir/out" && fail "$export: read as a text trace" || pass
+done
+expect_grep "$tmpdir/err" "split by TAB" "the TSV's delimiter"
+set +e
+"$DLLPCHECK" --format=jsonl - <"$tmpdir/overrun.custom.csv" >"$tmpdir/out" 2>"$tmpdir/err"
+status=$?
+set -e
+expect_status 2 "unknown columns on standard input"
+expect_grep "$tmpdir/out" '"type":"error".*unknown columns' "unknown columns on standard input: JSON error line"
+# --dump-columns shows such an export, so the --map options can be written
+run_dllpcheck --dump-columns "$tmpdir/overrun.custom.csv"
+expect_status 0 "--dump-columns on unknown columns"
+expect_grep "$tmpdir/out" "^header: line 1: Idx;When \(us\);Initiator;What;Bytes$" "--dump-columns: the header it took"
+expect_grep "$tmpdir/out" "^problem: no header: line 1 is taken as one for this dump" "--dump-columns: the problem"
+expect_grep "$tmpdir/out" "^  #3   'Initiator' -> \(no alias\)$" "--dump-columns: unknown columns listed"
+expect_grep "$tmpdir/out" "^  line 2:$" "--dump-columns: the first row from the start"
+expect_grep "$tmpdir/out" "^  line 4:$" "--dump-columns: three rows"
+grep -q "^  line 5:" "$tmpdir/out" && fail "--dump-columns: more than three rows" || pass
+# ... and an export missing a column it needs, with the reason
+printf 'Time,Type,Raw\n1ns,DLLP,5c800803f0f2fcfd\n' >"$tmpdir/no-dir.csv"
+run_dllpcheck "$tmpdir/no-dir.csv"
+expect_status 2 "export without a direction column"
+run_dllpcheck --dump-columns "$tmpdir/no-dir.csv"
+expect_status 0 "--dump-columns: export without a direction column"
+expect_grep "$tmpdir/out" "^problem: no direction column: name one with --map dir=COLUMN$" \
+	"--dump-columns: the missing direction column"
+# Tables that are no export stay what they were: one row is no table, a
+# banner of "key,value" lines is none either.
+printf 'Idx;When;Who\n1;2;3\n' >"$tmpdir/one-row.csv"
+run_dllpcheck --format=jsonl "$tmpdir/one-row.csv"
+expect_grep "$tmpdir/out" '"format":"text"' "a header and one row is no table"
+
+# Every text trace of the project is still a text trace.
+ntext=0
+for trace in "$srcdir"/samples/*.trace "$srcdir"/tests/*/*.trace "$srcdir"/tests/scenarios/*/*.trace; do
+	[ -f "$trace" ] || continue
+	ntext=$((ntext + 1))
+	run_dllpcheck --format=jsonl "$trace"
+	if grep -q '"type":"summary".*"format":"text"' "$tmpdir/out"; then pass; else
+		fail "$trace: not read as a text trace (status $status: $(head -c 200 "$tmpdir/err"))"
+	fi
+done
+[ "$ntext" -ge 60 ] && pass || fail "expected at least 60 text traces, found $ntext"
 run_dllpcheck --format=jsonl --delimiter ';' --map time=When --map dir=Initiator \
 	--map type=What --dir-map RC=down,EP=up "$tmpdir/overrun.custom.csv"
 findings "$tmpdir/out" >"$tmpdir/got"
