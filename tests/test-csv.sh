@@ -234,6 +234,63 @@ run_dllpcheck "$tmpdir/count-comma.csv"
 expect_grep "$tmpdir/out" "hdr-fc \\(column 5 'HdrFC'\\): '1,000' is not a whole number" \
 	"a comma in a count is malformed"
 
+# ---- the analyzer's packet number (issue 12) ----
+# The raw export with the analyzer's own numbers in its "Packet #" column
+# (1000 + 3 n, so no record number can pass for one); one row made
+# malformed (record 5, packet 1015).  A finding names the packet in text,
+# JSON, JSON Lines and the --decode listings; an export without such a
+# column (fields.tsv) has no source_packet key and no "packet" word.
+awk -F, 'BEGIN { OFS = "," } /^[0-9]/ { n++; $1 = 1000 + 3 * n; if (n == 5) $5 = "5C zz FD" }
+	{ print }' "$tmpdir/overrun.raw.csv" >"$tmpdir/packets.csv"
+run_dllpcheck "$tmpdir/packets.csv"
+expect_status 1 "packets.csv"
+expect_grep "$tmpdir/out" "packets.csv:22: record 17 packet 1051: t=0.000000130000 link 0 up VC0 PH: error fc.credit.overrun" \
+	"text finding names the analyzer's packet"
+expect_grep "$tmpdir/out" "packets.csv:10:[0-9]*: record 5 packet 1015: error capture.malformed" \
+	"malformed row names the analyzer's packet"
+run_dllpcheck --format=json "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" '"record":17,"line":22,"byte_offset":[0-9]*,"source_packet":1051,"rule":"fc.credit.overrun"' \
+	"JSON finding: source_packet"
+cp "$tmpdir/out" "$tmpdir/packets.json"
+run_dllpcheck --format=jsonl "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" '"record":17,"line":22,"byte_offset":[0-9]*,"source_packet":1051,"rule":"fc.credit.overrun"' \
+	"JSONL finding: source_packet"
+expect_grep "$tmpdir/out" '"record":5,"line":10,"column":[0-9]*,"byte_offset":[0-9]*,"source_packet":1015,"rule":"capture.malformed"' \
+	"JSONL malformed finding: source_packet"
+cp "$tmpdir/out" "$tmpdir/packets.jsonl"
+run_dllpcheck --decode "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" "^17 0.000000130000 link0 up TLP .* packet=1051$" "--decode: packet= at the end"
+expect_grep "$tmpdir/out" "^5 malformed line 10 packet 1015 column" "--decode: malformed row's packet"
+run_dllpcheck --decode --format=jsonl "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" '"record":17,"line":22,"byte_offset":[0-9]*,"source_packet":1051,' "--decode jsonl: source_packet"
+cp "$tmpdir/out" "$tmpdir/packets.decode.jsonl"
+# the agilent dump's record numbers are the analyzer's too
+run_dllpcheck "$tmpdir/overrun.agilent.txt"
+expect_grep "$tmpdir/out" "agilent.txt:16: record 16 packet 1017: t=0.000000130000" "agilent-dump: the record number"
+# no packet column: no key, no word
+for args in "--format=jsonl" "--format=json" "" "--decode" "--decode --format=jsonl"; do
+	# shellcheck disable=SC2086
+	run_dllpcheck $args "$tmpdir/overrun.fields.tsv"
+	[ "$status" -le 1 ] && pass || fail "fields.tsv $args: exit status $status"
+	if grep -q -e source_packet -e ' packet [0-9]' -e 'packet=' "$tmpdir/out"; then
+		fail "fields.tsv $args: a packet number without a packet column"
+	else pass; fi
+done
+# the new key is in the schemas
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import jsonschema' 2>/dev/null; then
+	for pair in report:packets.json jsonl:packets.jsonl decode:packets.decode.jsonl; do
+		schema=${pair%%:*} file=${pair#*:}
+		opt=--lines
+		[ "$schema" = report ] && opt=--check-counts
+		if python3 "$srcdir/tests/validate-json.py" $opt "$srcdir/schema/dllpcheck-$schema.schema.json" \
+			"$tmpdir/$file" >"$tmpdir/verr" 2>&1; then pass; else
+			fail "$file against dllpcheck-$schema.schema.json: $(head -3 "$tmpdir/verr")"
+		fi
+	done
+else
+	fail "python3 with jsonschema is needed to validate source_packet against the schemas"
+fi
+
 # ---- malformed rows: line and column; --strict ----
 cd "$csvdir"
 run_dllpcheck bad-rows.csv
