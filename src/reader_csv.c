@@ -1863,12 +1863,13 @@ static bool take_header_at(struct csv_reader *r, char *err, size_t errlen)
 	return true;
 }
 
+/* Keeps the current line; shape_feed() takes none longer than l->text. */
 static void save_line(const struct csv_reader *r, struct saved_line *l)
 {
 	l->line_no = r->line_no;
 	l->offset = r->line_start;
-	l->len = r->line_len;
-	memcpy(l->text, r->line, r->line_len);
+	l->len = r->line_len < sizeof(l->text) ? r->line_len : sizeof(l->text);
+	memcpy(l->text, r->line, l->len);
 }
 
 /* The current line (broken: too long or with a NUL) for the table it may
@@ -2203,8 +2204,23 @@ static bool set_units(struct csv_reader *r, char *err, size_t errlen)
 	return true;
 }
 
+/* The column an export cannot be read without, as a message; NULL when
+ * it has them all. */
+static const char *missing_column(const struct csv_reader *r)
+{
+	if (r->field_col[CSV_F_DIR] < 0)
+		return "no direction column: name one with --map dir=COLUMN";
+	if (r->field_col[CSV_F_RAW] < 0 && r->field_col[CSV_F_KIND] < 0 &&
+	    r->field_col[CSV_F_DLLP_TYPE] < 0 && r->field_col[CSV_F_TLP_TYPE] < 0)
+		return "no raw-bytes or packet-type column: name one with "
+		       "--map raw=COLUMN or --map type=COLUMN";
+	return NULL;
+}
+
 static bool resolve_mapping(struct csv_reader *r, char *err, size_t errlen)
 {
+	const char *missing;
+
 	for (unsigned i = 0; i < r->ncols; i++) {
 		int f = r->cols[i].field;
 
@@ -2215,30 +2231,16 @@ static bool resolve_mapping(struct csv_reader *r, char *err, size_t errlen)
 	}
 	if (!apply_map(r, err, errlen) || !set_units(r, err, errlen))
 		return false;
+	missing = missing_column(r);
+	if (missing == NULL)
+		return true;
 	/* --dump-columns shows what is missing instead of failing on it. */
 	if (r->o.dump_only) {
-		if (r->problem[0] != '\0')
-			;
-		else if (r->field_col[CSV_F_DIR] < 0)
-			snprintf(r->problem, sizeof(r->problem),
-			         "no direction column: name one with --map dir=COLUMN");
-		else if (r->field_col[CSV_F_RAW] < 0 && r->field_col[CSV_F_KIND] < 0 &&
-		         r->field_col[CSV_F_DLLP_TYPE] < 0 && r->field_col[CSV_F_TLP_TYPE] < 0)
-			snprintf(r->problem, sizeof(r->problem),
-			         "no raw-bytes or packet-type column: name one with "
-			         "--map raw=COLUMN or --map type=COLUMN");
+		if (r->problem[0] == '\0')
+			snprintf(r->problem, sizeof(r->problem), "%s", missing);
 		return true;
 	}
-	if (r->field_col[CSV_F_DIR] < 0)
-		return set_err(err, errlen,
-		               "%s: no direction column: name one with --map dir=COLUMN",
-		               r->name);
-	if (r->field_col[CSV_F_RAW] < 0 && r->field_col[CSV_F_KIND] < 0 &&
-	    r->field_col[CSV_F_DLLP_TYPE] < 0 && r->field_col[CSV_F_TLP_TYPE] < 0)
-		return set_err(err, errlen,
-		               "%s: no raw-bytes or packet-type column: name one with "
-		               "--map raw=COLUMN or --map type=COLUMN", r->name);
-	return true;
+	return set_err(err, errlen, "%s: %s", r->name, missing);
 }
 
 void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
