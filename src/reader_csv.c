@@ -99,13 +99,21 @@ struct csv_column {
 };
 
 /* The shape of a delimited table whose columns may be unknown
- * (shape_feed(), issue 12). */
+ * (shape_feed(), issue 12): its header among the first SHAPE_BANNER_MAX
+ * lines, then SHAPE_MIN_ROWS rows or more up to the end of the lines
+ * looked at, or SHAPE_LONG_ROWS before a line of another shape (a
+ * trailer). */
 #define SHAPE_MIN_ROWS 2u
+#define SHAPE_LONG_ROWS 16u
+#define SHAPE_BANNER_MAX 16u
+#define SHAPE_NAME_MAX 48u
 
 struct shape {
 	bool have;                 /* a candidate header */
 	char delim;
 	unsigned ncells, rows;
+	unsigned lines;            /* lines fed, blank and comment lines not counted */
+	bool digits;               /* a row has a cell starting with a digit */
 };
 
 enum shape_event { SHAPE_NONE, SHAPE_HEADER, SHAPE_ROW, SHAPE_BREAK };
@@ -1479,10 +1487,13 @@ static unsigned header_score(const char *buf, const struct csv_cell *cells,
 		f = mapped_name_field(o, norm);
 		if (f < 0)
 			f = column_field(buf + cells[i].off, cells[i].len, norm);
+		/* A row-number column is in many tables that are no export, and
+		 * "packet" in many a sentence: it does not make a header
+		 * (detection as before issue 12). */
+		if (f == CSV_F_PACKET)
+			continue;
 		known_cells += f >= 0;
-		/* A row-number column is in many tables that are no export: it
-		 * does not make a header (detection as before issue 12). */
-		if (f < 0 || f == CSV_F_PACKET || (seen & (1u << f)))
+		if (f < 0 || (seen & (1u << f)))
 			continue;
 		seen |= 1u << f;
 		count++;
@@ -1649,7 +1660,11 @@ static size_t strip_bom(const char *s, size_t len)
  * one of , TAB ; | and then at least SHAPE_MIN_ROWS lines of the same
  * number of cells.  Blank lines and '#' comments are skipped; any other
  * line ends the table, and may start the next one.  A text trace never
- * has this shape: every line that is no comment starts with its time. */
+ * has this shape: every line that is no comment starts with its time.
+ * An export is one table from near its top to its end, so a table that
+ * starts after SHAPE_BANNER_MAX lines, or ends early (a Markdown table
+ * in prose, a few lines of a script), is none: such files stay what they
+ * were (text), and no message calls them an export. */
 
 /* Text a header or row can be: no control bytes but TAB (and the '\r' of
  * a CRLF line end); bytes from 0x80 are UTF-8 letters ("Zeit (\xc2\xb5s)"). */
@@ -1664,24 +1679,58 @@ static bool shape_text(const char *s, size_t len)
 	return true;
 }
 
-/* Whether the cells (split from buf) can be a header's names. */
+/* A character of a column name: letters (UTF-8 ones too), digits, blanks
+ * and the punctuation names and units use ("Time (us)", "Seq_Num #",
+ * "Len [DW]", "Data/Ctl", "%", "Rx+Tx", "AT&T", "Lane's"); not code or
+ * markup ('*', '=', '{', '<', '$', '\\', '"', '!' ...). */
+static bool shape_name_char(char ch)
+{
+	unsigned char c = (unsigned char)ch;
+
+	return c >= 0x80 || is_alnum(ch) || (ch != '\0' && strchr(" _-.#()[]/%+&':", ch) != NULL);
+}
+
+/* Whether the cells (split from buf) can be a header's names: at least
+ * two, each short, of name characters only, with a letter, not starting
+ * with a digit. */
 static bool shape_names(const char *buf, const struct csv_cell *cells, unsigned n)
 {
 	unsigned named = 0;
 
 	for (unsigned i = 0; i < n; i++) {
+		const char *c = buf + cells[i].off;
 		struct num num;
 
 		if (cells[i].len == 0)
 			continue;
-		if (cells[i].len >= CSV_NAME_MAX)
+		bool letter = cells[i].len == 1 && c[0] == '#'; /* "#": a packet number */
+
+		if (cells[i].len > SHAPE_NAME_MAX || is_digit(c[0]))
 			return false;
-		scan_number(buf + cells[i].off, cells[i].len, &num);
+		for (uint32_t k = 0; k < cells[i].len; k++) {
+			if (!shape_name_char(c[k]))
+				return false;
+			letter |= (unsigned char)c[k] >= 0x80 || (is_alnum(c[k]) && !is_digit(c[k]));
+		}
+		if (!letter)
+			return false; /* a table rule ("---") or a number-like cell */
+		scan_number(c, cells[i].len, &num);
 		if (num.any && num.used == cells[i].len)
 			return false;
 		named++;
 	}
 	return named >= 2;
+}
+
+/* Whether one of a row's cells starts with a digit: an export's rows
+ * carry numbers (times, packet numbers, bytes). */
+static bool shape_row_digits(const char *buf, const struct csv_cell *cells, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (cells[i].len > 0 && is_digit(buf[cells[i].off]))
+			return true;
+	}
+	return false;
 }
 
 /* Feeds one line (len bytes, at most CSV_SNIFF_LINE) to the shape; forced
@@ -1695,6 +1744,8 @@ static enum shape_event shape_feed(struct shape *sh, const char *line, size_t le
 
 	if (b == len || line[b] == '#')
 		return SHAPE_NONE;
+	if (sh->lines < UINT32_MAX)
+		sh->lines++;
 	if (len > CSV_SNIFF_LINE || !shape_text(line, len) || forced == CSV_DELIM_ALIGNED) {
 		sh->have = false;
 		return SHAPE_BREAK;
@@ -1704,24 +1755,38 @@ static enum shape_event shape_feed(struct shape *sh, const char *line, size_t le
 		n = split_delimited(scratch, len, sh->delim, cells, CSV_MAX_COLS, &unterminated);
 		if (n == sh->ncells && unterminated == 0) {
 			sh->rows++;
+			sh->digits |= shape_row_digits(scratch, cells, n);
 			return SHAPE_ROW;
 		}
 	}
 	sh->have = false;
 	mode.delim = forced != CSV_DELIM_AUTO ? forced : csv_guess_delimiter(line, len);
-	if (is_digit(line[b]) || mode.delim == 0)
+	if (is_digit(line[b]) || mode.delim == 0 || sh->lines > SHAPE_BANNER_MAX)
 		return SHAPE_BREAK;
 	memcpy(scratch, line, len);
 	n = split_delimited(scratch, len, mode.delim, cells, CSV_MAX_COLS, &unterminated);
 	if (n < 2 || unterminated != 0 || !shape_names(scratch, cells, n))
 		return SHAPE_BREAK;
-	*sh = (struct shape){ true, mode.delim, n, 0 };
+	sh->have = true;
+	sh->delim = mode.delim;
+	sh->ncells = n;
+	sh->rows = 0;
+	sh->digits = false;
 	return SHAPE_HEADER;
 }
 
+/* A table that runs to the end of the lines looked at. */
 static bool shape_is_table(const struct shape *sh)
 {
-	return sh->have && sh->rows >= SHAPE_MIN_ROWS;
+	return sh->have && sh->rows >= SHAPE_MIN_ROWS && sh->digits;
+}
+
+/* A table that ended, before (the shape before the line that ended it),
+ * when it was long enough for what ended it to be a trailer. */
+static bool shape_was_table(const struct shape *before, enum shape_event ev)
+{
+	return (ev == SHAPE_HEADER || ev == SHAPE_BREAK) && before->have &&
+	       before->rows >= SHAPE_LONG_ROWS && before->digits;
 }
 
 bool csv_sniff(const unsigned char *head, size_t len)
@@ -1730,8 +1795,8 @@ bool csv_sniff(const unsigned char *head, size_t len)
 	struct csv_cell cells[CSV_MAX_COLS];
 	const char *s = (const char *)head;
 	size_t p = strip_bom(s, len);
-	struct shape sh = { false, 0, 0, 0 };
-	bool table = false;
+	struct shape sh = { false, 0, 0, 0, 0, false };
+	bool table = false;                /* a long table that ended */
 
 	while (p < len) {
 		const char *nl = memchr(s + p, '\n', len - p);
@@ -1742,13 +1807,17 @@ bool csv_sniff(const unsigned char *head, size_t len)
 		struct agilent_line a;
 		struct shape before = sh;
 		bool cut = end - p > sizeof(line);
+		enum shape_event ev;
 
 		memcpy(line, s + p, n);
 		p = end + 1;
 		b = skip_blanks(line, n, 0);
 		if (b == n || line[b] == '#' || memchr(line, '\0', n) != NULL) {
-			if (b != n && line[b] != '#')
+			if (b != n && line[b] != '#') {
+				table |= shape_was_table(&sh, SHAPE_BREAK);
 				sh.have = false;
+				sh.lines++;
+			}
 			continue;
 		}
 		if (is_text_trace_line(line, n))
@@ -1758,14 +1827,20 @@ bool csv_sniff(const unsigned char *head, size_t len)
 			return true;
 		/* an export with unknown columns: the reader says so when it
 		 * opens it (find_header()) */
-		if (cut)
-			sh.have = false; /* longer than any line a table is judged by */
-		else if (shape_feed(&sh, line, n, CSV_DELIM_AUTO, scratch, cells) != SHAPE_ROW &&
-		         nl == NULL)
+		if (cut) {
+			/* longer than any line a table is judged by */
+			table |= shape_was_table(&sh, SHAPE_BREAK);
+			sh.have = false;
+			sh.lines++;
+			continue;
+		}
+		ev = shape_feed(&sh, line, n, CSV_DELIM_AUTO, scratch, cells);
+		if (ev != SHAPE_ROW && nl == NULL)
 			sh = before; /* the head may end inside its last line */
-		table |= shape_is_table(&sh);
+		else
+			table |= shape_was_table(&before, ev);
 	}
-	return table;
+	return table || shape_is_table(&sh);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1883,6 +1958,7 @@ static void shape_track(struct csv_reader *r, bool broken)
 
 	if (broken) {
 		k->sh.have = false;
+		k->sh.lines++;
 		ev = SHAPE_BREAK;
 	} else {
 		ev = shape_feed(&k->sh, r->line, r->line_len, r->o.delimiter, r->scratch,
@@ -1895,9 +1971,10 @@ static void shape_track(struct csv_reader *r, bool broken)
 			save_line(r, &k->rows[k->nrows++]);
 		return;
 	}
-	if (shape_is_table(&before) && before.rows > r->shape_best.sh.rows) {
+	if (shape_was_table(&before, ev) && before.rows > r->shape_best.sh.rows) {
 		r->shape_best = *k;
 		r->shape_best.sh = before;
+		r->shape_best.sh.have = true;
 	}
 	if (ev == SHAPE_HEADER) {
 		save_line(r, &k->header);

@@ -177,7 +177,8 @@ expect_grep "$tmpdir/out" '"format":"text"' "a header and one row is no table"
 
 # Every text trace of the project is still a text trace.
 ntext=0
-for trace in "$srcdir"/samples/*.trace "$srcdir"/tests/*/*.trace "$srcdir"/tests/scenarios/*/*.trace; do
+for trace in "$srcdir"/samples/*.trace "$srcdir"/tests/*/*.trace "$srcdir"/tests/scenarios/*/*.trace \
+	"$srcdir"/tests/fuzz/corpus/*/*.trace; do
 	[ -f "$trace" ] || continue
 	ntext=$((ntext + 1))
 	run_dllpcheck --format=jsonl "$trace"
@@ -185,7 +186,7 @@ for trace in "$srcdir"/samples/*.trace "$srcdir"/tests/*/*.trace "$srcdir"/tests
 		fail "$trace: not read as a text trace (status $status: $(head -c 200 "$tmpdir/err"))"
 	fi
 done
-[ "$ntext" -ge 60 ] && pass || fail "expected at least 60 text traces, found $ntext"
+[ "$ntext" -ge 140 ] && pass || fail "expected at least 140 text traces, found $ntext"
 run_dllpcheck --format=jsonl --delimiter ';' --map time=When --map dir=Initiator \
 	--map type=What --dir-map RC=down,EP=up "$tmpdir/overrun.custom.csv"
 findings "$tmpdir/out" >"$tmpdir/got"

@@ -485,6 +485,15 @@ START_TEST(test_sniff)
 	ck_assert(!sniff("# Time,Dir,X\n# a,b,c\n# d,e,f\n0 down EVENT link-up\n"));
 	ck_assert(!sniff("A;B\nc;d\ne;f\n0 down EVENT link-up\n")); /* a trace line */
 	ck_assert(!sniff("A;B\nc\x01;d\ne;f\n"));        /* control bytes */
+	/* tables that are no export: rows without numbers, a table that ends
+	 * early (Markdown in prose), names of code, a table far down */
+	ck_assert(!sniff("Name;Role\nAda;lead\nBob;dev\n"));
+	ck_assert(!sniff("Intro\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\nMore prose.\n"));
+	ck_assert(!sniff("x = 1; y = 2;\nz = 3; w = 4;\nq = 5; r = 6;\n"));
+	ck_assert(!sniff("l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\n"
+	                 "l16\nA;B\n1;2\n3;4\n"));
+	ck_assert(sniff("l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\n"
+	                "A;B\n1;2\n3;4\n"));
 }
 END_TEST
 
