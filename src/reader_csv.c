@@ -1710,7 +1710,8 @@ static bool shape_names(const char *buf, const struct csv_cell *cells, unsigned 
 		for (uint32_t k = 0; k < cells[i].len; k++) {
 			if (!shape_name_char(c[k]))
 				return false;
-			letter |= (unsigned char)c[k] >= 0x80 || (is_alnum(c[k]) && !is_digit(c[k]));
+			letter |= (unsigned char)c[k] >= 0x80 ||
+			          (is_alnum(c[k]) && !is_digit(c[k]));
 		}
 		if (!letter)
 			return false; /* a table rule ("---") or a number-like cell */
