@@ -11,7 +11,12 @@
 # --map overriding an alias, --map-file, malformed rows with line and
 # column (golden: tests/csv/bad-rows.expected), and --strict, which stops
 # at the first malformed row with exit status 1 (a capture.malformed
-# finding; 2 stays for inputs that cannot be opened).
+# finding; 2 stays for inputs that cannot be opened).  Issue 12: an export
+# of unknown columns is an input error that lists them (and every text
+# trace of the project stays a text trace), decimal commas with a ';' or
+# TAB delimiter give the findings of the '.' version, and the analyzer's
+# packet number is in text, JSON, JSONL and --decode findings when the
+# export has a packet column, absent when it has none.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
 
