@@ -30,6 +30,8 @@ static void position(json_t *o, const struct srcpos *pos)
 	if (pos->line)
 		set_int(o, "line", (json_int_t)pos->line);
 	set_int(o, "byte_offset", (json_int_t)pos->byte_offset);
+	if (pos->has_source_packet)
+		set_int(o, "source_packet", (json_int_t)pos->source_packet);
 }
 
 static json_t *dllp_json(const struct dllp *d)

@@ -155,6 +155,9 @@ void decode_print_packet(FILE *out, const struct packet *pkt)
 		fprintf(out, " truncated(%u of %u bytes)", rec->len, rec->wire_len);
 	if (rec->flags & REC_F_PHY_ERROR)
 		fputs(" phy-error", out);
+	/* last, so the columns before it stay those of every other input */
+	if (rec->pos.has_source_packet)
+		fprintf(out, " packet=%" PRIu64, rec->pos.source_packet);
 	fputc('\n', out);
 }
 
@@ -163,6 +166,8 @@ void decode_print_malformed(FILE *out, const struct reader_malformed *bad)
 	fprintf(out, "%" PRIu64 " malformed", bad->pos.record_no);
 	if (bad->pos.line)
 		fprintf(out, " line %" PRIu64, bad->pos.line);
+	if (bad->pos.has_source_packet)
+		fprintf(out, " packet %" PRIu64, bad->pos.source_packet);
 	if (bad->column)
 		fprintf(out, " column %u", bad->column);
 	fprintf(out, " offset %" PRIu64 ": %s\n", bad->pos.byte_offset, bad->reason);

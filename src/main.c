@@ -241,6 +241,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_DUMP_COLUMNS:
 		cfg->mode = MODE_DUMP_COLUMNS;
 		cfg->reader.csv_steered = true;
+		cfg->csv.dump_only = true;
 		break;
 	case OPT_MAP:
 	case OPT_MAP_FILE:

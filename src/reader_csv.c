@@ -98,6 +98,42 @@ struct csv_column {
 	int field;                 /* what the aliases make of it, or -1 */
 };
 
+/* The shape of a delimited table whose columns may be unknown
+ * (shape_feed(), issue 12): its header among the first SHAPE_BANNER_MAX
+ * lines, then SHAPE_MIN_ROWS rows or more up to the end of the lines
+ * looked at, or SHAPE_LONG_ROWS before a line of another shape (a
+ * trailer). */
+#define SHAPE_MIN_ROWS 2u
+#define SHAPE_LONG_ROWS 16u
+#define SHAPE_BANNER_MAX 16u
+#define SHAPE_NAME_MAX 48u
+
+struct shape {
+	bool have;                 /* a candidate header */
+	char delim;
+	unsigned ncells, rows;
+	unsigned lines;            /* lines fed, blank and comment lines not counted */
+	bool digits;               /* a row has a cell starting with a digit */
+};
+
+enum shape_event { SHAPE_NONE, SHAPE_HEADER, SHAPE_ROW, SHAPE_BREAK };
+
+/* A line kept while looking for the header. */
+struct saved_line {
+	uint64_t line_no, offset;
+	size_t len;
+	char text[CSV_SNIFF_LINE];
+};
+
+/* A table seen while looking for the header: its shape, header line and
+ * first rows (which --dump-columns shows when no header is recognised). */
+struct shape_keep {
+	struct shape sh;
+	struct saved_line header;
+	struct saved_line rows[CSV_DUMP_ROWS];
+	unsigned nrows;
+};
+
 /* Where a field's column came from, for --dump-columns. */
 enum field_source { SRC_NONE, SRC_ALIAS, SRC_MAP };
 
@@ -131,6 +167,14 @@ struct csv_reader {
 	bool failed;
 	int read_errno;
 	bool stopped;              /* --strict ended the input */
+	uint64_t row_packet;       /* the current row's packet-number cell, */
+	bool row_has_packet;       /* when it holds a whole number */
+
+	/* no header recognised: the table it may be (find_header()) */
+	struct shape_keep shape_cur, shape_best;
+	unsigned replay_pos;       /* --dump-columns: rows of shape_best given */
+	bool replay_only;          /* ... and then the end */
+	char problem[256];         /* --dump-columns: why it cannot be checked */
 
 	unsigned ncells;
 	struct csv_cell cells[CSV_MAX_COLS];
@@ -321,6 +365,19 @@ static const struct alias alias_table[] = {
 	{ "data", CSV_F_RAW, false }, { "hex", CSV_F_RAW, false },
 	{ "hexdata", CSV_F_RAW, false }, { "payload", CSV_F_RAW, false },
 	{ "symbols", CSV_F_RAW, false }, { "packetdata", CSV_F_RAW, false },
+
+	/* The analyzer's own numbering of the rows ("Packet #", "No.",
+	 * "Index", "Frame"; a bare "#" too, see column_field()). */
+	{ "packet", CSV_F_PACKET, false }, { "packetnumber", CSV_F_PACKET, false },
+	{ "packetno", CSV_F_PACKET, false }, { "packetnum", CSV_F_PACKET, false },
+	{ "packetid", CSV_F_PACKET, false }, { "pkt", CSV_F_PACKET, false },
+	{ "pktno", CSV_F_PACKET, false }, { "pktnum", CSV_F_PACKET, false },
+	{ "pktnumber", CSV_F_PACKET, false }, { "pktid", CSV_F_PACKET, false },
+	{ "no", CSV_F_PACKET, false }, { "nr", CSV_F_PACKET, false },
+	{ "number", CSV_F_PACKET, false }, { "num", CSV_F_PACKET, false },
+	{ "index", CSV_F_PACKET, false }, { "idx", CSV_F_PACKET, false },
+	{ "frame", CSV_F_PACKET, false }, { "frameno", CSV_F_PACKET, false },
+	{ "framenumber", CSV_F_PACKET, false }, { "framenum", CSV_F_PACKET, false },
 };
 
 static const char *const field_names[CSV_F_COUNT] = {
@@ -331,6 +388,7 @@ static const char *const field_names[CSV_F_COUNT] = {
 	[CSV_F_HDR_SCALE] = "hdr-scale", [CSV_F_DATA_SCALE] = "data-scale",
 	[CSV_F_SEQ] = "seq", [CSV_F_ACKNAK_SEQ] = "acknak-seq",
 	[CSV_F_LENGTH] = "length", [CSV_F_TC] = "tc", [CSV_F_RAW] = "raw",
+	[CSV_F_PACKET] = "packet",
 };
 
 const char *csv_field_name(enum csv_field f)
@@ -350,6 +408,17 @@ int csv_field_lookup(const char *norm, bool *ticks)
 		}
 	}
 	return -1;
+}
+
+/* The field a header cell names (raw text s, normalised norm), or -1: its
+ * aliases, and a bare "#" (normalised to nothing) for the packet number. */
+static int column_field(const char *s, size_t len, const char *norm)
+{
+	if (norm[0] == '\0') {
+		trim(&s, &len);
+		return len == 1 && s[0] == '#' ? CSV_F_PACKET : -1;
+	}
+	return csv_field_lookup(norm, NULL);
 }
 
 /* Fields that make a line a header (with one more known column). */
@@ -553,8 +622,12 @@ struct num {
 };
 
 /* Scans a number at the start of s: sign, digits (single blanks between
- * digits are thousands grouping: "0.000 001 234"), fraction, exponent. */
-static void scan_number(const char *s, size_t len, struct num *n)
+ * digits are thousands grouping: "0.000 001 234"), fraction, exponent.
+ * With comma, a ',' is a decimal point as well as '.' ("0,000123", as
+ * European locales write it): only for cells of an export whose delimiter
+ * is not ','.  One decimal point at most, so "1,234.5" or "1.234,5" stop
+ * at the second and are then no number of any unit. */
+static void scan_number_dec(const char *s, size_t len, bool comma, struct num *n)
 {
 	size_t i = 0;
 	bool in_frac = false;
@@ -584,7 +657,8 @@ static void scan_number(const char *s, size_t len, struct num *n)
 			i++;
 			continue;
 		}
-		if (i + 1 < len && s[i] == '.' && !in_frac && is_digit(s[i + 1])) {
+		if (i + 1 < len && (s[i] == '.' || (comma && s[i] == ',')) && !in_frac &&
+		    is_digit(s[i + 1])) {
 			in_frac = true;
 			i++;
 			continue;
@@ -609,6 +683,11 @@ static void scan_number(const char *s, size_t len, struct num *n)
 		}
 	}
 	n->used = i;
+}
+
+static void scan_number(const char *s, size_t len, struct num *n)
+{
+	scan_number_dec(s, len, false, n);
 }
 
 /* n * 10^pow rounded to the nearest integer; false when over 64 bits. */
@@ -690,8 +769,9 @@ static bool ticks_unit(const char *s, size_t len)
 	       ascii_eq_nocase(s, len, "sample");
 }
 
-bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
-                    const char **why)
+/* csv_parse_time(), with decimal commas when comma is set. */
+static bool parse_time(const char *s, size_t len, int default_pow, bool comma,
+                       uint64_t *ps, const char **why)
 {
 	struct num n;
 	const char *u;
@@ -699,7 +779,7 @@ bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
 	int pow = default_pow;
 
 	trim(&s, &len);
-	scan_number(s, len, &n);
+	scan_number_dec(s, len, comma, &n);
 	if (!n.any) {
 		*why = "not a time";
 		return false;
@@ -722,6 +802,12 @@ bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
 		return false;
 	}
 	return true;
+}
+
+bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
+                    const char **why)
+{
+	return parse_time(s, len, default_pow, false, ps, why);
 }
 
 /* A tick count times the clock period (fs) to ps, rounded; split so the
@@ -1056,7 +1142,7 @@ bool csv_options_set_map(struct csv_options *o, const char *arg, char *err,
 		return set_err(err, errlen,
 		               "--map '%s': unknown key (time, dir, link, type, "
 		               "dllp-type, tlp-type, vc, hdr-fc, data-fc, hdr-scale, "
-		               "data-scale, seq, acknak-seq, length, tc, raw)", arg);
+		               "data-scale, seq, acknak-seq, length, tc, raw, packet)", arg);
 	m = &o->map[f];
 	memset(m, 0, sizeof(*m));
 	if (vlen == 0 || ascii_eq_nocase(v, vlen, "none") || ascii_eq_nocase(v, vlen, "-")) {
@@ -1376,10 +1462,10 @@ static int mapped_name_field(const struct csv_options *o, const char *norm)
 	return -1;
 }
 
-/* Distinct known fields among the cells (by alias, or named by --map);
- * 0 unless a header: two known, one of them primary, and for blank-split
- * columns at least half the cells known, so a line of prose ("the DLLP
- * seq test") is no header. */
+/* Distinct known fields among the cells (by alias, or named by --map;
+ * the packet number not counted); 0 unless a header: two known, one of
+ * them primary, and for blank-split columns at least half the cells
+ * known, so a line of prose ("the DLLP seq test") is no header. */
 static unsigned header_score(const char *buf, const struct csv_cell *cells,
                              unsigned n, const struct csv_options *o,
                              bool aligned)
@@ -1400,7 +1486,12 @@ static unsigned header_score(const char *buf, const struct csv_cell *cells,
 		                   sizeof(norm), NULL, 0);
 		f = mapped_name_field(o, norm);
 		if (f < 0)
-			f = csv_field_lookup(norm, NULL);
+			f = column_field(buf + cells[i].off, cells[i].len, norm);
+		/* A row-number column is in many tables that are no export, and
+		 * "packet" in many a sentence: it does not make a header
+		 * (detection as before issue 12). */
+		if (f == CSV_F_PACKET)
+			continue;
 		known_cells += f >= 0;
 		if (f < 0 || (seen & (1u << f)))
 			continue;
@@ -1463,6 +1554,7 @@ static unsigned guess_header(const char *line, size_t len, char *scratch,
 /* "DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd" */
 struct agilent_line {
 	size_t dir_off, dir_len;
+	size_t rec_off, rec_len;   /* the analyzer's record number */
 	size_t time_off, time_len;
 	size_t hex_off;
 };
@@ -1489,8 +1581,10 @@ static bool parse_agilent(const char *s, size_t len, struct agilent_line *a)
 	p = skip_blanks(s, len, q);
 	if (p >= len || !is_digit(s[p]))
 		return false;
+	a->rec_off = p;
 	while (p < len && is_digit(s[p]))
 		p++;
+	a->rec_len = p - a->rec_off;
 	p = skip_blanks(s, len, p);
 	if (p >= len || s[p] != '@')
 		return false;
@@ -1557,12 +1651,153 @@ static size_t strip_bom(const char *s, size_t len)
 	return len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }
 
+/* ---- A delimited table whose columns are not known (issue 12) ----
+ *
+ * An export whose header names no known column must not be read as a
+ * text trace (a malformed line per row): it is recognised by its shape
+ * alone, a header line of at least two short cells (not a number, not
+ * starting with a digit: text trace records and data rows do) split by
+ * one of , TAB ; | and then at least SHAPE_MIN_ROWS lines of the same
+ * number of cells.  Blank lines and '#' comments are skipped; any other
+ * line ends the table, and may start the next one.  A text trace never
+ * has this shape: every line that is no comment starts with its time.
+ * An export is one table from near its top to its end, so a table that
+ * starts after SHAPE_BANNER_MAX lines, or ends early (a Markdown table
+ * in prose, a few lines of a script), is none: such files stay what they
+ * were (text), and no message calls them an export. */
+
+/* Text a header or row can be: no control bytes but TAB (and the '\r' of
+ * a CRLF line end); bytes from 0x80 are UTF-8 letters ("Zeit (\xc2\xb5s)"). */
+static bool shape_text(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/* A character of a column name: letters (UTF-8 ones too), digits, blanks
+ * and the punctuation names and units use ("Time (us)", "Seq_Num #",
+ * "Len [DW]", "Data/Ctl", "%", "Rx+Tx", "AT&T", "Lane's"); not code or
+ * markup ('*', '=', '{', '<', '$', '\\', '"', '!' ...). */
+static bool shape_name_char(char ch)
+{
+	unsigned char c = (unsigned char)ch;
+
+	return c >= 0x80 || is_alnum(ch) || (ch != '\0' && strchr(" _-.#()[]/%+&':", ch) != NULL);
+}
+
+/* Whether the cells (split from buf) can be a header's names: at least
+ * two, each short, of name characters only, with a letter, not starting
+ * with a digit. */
+static bool shape_names(const char *buf, const struct csv_cell *cells, unsigned n)
+{
+	unsigned named = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *c = buf + cells[i].off;
+		struct num num;
+
+		if (cells[i].len == 0)
+			continue;
+		bool letter = cells[i].len == 1 && c[0] == '#'; /* "#": a packet number */
+
+		if (cells[i].len > SHAPE_NAME_MAX || is_digit(c[0]))
+			return false;
+		for (uint32_t k = 0; k < cells[i].len; k++) {
+			if (!shape_name_char(c[k]))
+				return false;
+			letter |= (unsigned char)c[k] >= 0x80 ||
+			          (is_alnum(c[k]) && !is_digit(c[k]));
+		}
+		if (!letter)
+			return false; /* a table rule ("---") or a number-like cell */
+		scan_number(c, cells[i].len, &num);
+		if (num.any && num.used == cells[i].len)
+			return false;
+		named++;
+	}
+	return named >= 2;
+}
+
+/* Whether one of a row's cells starts with a digit: an export's rows
+ * carry numbers (times, packet numbers, bytes). */
+static bool shape_row_digits(const char *buf, const struct csv_cell *cells, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (cells[i].len > 0 && is_digit(buf[cells[i].off]))
+			return true;
+	}
+	return false;
+}
+
+/* Feeds one line (len bytes, at most CSV_SNIFF_LINE) to the shape; forced
+ * is the --delimiter, CSV_DELIM_AUTO to guess it from the header. */
+static enum shape_event shape_feed(struct shape *sh, const char *line, size_t len,
+                                   char forced, char *scratch, struct csv_cell *cells)
+{
+	size_t b = skip_blanks(line, len, 0);
+	struct split_mode mode = { LAYOUT_DELIMITED, 0, 0 };
+	unsigned unterminated, n;
+
+	if (b == len || line[b] == '#')
+		return SHAPE_NONE;
+	if (sh->lines < UINT32_MAX)
+		sh->lines++;
+	if (len > CSV_SNIFF_LINE || !shape_text(line, len) || forced == CSV_DELIM_ALIGNED) {
+		sh->have = false;
+		return SHAPE_BREAK;
+	}
+	if (sh->have) {
+		memcpy(scratch, line, len);
+		n = split_delimited(scratch, len, sh->delim, cells, CSV_MAX_COLS, &unterminated);
+		if (n == sh->ncells && unterminated == 0) {
+			sh->rows++;
+			sh->digits |= shape_row_digits(scratch, cells, n);
+			return SHAPE_ROW;
+		}
+	}
+	sh->have = false;
+	mode.delim = forced != CSV_DELIM_AUTO ? forced : csv_guess_delimiter(line, len);
+	if (is_digit(line[b]) || mode.delim == 0 || sh->lines > SHAPE_BANNER_MAX)
+		return SHAPE_BREAK;
+	memcpy(scratch, line, len);
+	n = split_delimited(scratch, len, mode.delim, cells, CSV_MAX_COLS, &unterminated);
+	if (n < 2 || unterminated != 0 || !shape_names(scratch, cells, n))
+		return SHAPE_BREAK;
+	sh->have = true;
+	sh->delim = mode.delim;
+	sh->ncells = n;
+	sh->rows = 0;
+	sh->digits = false;
+	return SHAPE_HEADER;
+}
+
+/* A table that runs to the end of the lines looked at. */
+static bool shape_is_table(const struct shape *sh)
+{
+	return sh->have && sh->rows >= SHAPE_MIN_ROWS && sh->digits;
+}
+
+/* A table that ended, before (the shape before the line that ended it),
+ * when it was long enough for what ended it to be a trailer. */
+static bool shape_was_table(const struct shape *before, enum shape_event ev)
+{
+	return (ev == SHAPE_HEADER || ev == SHAPE_BREAK) && before->have &&
+	       before->rows >= SHAPE_LONG_ROWS && before->digits;
+}
+
 bool csv_sniff(const unsigned char *head, size_t len)
 {
 	char line[CSV_SNIFF_LINE], scratch[CSV_SNIFF_LINE];
 	struct csv_cell cells[CSV_MAX_COLS];
 	const char *s = (const char *)head;
 	size_t p = strip_bom(s, len);
+	struct shape sh = { false, 0, 0, 0, 0, false };
+	bool table = false;                /* a long table that ended */
 
 	while (p < len) {
 		const char *nl = memchr(s + p, '\n', len - p);
@@ -1571,19 +1806,42 @@ bool csv_sniff(const unsigned char *head, size_t len)
 		size_t b;
 		struct split_mode mode;
 		struct agilent_line a;
+		struct shape before = sh;
+		bool cut = end - p > sizeof(line);
+		enum shape_event ev;
 
 		memcpy(line, s + p, n);
 		p = end + 1;
 		b = skip_blanks(line, n, 0);
-		if (b == n || line[b] == '#' || memchr(line, '\0', n) != NULL)
+		if (b == n || line[b] == '#' || memchr(line, '\0', n) != NULL) {
+			if (b != n && line[b] != '#') {
+				table |= shape_was_table(&sh, SHAPE_BREAK);
+				sh.have = false;
+				sh.lines++;
+			}
 			continue;
+		}
 		if (is_text_trace_line(line, n))
 			return false;
 		if (guess_header(line, n, scratch, cells, NULL, &mode) > 0 ||
 		    parse_agilent(line, n, &a) || is_fpga_line(line, n, scratch, cells))
 			return true;
+		/* an export with unknown columns: the reader says so when it
+		 * opens it (find_header()) */
+		if (cut) {
+			/* longer than any line a table is judged by */
+			table |= shape_was_table(&sh, SHAPE_BREAK);
+			sh.have = false;
+			sh.lines++;
+			continue;
+		}
+		ev = shape_feed(&sh, line, n, CSV_DELIM_AUTO, scratch, cells);
+		if (ev != SHAPE_ROW && nl == NULL)
+			sh = before; /* the head may end inside its last line */
+		else
+			table |= shape_was_table(&before, ev);
 	}
-	return false;
+	return table || shape_is_table(&sh);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1653,7 +1911,7 @@ static void take_header(struct csv_reader *r, const struct split_mode *mode)
 		                   sizeof(c->unit));
 		c->start = r->cells[i].off;
 		c->end = r->cells[i].off + r->cells[i].len;
-		c->field = csv_field_lookup(c->norm, NULL);
+		c->field = column_field(s, len, c->norm);
 	}
 	r->after_header = true;
 }
@@ -1681,6 +1939,144 @@ static bool take_header_at(struct csv_reader *r, char *err, size_t errlen)
 	return true;
 }
 
+/* Keeps the current line; shape_feed() takes none longer than l->text. */
+static void save_line(const struct csv_reader *r, struct saved_line *l)
+{
+	l->line_no = r->line_no;
+	l->offset = r->line_start;
+	l->len = r->line_len < sizeof(l->text) ? r->line_len : sizeof(l->text);
+	memcpy(l->text, r->line, l->len);
+}
+
+/* The current line (broken: too long or with a NUL) for the table it may
+ * belong to; a table that ends is kept in shape_best when it has the most
+ * rows yet. */
+static void shape_track(struct csv_reader *r, bool broken)
+{
+	struct shape_keep *k = &r->shape_cur;
+	struct shape before = k->sh;
+	enum shape_event ev;
+
+	if (broken) {
+		k->sh.have = false;
+		k->sh.lines++;
+		ev = SHAPE_BREAK;
+	} else {
+		ev = shape_feed(&k->sh, r->line, r->line_len, r->o.delimiter, r->scratch,
+		                r->cells);
+	}
+	if (ev == SHAPE_NONE)
+		return;
+	if (ev == SHAPE_ROW) {
+		if (k->nrows < CSV_DUMP_ROWS)
+			save_line(r, &k->rows[k->nrows++]);
+		return;
+	}
+	if (shape_was_table(&before, ev) && before.rows > r->shape_best.sh.rows) {
+		r->shape_best = *k;
+		r->shape_best.sh = before;
+		r->shape_best.sh.have = true;
+	}
+	if (ev == SHAPE_HEADER) {
+		save_line(r, &k->header);
+		k->nrows = 0;
+	}
+}
+
+/* The table with the most rows, when the input has one (shape_best). */
+static bool shape_found(struct csv_reader *r)
+{
+	if (shape_is_table(&r->shape_cur.sh) &&
+	    r->shape_cur.sh.rows > r->shape_best.sh.rows)
+		r->shape_best = r->shape_cur;
+	return shape_is_table(&r->shape_best.sh);
+}
+
+static const char *delim_name(char d)
+{
+	switch (d) {
+	case ',': return "','";
+	case '\t': return "TAB";
+	case ';': return "';'";
+	case '|': return "'|'";
+	default: return "?";
+	}
+}
+
+/* The unknown-columns message: the table's header cells, the known ones,
+ * and what to do. */
+static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
+{
+	const struct shape_keep *k = &r->shape_best;
+	char names[140], known[80];     /* the message fits the 512 bytes
+	                                 * callers give with a long name */
+	size_t o = 0, ko = 0;
+	unsigned n, unterminated;
+
+	memcpy(r->scratch, k->header.text, k->header.len);
+	n = split_delimited(r->scratch, k->header.len, k->sh.delim, r->cells, CSV_MAX_COLS,
+	                    &unterminated);
+	names[0] = known[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		const char *c = r->scratch + r->cells[i].off;
+		int len = (int)r->cells[i].len, w, f;
+		char norm[CSV_NAME_MAX];
+
+		csv_normalise_name(c, (size_t)len, norm, sizeof(norm), NULL, 0);
+		f = column_field(c, (size_t)len, norm);
+		if (f >= 0 && ko + 1 < sizeof(known)) {
+			w = snprintf(known + ko, sizeof(known) - ko, "%s'%.*s' (%s)",
+			             ko ? ", " : "", len > 24 ? 24 : len, c, field_names[f]);
+			if (w > 0)
+				ko += (size_t)w;
+			if (ko >= sizeof(known))
+				ko = sizeof(known) - 1; /* cut, still terminated */
+		}
+		if (o + 1 >= sizeof(names))
+			continue;
+		w = snprintf(names + o, sizeof(names) - o, "%s'%.*s'", i ? ", " : "",
+		             len > 24 ? 24 : len, c);
+		if (w < 0 || o + (size_t)w >= sizeof(names) - 4) {
+			snprintf(names + o, sizeof(names) - o, ", ...");
+			o = sizeof(names);
+			continue;
+		}
+		o += (size_t)w;
+	}
+	return set_err(err, errlen,
+	               "%s: looks like a CSV/TSV export with unknown columns, not a text "
+	               "trace: line %" PRIu64 " names %u columns split by %s (%s) and %u "
+	               "rows of as many cells follow; %s%s; see how it is read with "
+	               "--dump-columns, then name the columns with --map FIELD=COLUMN or "
+	               "--map-file FILE",
+	               r->name, k->header.line_no, k->sh.ncells, delim_name(k->sh.delim),
+	               names, k->sh.rows, ko ? "of these names dllpcheck knows only " :
+	               "dllpcheck knows none of these names", known);
+}
+
+/* --dump-columns on a table of unknown columns: its header line as the
+ * header, and its first rows (saved, as the input has been read on). */
+static bool shape_open_for_dump(struct csv_reader *r)
+{
+	const struct shape_keep *k = &r->shape_best;
+	struct split_mode mode = { LAYOUT_DELIMITED, k->sh.delim, 0 };
+
+	memcpy(r->line, k->header.text, k->header.len);
+	r->line[k->header.len] = '\0';
+	r->line_len = k->header.len;
+	r->line_no = k->header.line_no;
+	r->line_too_long = false;
+	take_header(r, &mode);
+	r->replay_only = true;
+	r->replay_pos = 0;
+	snprintf(r->problem, sizeof(r->problem),
+	         "no header: line %" PRIu64 " is taken as one for this dump, but it "
+	         "names too few known columns (two, one of them time, type or raw "
+	         "bytes): name them with --map FIELD=COLUMN or --map-file FILE",
+	         k->header.line_no);
+	return true;
+}
+
 static bool find_header(struct csv_reader *r, char *err, size_t errlen)
 {
 	for (;;) {
@@ -1700,13 +2096,16 @@ static bool find_header(struct csv_reader *r, char *err, size_t errlen)
 		}
 		if (r->line_no > CSV_HEADER_SEARCH)
 			break;
-		if (r->line_too_long || memchr(r->line, '\0', r->line_len) != NULL)
+		if (r->line_too_long || memchr(r->line, '\0', r->line_len) != NULL) {
+			shape_track(r, true);
 			continue;
+		}
 		if (guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o,
 		                 &mode) > 0) {
 			take_header(r, &mode);
 			return true;
 		}
+		shape_track(r, false);
 		if (r->o.delimiter != CSV_DELIM_AUTO)
 			continue;
 		if (parse_agilent(r->line, r->line_len, &a)) {
@@ -1725,6 +2124,8 @@ static bool find_header(struct csv_reader *r, char *err, size_t errlen)
 		               " lines", r->name, r->o.header_line, r->line_no);
 	if (r->line_no == 0)
 		return set_err(err, errlen, "%s: empty export", r->name);
+	if (shape_found(r))
+		return r->o.dump_only ? shape_open_for_dump(r) : shape_error(r, err, errlen);
 	return set_err(err, errlen,
 	               "%s: no header in the first %u lines (a line naming two known "
 	               "columns, one of them time, type or raw bytes) and no known "
@@ -1881,8 +2282,23 @@ static bool set_units(struct csv_reader *r, char *err, size_t errlen)
 	return true;
 }
 
+/* The column an export cannot be read without, as a message; NULL when
+ * it has them all. */
+static const char *missing_column(const struct csv_reader *r)
+{
+	if (r->field_col[CSV_F_DIR] < 0)
+		return "no direction column: name one with --map dir=COLUMN";
+	if (r->field_col[CSV_F_RAW] < 0 && r->field_col[CSV_F_KIND] < 0 &&
+	    r->field_col[CSV_F_DLLP_TYPE] < 0 && r->field_col[CSV_F_TLP_TYPE] < 0)
+		return "no raw-bytes or packet-type column: name one with "
+		       "--map raw=COLUMN or --map type=COLUMN";
+	return NULL;
+}
+
 static bool resolve_mapping(struct csv_reader *r, char *err, size_t errlen)
 {
+	const char *missing;
+
 	for (unsigned i = 0; i < r->ncols; i++) {
 		int f = r->cols[i].field;
 
@@ -1893,16 +2309,16 @@ static bool resolve_mapping(struct csv_reader *r, char *err, size_t errlen)
 	}
 	if (!apply_map(r, err, errlen) || !set_units(r, err, errlen))
 		return false;
-	if (r->field_col[CSV_F_DIR] < 0)
-		return set_err(err, errlen,
-		               "%s: no direction column: name one with --map dir=COLUMN",
-		               r->name);
-	if (r->field_col[CSV_F_RAW] < 0 && r->field_col[CSV_F_KIND] < 0 &&
-	    r->field_col[CSV_F_DLLP_TYPE] < 0 && r->field_col[CSV_F_TLP_TYPE] < 0)
-		return set_err(err, errlen,
-		               "%s: no raw-bytes or packet-type column: name one with "
-		               "--map raw=COLUMN or --map type=COLUMN", r->name);
-	return true;
+	missing = missing_column(r);
+	if (missing == NULL)
+		return true;
+	/* --dump-columns shows what is missing instead of failing on it. */
+	if (r->o.dump_only) {
+		if (r->problem[0] == '\0')
+			snprintf(r->problem, sizeof(r->problem), "%s", missing);
+		return true;
+	}
+	return set_err(err, errlen, "%s: %s", r->name, missing);
 }
 
 void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
@@ -2118,6 +2534,15 @@ static bool field_uint(struct row *w, enum csv_field f, uint32_t min,
 	return true;
 }
 
+/* Whether a ',' in a time cell is a decimal point: when it cannot be the
+ * delimiter (issue 12; headerless agilent-dump lines have none).  Counts
+ * never take one: "1,000" credits could be a thousands separator, so a
+ * comma there stays malformed rather than read as 1. */
+static bool decimal_comma(const struct csv_reader *r)
+{
+	return r->layout != LAYOUT_FPGA && !(r->layout == LAYOUT_DELIMITED && r->delim == ',');
+}
+
 static bool row_time(struct row *w)
 {
 	char q[QUOTE_BUF], at[96];
@@ -2136,12 +2561,12 @@ static bool row_time(struct row *w)
 		return row_fail(w, 1, "no %s", where(w, CSV_F_TIME, at, sizeof(at)));
 	s = cell_text(w, c);
 	len = c->len;
-	scan_number(s, len, &n);
+	scan_number_dec(s, len, decimal_comma(r), &n);
 	u = s + n.used;
 	ulen = len - n.used;
 	trim(&u, &ulen);
 	if (!r->time_ticks || ulen > 0) {
-		if (csv_parse_time(s, len, r->time_pow, &w->time_ps, &why))
+		if (parse_time(s, len, r->time_pow, decimal_comma(r), &w->time_ps, &why))
 			return true;
 	} else if (!n.any || (n.neg && n.nd > 0) || !num_is_whole(&n)) {
 		why = "not a whole number of clock ticks";
@@ -2622,7 +3047,8 @@ static enum row_result row_agilent(struct row *w)
 	}
 	if (!row_dir(w, r->line + a.dir_off, a.dir_len, (unsigned)a.dir_off + 1))
 		return ROW_MALFORMED;
-	if (!csv_parse_time(r->line + a.time_off, a.time_len, 12, &w->time_ps, &why)) {
+	if (!parse_time(r->line + a.time_off, a.time_len, 12, decimal_comma(r), &w->time_ps,
+	                &why)) {
 		row_fail(w, (unsigned)a.time_off + 1, "time '%s': %s",
 		         text_quote(q, r->line + a.time_off, a.time_len), why);
 		return ROW_MALFORMED;
@@ -2689,10 +3115,40 @@ static bool split_row(struct csv_reader *r, struct row *w)
 	return true;
 }
 
+/* The analyzer's packet number of the current row: its packet-number
+ * cell, or an agilent-dump line's record number.  Only a whole number
+ * counts; any other content is no number, and a row is never malformed
+ * for it (the number only helps the user find the row in the analyzer). */
+static void row_packet_number(struct csv_reader *r)
+{
+	const char *s = NULL;
+	size_t len = 0;
+	struct num n;
+	int c = r->field_col[CSV_F_PACKET];
+	struct agilent_line a;
+
+	if (r->layout == LAYOUT_AGILENT) {
+		if (!parse_agilent(r->line, r->line_len, &a))
+			return;
+		s = r->line + a.rec_off;
+		len = a.rec_len;
+	} else if (r->layout != LAYOUT_FPGA && c >= 0 && (unsigned)c < r->ncells) {
+		s = r->line + r->cells[c].off;
+		len = r->cells[c].len;
+	}
+	if (s == NULL)
+		return;
+	scan_number(s, len, &n);
+	if (n.any && !n.neg && n.used == len && num_is_whole(&n) &&
+	    num_to_u64(&n, 0, &r->row_packet) && r->row_packet <= (uint64_t)INT64_MAX)
+		r->row_has_packet = true; /* reports carry it as a signed 64-bit integer */
+}
+
 static enum row_result parse_row(struct csv_reader *r, struct row *w)
 {
 	if (!split_row(r, w))
 		return ROW_MALFORMED;
+	row_packet_number(r);
 	switch (r->layout) {
 	case LAYOUT_AGILENT: return row_agilent(w);
 	case LAYOUT_FPGA: return row_fpga(w);
@@ -2733,6 +3189,8 @@ static void fill_pos(const struct csv_reader *r, struct srcpos *pos)
 	pos->record_no = r->record_no;
 	pos->byte_offset = r->line_start;
 	pos->line = r->line_no;
+	pos->source_packet = r->row_packet;
+	pos->has_source_packet = r->row_has_packet;
 }
 
 static enum reader_result malformed(struct csv_reader *r,
@@ -2756,6 +3214,7 @@ static enum reader_result read_failed(struct csv_reader *r,
 	r->read_errno = err;
 	fill_pos(r, &bad->pos);
 	bad->pos.record_no = r->record_no + 1;
+	bad->pos.has_source_packet = false; /* no row was read */
 	bad->column = 0;
 	snprintf(bad->reason, sizeof(bad->reason), "%s: read error: %s", r->name,
 	         err ? strerror(err) : "unknown error");
@@ -2767,6 +3226,20 @@ static enum line_status next_line(struct csv_reader *r)
 {
 	if (r->pending) {
 		r->pending = false;
+		return LINE_OK;
+	}
+	if (r->replay_only) {
+		const struct saved_line *l;
+
+		if (r->replay_pos >= r->shape_best.nrows)
+			return LINE_EOF;
+		l = &r->shape_best.rows[r->replay_pos++];
+		memcpy(r->line, l->text, l->len);
+		r->line[l->len] = '\0';
+		r->line_len = l->len;
+		r->line_no = l->line_no;
+		r->line_start = l->offset;
+		r->line_too_long = false;
 		return LINE_OK;
 	}
 	errno = 0;
@@ -2794,6 +3267,8 @@ static enum reader_result csv_next(void *state, struct record *rec,
 		if (st == LINE_ERROR)
 			return read_failed(r, bad, errno);
 		memset(bad, 0, sizeof(*bad));
+		r->row_has_packet = false;
+		r->row_packet = 0;
 		if (r->line_too_long) {
 			r->record_no++;
 			bad->column = CSV_LINE_MAX + 1;
@@ -2977,6 +3452,8 @@ void csv_dump_columns(FILE *out, void *state)
 		        r->header_copy, r->header_len >= CSV_HEADER_COPY ? "..." : "");
 	else
 		fprintf(out, "header: none\n");
+	if (r->problem[0] != '\0')
+		fprintf(out, "problem: %s\n", r->problem);
 	if (r->layout != LAYOUT_AGILENT && r->layout != LAYOUT_FPGA)
 		dump_mapping(out, r);
 	fprintf(out, "rows:\n");

@@ -47,6 +47,7 @@ enum csv_field {
 	CSV_F_LENGTH,      /* TLP Length, DW */
 	CSV_F_TC,
 	CSV_F_RAW,
+	CSV_F_PACKET,      /* the analyzer's own packet number (issue 12) */
 	CSV_F_COUNT
 };
 
@@ -86,13 +87,18 @@ struct csv_options {
 	struct csv_dir_entry dir_map[CSV_DIR_MAP_MAX];
 	unsigned dir_map_count;
 	bool strict;                   /* first malformed row ends the input */
+	bool dump_only;                /* --dump-columns: open an export whose
+	                                * columns are unknown or missing too, to
+	                                * show it (csv_dump_columns names what
+	                                * is missing) */
 };
 
 /* The defaults: everything detected, unitless times in seconds. */
 void csv_options_init(struct csv_options *o);
 /* --map KEY=COLUMN, KEY=#N or KEY=none.  KEY is a field name (time, dir,
  * link, type, dllp-type, tlp-type, vc, hdr-fc, data-fc, hdr-scale,
- * data-scale, seq, acknak-seq, length, tc, raw) or any of its aliases. */
+ * data-scale, seq, acknak-seq, length, tc, raw, packet) or any of its
+ * aliases. */
 bool csv_options_set_map(struct csv_options *o, const char *arg, char *err,
                          size_t errlen);
 /* --map-file FILE: one KEY=VALUE a line ('#' comments, blank lines): map

@@ -53,12 +53,17 @@ enum link_event {
 
 /* Where a record came from.  file is the name as the user gave it
  * ("-" for standard input); record_no is 1-based; line is 0 for binary
- * inputs. */
+ * inputs.  source_packet is the packet number the capture tool itself
+ * gave the record (an analyzer export's packet-number column,
+ * capture-format.md section 3), the number the user looks up in that
+ * tool; only when has_source_packet. */
 struct srcpos {
 	const char *file;
 	uint64_t record_no;
 	uint64_t byte_offset;
 	uint64_t line;
+	uint64_t source_packet;
+	bool has_source_packet;
 };
 
 struct record {

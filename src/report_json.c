@@ -27,6 +27,10 @@ static json_t *finding_json(const struct finding *f)
 	if (f->column)
 		json_object_set_new(o, "column", json_integer(f->column));
 	json_object_set_new(o, "byte_offset", json_integer((json_int_t)f->pos.byte_offset));
+	/* the analyzer's own packet number: only when the export has one */
+	if (f->pos.has_source_packet)
+		json_object_set_new(o, "source_packet",
+		                    json_integer((json_int_t)f->pos.source_packet));
 	json_object_set_new(o, "rule", json_string(rule_info(f->rule)->id));
 	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
 	json_object_set_new(o, "time_ps", f->has_time ? json_integer((json_int_t)f->time_ps) : json_null());

@@ -1,7 +1,10 @@
 /* report_text.c: findings as lines a person (and grep) can read:
  *
- *   FILE:LINE[:COL]: record N: t=TIME link L PORT [VCv] [TYPE]: SEVERITY RULE: MESSAGE
- *   FILE: record N offset O: ...              (binary inputs)
+ *   FILE:LINE[:COL]: record N[ packet P]: t=TIME link L PORT [VCv] [TYPE]: SEVERITY RULE: MESSAGE
+ *   FILE: record N offset O[ packet P]: ...   (binary inputs)
+ *
+ * "packet P" is the capture tool's own packet number (an analyzer
+ * export's packet-number column), printed only when the record has one.
  */
 #include <inttypes.h>
 
@@ -23,6 +26,8 @@ void report_text_finding(void *ctx, const struct finding *f)
 		fprintf(out, "%s: record %" PRIu64 " offset %" PRIu64, f->pos.file,
 		        f->pos.record_no, f->pos.byte_offset);
 	}
+	if (f->pos.has_source_packet)
+		fprintf(out, " packet %" PRIu64, f->pos.source_packet);
 	if (f->has_time)
 		fprintf(out, ": t=" TIME_PS_FMT, TIME_PS_ARGS(f->time_ps));
 	if (f->link >= 0)

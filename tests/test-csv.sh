@@ -11,7 +11,12 @@
 # --map overriding an alias, --map-file, malformed rows with line and
 # column (golden: tests/csv/bad-rows.expected), and --strict, which stops
 # at the first malformed row with exit status 1 (a capture.malformed
-# finding; 2 stays for inputs that cannot be opened).
+# finding; 2 stays for inputs that cannot be opened).  Issue 12: an export
+# of unknown columns is an input error that lists them (and every text
+# trace of the project stays a text trace), decimal commas with a ';' or
+# TAB delimiter give the findings of the '.' version, and the analyzer's
+# packet number is in text, JSON, JSONL and --decode findings when the
+# export has a packet column, absent when it has none.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
 
@@ -21,7 +26,8 @@ layouts="raw.csv fields.tsv agilent.txt fpga.csv aligned.txt quoted.csv ticks.ps
 # findings FILE: the finding lines of a jsonl report, positions removed.
 findings() {
 	grep '"type":"finding"' "$1" |
-		sed 's/"file":"[^"]*","record":[0-9]*,"line":[0-9]*,"byte_offset":[0-9]*,//' || true
+		sed -e 's/"file":"[^"]*","record":[0-9]*,"line":[0-9]*,"byte_offset":[0-9]*,//' \
+			-e 's/^{"type":"finding","source_packet":[0-9]*,/{"type":"finding",/' || true
 }
 
 # The options an export of each layout needs, and the format it reports.
@@ -124,7 +130,68 @@ findings "$tmpdir/out" >"$tmpdir/got"
 cmp -s "$tmpdir/overrun.want" "$tmpdir/got" && pass || fail "--map time=... overriding the alias"
 run_dllpcheck --input-format=csv "$tmpdir/overrun.custom.csv"
 expect_status 2 "custom export without its mapping"
-expect_grep "$tmpdir/err" '--header-line N' "custom export without its mapping: hint"
+expect_grep "$tmpdir/err" 'looks like a CSV/TSV export with unknown columns' \
+	"custom export without its mapping: hint"
+
+# ---- an export of unknown columns is no text trace (issue 12) ----
+# Found by its shape (a header of several cells, rows of as many), it is
+# an input error that lists the header's cells and says what to do;
+# before, it was read as a text trace, a malformed line per row.
+tr ';' '\t' <"$tmpdir/overrun.custom.csv" >"$tmpdir/overrun.custom.tsv"
+for export in overrun.custom.csv overrun.custom.tsv; do
+	run_dllpcheck "$tmpdir/$export"
+	expect_status 2 "$export: unknown columns"
+	expect_grep "$tmpdir/err" "$export: looks like a CSV/TSV export with unknown columns" \
+		"$export: says what it looks like"
+	expect_grep "$tmpdir/err" "line 1 names 5 columns split by [^ ]* \('Idx', 'When \(us\)', 'Initiator', 'What', 'Bytes'\) and 20 rows" \
+		"$export: lists the header cells"
+	expect_grep "$tmpdir/err" "knows only 'Idx' \(packet\), 'Bytes' \(raw\)" "$export: the known ones"
+	expect_grep "$tmpdir/err" "--dump-columns, then name the columns with --map FIELD=COLUMN or --map-file FILE" \
+		"$export: what to do"
+	grep -q 'capture.malformed' "$tmpdir/out" && fail "$export: read as a text trace" || pass
+done
+expect_grep "$tmpdir/err" "split by TAB" "the TSV's delimiter"
+set +e
+"$DLLPCHECK" --format=jsonl - <"$tmpdir/overrun.custom.csv" >"$tmpdir/out" 2>"$tmpdir/err"
+status=$?
+set -e
+expect_status 2 "unknown columns on standard input"
+expect_grep "$tmpdir/out" '"type":"error".*unknown columns' "unknown columns on standard input: JSON error line"
+# --dump-columns shows such an export, so the --map options can be written
+run_dllpcheck --dump-columns "$tmpdir/overrun.custom.csv"
+expect_status 0 "--dump-columns on unknown columns"
+expect_grep "$tmpdir/out" "^header: line 1: Idx;When \(us\);Initiator;What;Bytes$" "--dump-columns: the header it took"
+expect_grep "$tmpdir/out" "^problem: no header: line 1 is taken as one for this dump" "--dump-columns: the problem"
+expect_grep "$tmpdir/out" "^  #3   'Initiator' -> \(no alias\)$" "--dump-columns: unknown columns listed"
+expect_grep "$tmpdir/out" "^  line 2:$" "--dump-columns: the first row from the start"
+expect_grep "$tmpdir/out" "^  line 4:$" "--dump-columns: three rows"
+grep -q "^  line 5:" "$tmpdir/out" && fail "--dump-columns: more than three rows" || pass
+# ... and an export missing a column it needs, with the reason
+printf 'Time,Type,Raw\n1ns,DLLP,5c800803f0f2fcfd\n' >"$tmpdir/no-dir.csv"
+run_dllpcheck "$tmpdir/no-dir.csv"
+expect_status 2 "export without a direction column"
+run_dllpcheck --dump-columns "$tmpdir/no-dir.csv"
+expect_status 0 "--dump-columns: export without a direction column"
+expect_grep "$tmpdir/out" "^problem: no direction column: name one with --map dir=COLUMN$" \
+	"--dump-columns: the missing direction column"
+# Tables that are no export stay what they were: one row is no table, a
+# banner of "key,value" lines is none either.
+printf 'Idx;When;Who\n1;2;3\n' >"$tmpdir/one-row.csv"
+run_dllpcheck --format=jsonl "$tmpdir/one-row.csv"
+expect_grep "$tmpdir/out" '"format":"text"' "a header and one row is no table"
+
+# Every text trace of the project is still a text trace.
+ntext=0
+for trace in "$srcdir"/samples/*.trace "$srcdir"/tests/*/*.trace "$srcdir"/tests/scenarios/*/*.trace \
+	"$srcdir"/tests/fuzz/corpus/*/*.trace; do
+	[ -f "$trace" ] || continue
+	ntext=$((ntext + 1))
+	run_dllpcheck --format=jsonl "$trace"
+	if grep -q '"type":"summary".*"format":"text"' "$tmpdir/out"; then pass; else
+		fail "$trace: not read as a text trace (status $status: $(head -c 200 "$tmpdir/err"))"
+	fi
+done
+[ "$ntext" -ge 140 ] && pass || fail "expected at least 140 text traces, found $ntext"
 run_dllpcheck --format=jsonl --delimiter ';' --map time=When --map dir=Initiator \
 	--map type=What --dir-map RC=down,EP=up "$tmpdir/overrun.custom.csv"
 findings "$tmpdir/out" >"$tmpdir/got"
@@ -137,6 +204,98 @@ expect_status 2 "--map with an unknown key"
 run_dllpcheck --header-line 0 --map time=#2 --map dir=#3 --map raw=#5 --format=jsonl \
 	"$tmpdir/overrun.ticks.psv"
 [ "$status" -le 1 ] && pass || fail "--header-line 0: exit status $status"
+
+# ---- decimal commas (issue 12): with a delimiter other than ',' ----
+# The raw export as a European locale writes it: ';' between cells, a
+# comma in every decimal number; and the TSV export with decimal commas.
+# Same records, so the same findings (positions and all).
+for name in overrun crc; do
+	sed -e 's/,/;/g' -e 's/\([0-9]\)\.\([0-9]\)/\1,\2/g' "$tmpdir/$name.raw.csv" \
+		>"$tmpdir/$name.comma.csv"
+	sed -e 's/\([0-9]\)\.\([0-9]\)/\1,\2/g' "$tmpdir/$name.fields.tsv" >"$tmpdir/$name.comma.tsv"
+	grep -q ';0,0000000' "$tmpdir/$name.comma.csv" && pass || fail "$name.comma.csv has no decimal comma"
+	for pair in raw.csv:comma.csv fields.tsv:comma.tsv; do
+		orig=${pair%%:*} conv=${pair#*:}
+		run_dllpcheck --format=jsonl "$tmpdir/$name.$orig"
+		grep -v '"type":"summary"' "$tmpdir/out" | sed "s|$name\.$orig|X|" >"$tmpdir/want"
+		run_dllpcheck --format=jsonl "$tmpdir/$name.$conv"
+		[ "$status" -le 1 ] && pass || fail "$name.$conv: exit status $status: $(head -2 "$tmpdir/err")"
+		expect_grep "$tmpdir/out" '"malformed":0' "$name.$conv: no malformed row"
+		grep -v '"type":"summary"' "$tmpdir/out" | sed "s|$name\.$conv|X|" >"$tmpdir/got"
+		if [ -s "$tmpdir/want" ] && cmp -s "$tmpdir/want" "$tmpdir/got"; then pass; else
+			fail "$name.$conv: findings differ from $name.$orig"
+			diff "$tmpdir/want" "$tmpdir/got" | head -6
+		fi
+	done
+done
+# A comma is a decimal point only when it is no delimiter: a quoted
+# "0,5" in a ','-delimited export is no time.
+printf 'Time,Dir,Raw\n"0,000000010",DS,5c800803f0f2fcfd\n' >"$tmpdir/quoted-comma.csv"
+run_dllpcheck "$tmpdir/quoted-comma.csv"
+expect_grep "$tmpdir/out" "capture.malformed: time \\(column 1 'Time'\\): '0,000000010': unknown time unit" \
+	"decimal comma in a ','-delimited export"
+# Counts take no decimal comma ("1,000" may be a thousands separator).
+printf 'Time;Dir;DLLP Type;VC;HdrFC;DataFC\n0,5 ns;DS;InitFC1-P;0;1,000;64\n' >"$tmpdir/count-comma.csv"
+run_dllpcheck "$tmpdir/count-comma.csv"
+expect_grep "$tmpdir/out" "hdr-fc \\(column 5 'HdrFC'\\): '1,000' is not a whole number" \
+	"a comma in a count is malformed"
+
+# ---- the analyzer's packet number (issue 12) ----
+# The raw export with the analyzer's own numbers in its "Packet #" column
+# (1000 + 3 n, so no record number can pass for one); one row made
+# malformed (record 5, packet 1015).  A finding names the packet in text,
+# JSON, JSON Lines and the --decode listings; an export without such a
+# column (fields.tsv) has no source_packet key and no "packet" word.
+awk -F, 'BEGIN { OFS = "," } /^[0-9]/ { n++; $1 = 1000 + 3 * n; if (n == 5) $5 = "5C zz FD" }
+	{ print }' "$tmpdir/overrun.raw.csv" >"$tmpdir/packets.csv"
+run_dllpcheck "$tmpdir/packets.csv"
+expect_status 1 "packets.csv"
+expect_grep "$tmpdir/out" "packets.csv:22: record 17 packet 1051: t=0.000000130000 link 0 up VC0 PH: error fc.credit.overrun" \
+	"text finding names the analyzer's packet"
+expect_grep "$tmpdir/out" "packets.csv:10:[0-9]*: record 5 packet 1015: error capture.malformed" \
+	"malformed row names the analyzer's packet"
+run_dllpcheck --format=json "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" '"record":17,"line":22,"byte_offset":[0-9]*,"source_packet":1051,"rule":"fc.credit.overrun"' \
+	"JSON finding: source_packet"
+cp "$tmpdir/out" "$tmpdir/packets.json"
+run_dllpcheck --format=jsonl "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" '"record":17,"line":22,"byte_offset":[0-9]*,"source_packet":1051,"rule":"fc.credit.overrun"' \
+	"JSONL finding: source_packet"
+expect_grep "$tmpdir/out" '"record":5,"line":10,"column":[0-9]*,"byte_offset":[0-9]*,"source_packet":1015,"rule":"capture.malformed"' \
+	"JSONL malformed finding: source_packet"
+cp "$tmpdir/out" "$tmpdir/packets.jsonl"
+run_dllpcheck --decode "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" "^17 0.000000130000 link0 up TLP .* packet=1051$" "--decode: packet= at the end"
+expect_grep "$tmpdir/out" "^5 malformed line 10 packet 1015 column" "--decode: malformed row's packet"
+run_dllpcheck --decode --format=jsonl "$tmpdir/packets.csv"
+expect_grep "$tmpdir/out" '"record":17,"line":22,"byte_offset":[0-9]*,"source_packet":1051,' "--decode jsonl: source_packet"
+cp "$tmpdir/out" "$tmpdir/packets.decode.jsonl"
+# the agilent dump's record numbers are the analyzer's too
+run_dllpcheck "$tmpdir/overrun.agilent.txt"
+expect_grep "$tmpdir/out" "agilent.txt:16: record 16 packet 1017: t=0.000000130000" "agilent-dump: the record number"
+# no packet column: no key, no word
+for args in "--format=jsonl" "--format=json" "" "--decode" "--decode --format=jsonl"; do
+	# shellcheck disable=SC2086
+	run_dllpcheck $args "$tmpdir/overrun.fields.tsv"
+	[ "$status" -le 1 ] && pass || fail "fields.tsv $args: exit status $status"
+	if grep -q -e source_packet -e ' packet [0-9]' -e 'packet=' "$tmpdir/out"; then
+		fail "fields.tsv $args: a packet number without a packet column"
+	else pass; fi
+done
+# the new key is in the schemas
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import jsonschema' 2>/dev/null; then
+	for pair in report:packets.json jsonl:packets.jsonl decode:packets.decode.jsonl; do
+		schema=${pair%%:*} file=${pair#*:}
+		opt=--lines
+		[ "$schema" = report ] && opt=--check-counts
+		if python3 "$srcdir/tests/validate-json.py" $opt "$srcdir/schema/dllpcheck-$schema.schema.json" \
+			"$tmpdir/$file" >"$tmpdir/verr" 2>&1; then pass; else
+			fail "$file against dllpcheck-$schema.schema.json: $(head -3 "$tmpdir/verr")"
+		fi
+	done
+else
+	fail "python3 with jsonschema is needed to validate source_packet against the schemas"
+fi
 
 # ---- malformed rows: line and column; --strict ----
 cd "$csvdir"

@@ -176,7 +176,10 @@ START_TEST(test_aliases)
 		{ "Raw", CSV_F_RAW }, { "Raw Data", CSV_F_RAW }, { "Bytes", CSV_F_RAW },
 		{ "Data", CSV_F_RAW }, { "Hex", CSV_F_RAW }, { "Payload", CSV_F_RAW },
 		{ "Symbols", CSV_F_RAW },
-		{ "Packet #", -1 }, { "Comment", -1 },
+		{ "Packet #", CSV_F_PACKET }, { "Packet", CSV_F_PACKET },
+		{ "Pkt", CSV_F_PACKET }, { "Packet Number", CSV_F_PACKET },
+		{ "No.", CSV_F_PACKET }, { "Index", CSV_F_PACKET }, { "Frame", CSV_F_PACKET },
+		{ "Comment", -1 },
 	};
 	bool ticks;
 
@@ -471,6 +474,62 @@ START_TEST(test_sniff)
 	ck_assert(sniff("Trace of the DLLP seq test\nTime,Dir,Raw\n"));
 	/* a header needs one of time, type, raw bytes */
 	ck_assert(!sniff("VC,HdrFC,DataFC\n"));
+	/* ... but a table of unknown columns is no text trace either (issue
+	 * 12): a header of several cells, two rows or more of as many */
+	ck_assert(sniff("Idx;When;Who;What\n1;2;RC;x\n2;3;EP;y\n"));
+	ck_assert(sniff("Banner\n\nZeit\tRichtung\tDaten\n0,1\tDS\t5c\n# c\n0,2\tUS\t5c\n"));
+	ck_assert(sniff("A,B,C\n1,2,3\n4,5,6\n7,8"));       /* cut last line */
+	ck_assert(!sniff("Idx;When;Who\n1;2;3\n"));          /* one row */
+	ck_assert(!sniff("Idx;When;Who\n1;2;3\n4;5\n6;7;8\n")); /* not one shape */
+	ck_assert(!sniff("Version,3.2\nDate,x\nBy,y\n"));   /* numbers are no names */
+	ck_assert(!sniff("# Time,Dir,X\n# a,b,c\n# d,e,f\n0 down EVENT link-up\n"));
+	ck_assert(!sniff("A;B\nc;d\ne;f\n0 down EVENT link-up\n")); /* a trace line */
+	ck_assert(!sniff("A;B\nc\x01;d\ne;f\n"));        /* control bytes */
+	/* tables that are no export: rows without numbers, a table that ends
+	 * early (Markdown in prose), names of code, a table far down */
+	ck_assert(!sniff("Name;Role\nAda;lead\nBob;dev\n"));
+	ck_assert(!sniff("Intro\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\nMore prose.\n"));
+	ck_assert(!sniff("x = 1; y = 2;\nz = 3; w = 4;\nq = 5; r = 6;\n"));
+	ck_assert(!sniff("l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\n"
+	                 "l16\nA;B\n1;2\n3;4\n"));
+	ck_assert(sniff("l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\n"
+	                "A;B\n1;2\n3;4\n"));
+}
+END_TEST
+
+START_TEST(test_unknown_columns)
+{
+	struct csv_options o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+	void *r;
+
+	open_fails("Idx;When;Who\n1;2;3\n4;5;6\n", NULL,
+	           "looks like a CSV/TSV export with unknown columns");
+	open_fails("Idx;When;Who\n1;2;3\n4;5;6\n", NULL, "('Idx', 'When', 'Who')");
+	open_fails("Idx;When;Who\n1;2;3\n4;5;6\n", NULL, "--dump-columns");
+	/* the table with most rows is named: not a banner before it */
+	open_fails("Key,Val\nA,b\nC,d\n\nX;Y;Z\n1;2;3\n4;5;6\n7;8;9\n", NULL,
+	           "line 5 names 3 columns split by ';' ('X', 'Y', 'Z') and 3 rows");
+	/* no table: the old message */
+	open_fails("just some text\nwith no header\n", NULL, "no header in the first");
+
+	/* --dump-columns: the table's header and first rows */
+	csv_options_init(&o);
+	o.dump_only = true;
+	r = open_csv_opts("Banner\nIdx;When;Who\n1;2;3\n4;5;6\n7;8;9\n10;11;12\n", &o);
+	out = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(out);
+	csv_dump_columns(out, r);
+	fclose(out);
+	ck_assert_msg(strstr(buf, "header: line 2: Idx;When;Who\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "problem: no header") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "  line 3:\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "  line 5:\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "  line 6:\n") == NULL, "%s", buf);
+	free(buf);
+	close_csv(r);
 }
 END_TEST
 
@@ -858,6 +917,7 @@ Suite *suite_reader_csv(void)
 	tcase_add_test(tc, test_options);
 	tcase_add_test(tc, test_map_file);
 	tcase_add_test(tc, test_sniff);
+	tcase_add_test(tc, test_unknown_columns);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("exports");
