@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pipeline.h"
+#include "report_hold.h"
 
 /* The analysis: packets into the shadow model. */
 static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
@@ -11,7 +12,8 @@ static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
 }
 
 void pipeline_check(const struct config *cfg, struct reader *r,
-                    const char *path, FILE *out, struct input_result *res)
+                    const char *path, FILE *out, struct input_result *res,
+                    struct report_hold *hold)
 {
 	void (*emit)(void *, const struct finding *) = NULL;
 	void *emit_ctx = out;
@@ -45,6 +47,8 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 	fc_model_init(&model, &cfg->fc, &sink);
 	struct analysis_hooks hooks = { model_on_packet, NULL, &model,
 	                                cfg->progress ? progress_report : NULL };
+	if (hold)
+		report_hold_hooks(hold, &hooks);
 	analysis_run(r, &sink, &hooks, &res->stats);
 	if (cfg->progress)
 		progress_done();
