@@ -63,9 +63,10 @@ static void run_decode(const struct config *cfg, struct reader *r,
 }
 
 static void input_error(const struct config *cfg, const char *path, FILE *out,
-                        const char *error)
+                        FILE *msgs, const char *error)
 {
-	fprintf(stderr, "dllpcheck: %s\n", error);
+	if (msgs)
+		fprintf(msgs, "dllpcheck: %s\n", error);
 	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
 		return;
 	switch (cfg->format) {
@@ -85,7 +86,7 @@ void run_one(const struct config *cfg, const char *path, FILE *out,
 	if (!r) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, out, err);
+		input_error(cfg, path, out, stderr, err);
 		return;
 	}
 	if (cfg->mode == MODE_DUMP_COLUMNS) {
@@ -97,13 +98,13 @@ void run_one(const struct config *cfg, const char *path, FILE *out,
 			fprintf(out, "file: %s\nformat: %s (not an export: no columns; "
 			        "--input-format=csv reads it as one)\n", path, r->format_name);
 	} else {
-		run_reader(cfg, r, path, out, res);
+		run_reader(cfg, r, path, out, stderr, res);
 	}
 	reader_close(r);
 }
 
 void run_reader(const struct config *cfg, struct reader *r, const char *path,
-                FILE *out, struct input_result *res)
+                FILE *out, FILE *msgs, struct input_result *res)
 {
 	char err[512];
 	struct report_hold hold;
@@ -111,7 +112,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path,
 	if (!report_hold_open(&hold, out, err, sizeof(err))) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s: %.200s", path, err);
-		input_error(cfg, path, out, res->error);
+		input_error(cfg, path, out, msgs, res->error);
 		return;
 	}
 	res->opened = true;
@@ -134,7 +135,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path,
 		res->status = EXIT_ERROR;
 		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, out, err);
+		input_error(cfg, path, out, msgs, err);
 	}
 }
 
