@@ -65,6 +65,28 @@ for name in clean-init crc-errors overrun; do
 	done
 done
 
+# a pcapng (offsets asked of the stream, not computed): the same offsets
+# from a file, a pipe and gzip'd data
+le32() { printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+{
+	printf '\012\015\015\012'; printf "$(le32 28)"; printf '\115\074\053\032\001\000\000\000'
+	printf '\377\377\377\377\377\377\377\377'; printf "$(le32 28)"
+	printf "$(le32 1)$(le32 20)"; printf '\223\000\000\000'; printf "$(le32 65535)$(le32 20)"
+	for v in 321 322; do # a good InitFC1-P, then the same with pseudo-header version 0xD2
+		printf "$(le32 6)$(le32 44)$(le32 0)$(le32 0)$(le32 $v)$(le32 10)$(le32 10)"
+		printf "\\$v"'\001\000\000\100\010\001\000\244\347\000\000'
+		printf "$(le32 44)"
+	done
+} >"$t/two.pcapng"
+run_dllpcheck "$t/two.pcapng"
+expect_grep "$t/out" 'two\.pcapng: record 2 offset 92: error capture\.malformed: pseudo-header version 0xD2' "pcapng: the offset of record 2"
+gzip -c -n "$t/two.pcapng" >"$t/two.pcapng.gz"
+same_report "pcapng gzip'd" "$t/two.pcapng" "$t/two.pcapng.gz" "$t/two.pcapng.gz" "$t/two.pcapng"
+set +e
+"$DLLPCHECK" - <"$t/two.pcapng" >"$t/pipe.out" 2>&1
+set -e
+expect_grep "$t/pipe.out" '^-: record 2 offset 92: error capture\.malformed' "pcapng on a pipe: the offset of record 2"
+
 # several gzip members, several zstd frames: one stream
 f="$s/overrun.trace"
 n=$(wc -l <"$f")
