@@ -18,6 +18,8 @@ static bool write_all(FILE *to, const void *buf, size_t n)
 static ssize_t hold_write(void *cookie, const char *buf, size_t size)
 {
 	struct report_hold *h = cookie;
+	if (h->discarding)
+		return (ssize_t)size;
 	if (h->released) {
 		if (!write_all(h->under, buf, size)) {
 			h->failed = true;
@@ -63,8 +65,9 @@ bool report_hold_open(struct report_hold *h, FILE *under, char *err, size_t errl
 		snprintf(err, errlen, "out of memory");
 		return false;
 	}
-	/* a person watching the decode listing sees it line by line */
-	bool tty = under == stdout && isatty(STDOUT_FILENO);
+	/* a person watching the decode listing, or messages on standard
+	 * error, sees them line by line once they are let through */
+	bool tty = under == stderr || (under == stdout && isatty(STDOUT_FILENO));
 	setvbuf(h->out, NULL, tty ? _IOLBF : _IOFBF, REPORT_HOLD_STDIO_BUF);
 	return true;
 }
@@ -186,7 +189,7 @@ bool report_hold_close(struct report_hold *h, bool keep)
 	if (keep)
 		hold_release(h);
 	else
-		h->mem_len = 0;
+		h->discarding = true; /* what stdio still has goes nowhere */
 	if (fclose(h->out) != 0 && keep)
 		h->failed = true;
 	if (h->spill)

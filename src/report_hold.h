@@ -34,6 +34,7 @@ struct report_hold {
 	size_t mem_len;
 	FILE *spill;
 	bool released;                 /* a record decoded: writes go through */
+	bool discarding;               /* closing without keeping */
 	bool failed;                   /* holding or writing failed */
 	bool have_first;
 	struct reader_malformed first; /* the first record that could not be read */

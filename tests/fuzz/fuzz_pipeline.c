@@ -37,7 +37,6 @@
 #include "analysis.h"
 #include "cli_parse.h"
 #include "config.h"
-#include "decode_print.h"
 #include "fuzz_common.h"
 #include "pipeline.h"
 #include "report.h"
@@ -267,28 +266,6 @@ static void check_junit(const char *buf, size_t len)
 }
 
 /* --- the run ------------------------------------------------------------ */
-
-static void on_packet(void *ctx, const struct packet *pkt, bool applicable)
-{
-	(void)applicable;
-	decode_print_packet(ctx, pkt);
-}
-
-static void on_malformed(void *ctx, const struct reader_malformed *bad)
-{
-	decode_print_malformed(ctx, bad);
-}
-
-static void on_packet_json(void *ctx, const struct packet *pkt, bool applicable)
-{
-	(void)applicable;
-	decode_json_packet(ctx, pkt);
-}
-
-static void on_malformed_json(void *ctx, const struct reader_malformed *bad)
-{
-	decode_json_malformed(ctx, bad);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
