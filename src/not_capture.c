@@ -37,19 +37,25 @@ static const struct magic magics[] = {
 	M(0, "GIF8", "a GIF image"),
 	M(0, "\xff\xd8\xff", "a JPEG image"),
 	M(0, "%PDF-", "a PDF document"),
-	M(0, "PK\x03\x04", "a zip archive (or a file in zip form: docx, xlsx, jar); unzip it first"),
+	M(0, "PK\x03\x04",
+	  "a zip archive (or a file in zip form: docx, xlsx, jar); unzip it first"),
 	M(0, "PK\x05\x06", "an empty zip archive"),
-	M(0, "\xfd" "7zXZ\0", "xz-compressed data; dllpcheck reads gzip and zstd: xz -dc FILE | dllpcheck -"),
-	M(0, "BZh", /* and the block size digit */ "bzip2-compressed data; dllpcheck reads gzip and zstd: bzip2 -dc FILE | dllpcheck -"),
-	M(0, "\x04\x22\x4d\x18", "lz4-compressed data; dllpcheck reads gzip and zstd: lz4 -dc FILE | dllpcheck -"),
-	M(0, "\x1f\x9d", "compress (.Z) data; dllpcheck reads gzip and zstd: gzip -dc FILE | dllpcheck -"),
+	M(0, "\xfd" "7zXZ\0",
+	  "xz-compressed data; dllpcheck reads gzip and zstd: xz -dc FILE | dllpcheck -"),
+	M(0, "BZh", /* and the block size digit */
+	  "bzip2-compressed data; dllpcheck reads gzip and zstd: bzip2 -dc FILE | dllpcheck -"),
+	M(0, "\x04\x22\x4d\x18",
+	  "lz4-compressed data; dllpcheck reads gzip and zstd: lz4 -dc FILE | dllpcheck -"),
+	M(0, "\x1f\x9d",
+	  "compress (.Z) data; dllpcheck reads gzip and zstd: gzip -dc FILE | dllpcheck -"),
 	M(0, "7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
 	M(0, "Rar!\x1a\x07", "a RAR archive"),
 	M(0, "\x1f\x8b", "gzip data inside compressed data (compressed twice?)"),
 	M(0, "\x28\xb5\x2f\xfd", "zstd data inside compressed data (compressed twice?)"),
 	M(0, "SQLite format 3", "an SQLite database"),
 	M(257, "ustar", "a tar archive; extract the capture first"),
-	M(0, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an OLE2 document (an old Office file: .xls, .doc)"),
+	M(0, "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+	  "an OLE2 document (an old Office file: .xls, .doc)"),
 };
 #undef M
 
@@ -114,12 +120,13 @@ bool not_capture(const unsigned char *head, size_t len, char *what, size_t whatl
 		const struct magic *m = &magics[i];
 		if (len >= m->offset + m->len && memcmp(head + m->offset, m->bytes, m->len) == 0 &&
 		    (m->bytes[0] != 'B' || (len > 3 && head[3] >= '1' && head[3] <= '9'))) {
-			snprintf(what, whatlen, "not a capture (first bytes %s: looks like %s)", hex,
-			         m->name);
+			snprintf(what, whatlen, "not a capture (first bytes %s: looks like %s)",
+			         hex, m->name);
 			return true;
 		}
 	}
-	if (len >= 2 && ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff))) {
+	if (len >= 2 && ((head[0] == 0xff && head[1] == 0xfe) ||
+	                 (head[0] == 0xfe && head[1] == 0xff))) {
 		snprintf(what, whatlen, "UTF-16 text (first bytes %s); dllpcheck reads UTF-8 "
 		         "or ASCII: iconv -f UTF-16 -t UTF-8 FILE | dllpcheck -", hex);
 		return true;

@@ -45,7 +45,8 @@ bool out_file_open(struct out_file *of, const char *path, const char *what,
 		/* /dev/null, a FIFO: never renamed over */
 		of->fp = fopen(path, "w");
 		if (!of->fp) {
-			snprintf(err, errlen, "%s %s: cannot write: %s", what, path, strerror(errno));
+			snprintf(err, errlen, "%s %s: cannot write: %s", what, path,
+			         strerror(errno));
 			return false;
 		}
 		return true;
@@ -95,8 +96,8 @@ bool out_file_finish(struct out_file *of, bool keep, char *err, size_t errlen)
 	bool ok = true;
 	if (of->tmp) {
 		if (keep && rename(of->tmp, of->path) != 0) {
-			snprintf(err, errlen, "%s: cannot rename the finished output into place: %s",
-			         of->path, strerror(errno));
+			snprintf(err, errlen, "%s: cannot rename the finished output into "
+			         "place: %s", of->path, strerror(errno));
 			ok = false;
 		}
 		if (!keep || !ok)

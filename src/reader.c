@@ -211,9 +211,8 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		} else if (not_capture(head, head_len, what, sizeof(what))) {
 			/* binary data read as text would be a malformed line per
 			 * newline byte: one input error instead (rules.md, exit status) */
-			snprintf(err, errlen, "%s: %s%s", name,
-			         dz ? (comp == COMP_GZIP ? "gzip data holding " : "zstd data holding ") : "",
-			         what);
+			snprintf(err, errlen, "%s: %s%s%s", name, dz ? compression_name(comp) : "",
+			         dz ? " data holding " : "", what);
 			fclose(fp);
 			return NULL;
 		} else if (opts->csv_steered || csv_sniff(head, head_len)) {

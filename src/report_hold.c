@@ -159,7 +159,8 @@ void report_hold_no_record(const struct report_hold *h, const char *path,
 		const char *what =
 			strcmp(format, "pcap") == 0 ? "with its 24-byte header and no records" :
 			strcmp(format, "pcapng") == 0 ? "with no packet records" :
-			strcmp(format, "text") == 0 ? "with no records (only blank lines and comments)" :
+			strcmp(format, "text") == 0 ?
+			"with no records (only blank lines and comments)" :
 			"with no data rows";
 		snprintf(msg, len, "%s: %s%s %s", path, inside, noun, what);
 		return;
@@ -169,7 +170,8 @@ void report_hold_no_record(const struct report_hold *h, const char *path,
 	if (p->line) {
 		int n = snprintf(where, sizeof(where), "line %" PRIu64, p->line);
 		if (h->first.column && n > 0 && (size_t)n < sizeof(where))
-			snprintf(where + n, sizeof(where) - (size_t)n, " column %u", h->first.column);
+			snprintf(where + n, sizeof(where) - (size_t)n, " column %u",
+			         h->first.column);
 	} else {
 		snprintf(where, sizeof(where), "record %" PRIu64 " offset %" PRIu64,
 		         p->record_no, p->byte_offset);

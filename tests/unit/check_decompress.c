@@ -185,14 +185,16 @@ START_TEST(test_zstd_damage)
 }
 END_TEST
 
+#define U(s) ((const unsigned char *)s)
+
 START_TEST(test_detect)
 {
-	ck_assert_int_eq(decompress_detect((const unsigned char *)"\x1f\x8b\x08", 3), COMP_GZIP);
-	ck_assert_int_eq(decompress_detect((const unsigned char *)"\x28\xb5\x2f\xfd", 4), COMP_ZSTD);
-	ck_assert_int_eq(decompress_detect((const unsigned char *)"\x5e\x2a\x4d\x18", 4), COMP_ZSTD);
-	ck_assert_int_eq(decompress_detect((const unsigned char *)"\x1f", 1), COMP_NONE);
-	ck_assert_int_eq(decompress_detect((const unsigned char *)"0 down", 6), COMP_NONE);
-	ck_assert_int_eq(decompress_detect((const unsigned char *)"\xa1\xb2\x3c\x4d", 4), COMP_NONE);
+	ck_assert_int_eq(decompress_detect(U("\x1f\x8b\x08"), 3), COMP_GZIP);
+	ck_assert_int_eq(decompress_detect(U("\x28\xb5\x2f\xfd"), 4), COMP_ZSTD);
+	ck_assert_int_eq(decompress_detect(U("\x5e\x2a\x4d\x18"), 4), COMP_ZSTD);
+	ck_assert_int_eq(decompress_detect(U("\x1f"), 1), COMP_NONE);
+	ck_assert_int_eq(decompress_detect(U("0 down"), 6), COMP_NONE);
+	ck_assert_int_eq(decompress_detect(U("\xa1\xb2\x3c\x4d"), 4), COMP_NONE);
 }
 END_TEST
 
@@ -204,7 +206,8 @@ static bool binary(const char *s, size_t len, char *what, size_t whatlen)
 START_TEST(test_not_capture)
 {
 	char what[300];
-	static const char trace[] = "# a trace\n0 down link-up\n10ns up InitFC1-P vc=0 hdr=8 data=64\n";
+	static const char trace[] =
+		"# a trace\n0 down link-up\n10ns up InitFC1-P vc=0 hdr=8 data=64\n";
 	ck_assert(!binary(trace, sizeof(trace) - 1, what, sizeof(what)));
 	/* a stray NUL and a Latin-1 byte stay a text trace with bad lines */
 	static const char nul[] = "0 down NOP\n10ns down \0NOP\n20ns down NOP \xb5s\n";
@@ -213,7 +216,7 @@ START_TEST(test_not_capture)
 	static const char utf8[] = "# Zeit in \xc2\xb5s, \xe2\x80\x94 ok\n0 down NOP\n";
 	ck_assert(!binary(utf8, sizeof(utf8) - 1, what, sizeof(what)));
 	ck_assert(binary("\x7f" "ELF\x02\x01\x01\x00", 8, what, sizeof(what)));
-	ck_assert_msg(strstr(what, "first bytes 7f 45 4c 46 02 01 01 00: looks like an ELF") != NULL,
+	ck_assert_msg(strstr(what, "first bytes 7f 45 4c 46 02 01 01 00: looks like an ELF"),
 	              "%s", what);
 	ck_assert(binary("\xfd" "7zXZ\0\0", 7, what, sizeof(what)));
 	ck_assert(strstr(what, "xz -dc") != NULL);
@@ -227,7 +230,7 @@ START_TEST(test_not_capture)
 	for (size_t i = 0; i < sizeof(rnd); i++)
 		rnd[i] = (unsigned char)next_random(&x);
 	ck_assert(not_capture(rnd, sizeof(rnd), what, sizeof(what)));
-	ck_assert_msg(strncmp(what, "binary data, not a pcap/pcapng, gzip, zstd or text trace", 56) == 0,
+	ck_assert_msg(strstr(what, "binary data, not a pcap/pcapng, gzip, zstd or text") == what,
 	              "%s", what);
 }
 END_TEST
