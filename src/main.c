@@ -16,8 +16,10 @@
 #include "pcap_writer.h"
 #include "cli_parse.h"
 #include "fc_model.h"
+#include "out_file.h"
 #include "pipeline.h"
 #include "report.h"
+#include "report_hold.h"
 #include "run.h"
 
 const char *argp_program_version = PACKAGE_STRING;
@@ -355,51 +357,90 @@ static void list_rules(FILE *out)
 	}
 }
 
-/* --write-pcap: copy each readable record. */
+/* --write-pcap: copy each readable record; the messages about the others
+ * are held with the report hold, so that an input with no record gets
+ * the input error alone. */
+struct write_ctx {
+	struct pcap_writer *writer;
+	FILE *msgs;
+};
+
 static void write_on_packet(void *ctx, const struct packet *pkt, bool applicable)
 {
 	(void)applicable;
-	pcap_writer_write(ctx, pkt->rec);
+	pcap_writer_write(((struct write_ctx *)ctx)->writer, pkt->rec);
 }
 
 static void report_malformed_stderr(void *ctx, const struct reader_malformed *bad)
 {
-	(void)ctx;
-	fprintf(stderr, "dllpcheck: %s: record %llu", bad->pos.file,
+	FILE *msgs = ((struct write_ctx *)ctx)->msgs;
+	fprintf(msgs, "dllpcheck: %s: record %llu", bad->pos.file,
 	        (unsigned long long)bad->pos.record_no);
 	if (bad->pos.line)
-		fprintf(stderr, " (line %llu)", (unsigned long long)bad->pos.line);
-	fprintf(stderr, " offset %llu: skipped: %s\n",
+		fprintf(msgs, " (line %llu)", (unsigned long long)bad->pos.line);
+	fprintf(msgs, " offset %llu: skipped: %s\n",
 	        (unsigned long long)bad->pos.byte_offset, bad->reason);
 }
 
-
-/* --write-pcap OUT FILE: every readable record of FILE into OUT. */
-static int write_pcap(const struct config *cfg)
+/* Every readable record of the input into the writer; the exit status. */
+static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 {
 	char err[512];
-	struct pcap_writer *writer = pcap_writer_open(cfg->write_pcap_path,
-	                                              cfg->reader.dlt, err, sizeof(err));
-	if (!writer) {
+	struct reader *r = reader_open(cfg->inputs[0], &cfg->reader, err, sizeof(err));
+	if (!r) {
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;
 	}
-	struct reader *r = reader_open(cfg->inputs[0], &cfg->reader, err, sizeof(err));
-	int status = EXIT_CLEAN;
-	if (!r) {
+	struct report_hold hold;
+	if (!report_hold_open(&hold, stderr, err, sizeof(err))) {
+		fprintf(stderr, "dllpcheck: %s: %s\n", cfg->inputs[0], err);
+		reader_close(r);
+		return EXIT_ERROR;
+	}
+	struct input_stats stats;
+	memset(&stats, 0, sizeof(stats));
+	struct write_ctx wc = { writer, hold.out };
+	struct analysis_hooks hooks = { write_on_packet, report_malformed_stderr, &wc, NULL };
+	report_hold_hooks(&hold, &hooks);
+	analysis_run(r, NULL, &hooks, &stats);
+	bool none = stats.records_decoded == 0;
+	if (none)
+		report_hold_no_record(&hold, cfg->inputs[0], r->format_name, r->compression,
+		                      &stats, err, sizeof(err));
+	report_hold_close(&hold, !none);
+	reader_close(r);
+	if (none) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		return EXIT_ERROR;
+	}
+	return stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/* --write-pcap OUT FILE: every readable record of FILE into OUT, which
+ * appears only when the copy succeeded (status 0 or 1); it is refused
+ * when it is the input. */
+static int write_pcap(const struct config *cfg)
+{
+	char err[600];
+	struct out_file of;
+	if (!out_file_open(&of, cfg->write_pcap_path, "--write-pcap", true, cfg->inputs,
+	                   cfg->input_count, err, sizeof(err))) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		return EXIT_ERROR;
+	}
+	struct pcap_writer *writer = pcap_writer_open(of.fp, cfg->write_pcap_path,
+	                                              cfg->reader.dlt, err, sizeof(err));
+	if (!writer) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		out_file_finish(&of, false, err, sizeof(err));
+		return EXIT_ERROR;
+	}
+	int status = copy_records(cfg, writer);
+	if (!pcap_writer_close(writer, err, sizeof(err))) {
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		status = EXIT_ERROR;
-	} else {
-		struct input_stats stats;
-		memset(&stats, 0, sizeof(stats));
-		struct analysis_hooks hooks = { write_on_packet, report_malformed_stderr,
-		                                writer, NULL };
-		analysis_run(r, NULL, &hooks, &stats);
-		reader_close(r);
-		if (stats.records_malformed)
-			status = EXIT_FINDINGS;
 	}
-	if (!pcap_writer_close(writer, err, sizeof(err))) {
+	if (!out_file_finish(&of, status != EXIT_ERROR, err, sizeof(err))) {
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		status = EXIT_ERROR;
 	}
@@ -423,20 +464,31 @@ int main(int argc, char **argv)
 	if (cfg.mode == MODE_WRITE_PCAP)
 		return write_pcap(&cfg);
 
+	/* -o FILE: never an input; replaced only by a complete report (one
+	 * that tells of an input error included) */
 	FILE *out = stdout;
+	struct out_file of = { 0 };
+	char err[600];
 	if (cfg.output_path) {
-		out = fopen(cfg.output_path, "w");
-		if (!out) {
-			fprintf(stderr, "dllpcheck: %s: cannot write: %s\n", cfg.output_path,
-			        strerror(errno));
+		if (!out_file_open(&of, cfg.output_path, "-o", false, cfg.inputs,
+		                   cfg.input_count, err, sizeof(err))) {
+			fprintf(stderr, "dllpcheck: %s\n", err);
 			return EXIT_ERROR;
 		}
+		out = of.fp;
 	}
 	/* A progress line only for a person watching a terminal. */
 	cfg.progress = !cfg.quiet && cfg.jobs == 1 && isatty(STDERR_FILENO);
 	int status = run_batch(&cfg, out);
-	if (fflush(out) != 0 || ferror(out) || (out != stdout && fclose(out) != 0)) {
+	bool written = fflush(out) == 0 && !ferror(out);
+	if (out != stdout && fclose(out) != 0)
+		written = false;
+	if (!written) {
 		fprintf(stderr, "dllpcheck: error writing the report: %s\n", strerror(errno));
+		status = EXIT_ERROR;
+	}
+	if (cfg.output_path && !out_file_finish(&of, written, err, sizeof(err))) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
 		status = EXIT_ERROR;
 	}
 	return status;

@@ -16,26 +16,28 @@ struct pcap_writer {
 	uint8_t buf[PCAP_PSEUDO_HDR_LEN + TLP_MAX_RECORD_LEN];
 };
 
-struct pcap_writer *pcap_writer_open(const char *path, int dlt, char *err,
+struct pcap_writer *pcap_writer_open(FILE *fp, const char *name, int dlt, char *err,
                                      size_t errlen)
 {
 	struct pcap_writer *w = calloc(1, sizeof(*w));
 	if (!w) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", name);
+		fclose(fp);
 		return NULL;
 	}
-	w->path = path;
+	w->path = name;
 	w->dead = pcap_open_dead_with_tstamp_precision(
 		dlt, (int)sizeof(w->buf), PCAP_TSTAMP_PRECISION_NANO);
 	if (!w->dead) {
-		snprintf(err, errlen, "%s: cannot create a pcap handle", path);
+		snprintf(err, errlen, "%s: cannot create a pcap handle", name);
+		fclose(fp);
 		free(w);
 		return NULL;
 	}
-	w->dumper = pcap_dump_open(w->dead, path);
+	w->dumper = pcap_dump_fopen(w->dead, fp);
 	if (!w->dumper) {
-		snprintf(err, errlen, "%s: cannot write: %s", path,
-		         pcap_geterr(w->dead));
+		snprintf(err, errlen, "%s: cannot write: %s", name, pcap_geterr(w->dead));
+		fclose(fp);
 		pcap_close(w->dead);
 		free(w);
 		return NULL;
@@ -67,7 +69,7 @@ void pcap_writer_write(struct pcap_writer *w, const struct record *rec)
 bool pcap_writer_close(struct pcap_writer *w, char *err, size_t errlen)
 {
 	bool ok = true;
-	if (pcap_dump_flush(w->dumper) != 0) {
+	if (pcap_dump_flush(w->dumper) != 0 || ferror(pcap_dump_file(w->dumper))) {
 		snprintf(err, errlen, "%s: write failed: %s", w->path, strerror(errno));
 		ok = false;
 	}

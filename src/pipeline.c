@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pipeline.h"
+#include "report_hold.h"
 
 /* The analysis: packets into the shadow model. */
 static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
@@ -20,7 +21,8 @@ static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
 }
 
 void pipeline_check(const struct config *cfg, struct reader *r,
-                    const char *path, FILE *out, struct input_result *res)
+                    const char *path, FILE *out, struct input_result *res,
+                    struct report_hold *hold)
 {
 	void (*emit)(void *, const struct finding *) = NULL;
 	void *emit_ctx = out;
@@ -54,6 +56,8 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 	fc_model_init(&model, &cfg->fc, &sink);
 	struct analysis_hooks hooks = { model_on_packet, model_on_malformed, &model,
 	                                cfg->progress ? progress_report : NULL };
+	if (hold)
+		report_hold_hooks(hold, &hooks);
 	analysis_run(r, &sink, &hooks, &res->stats);
 	fc_model_finish(&model);
 	if (cfg->progress)

@@ -8,12 +8,16 @@
 #include "reader.h"
 #include "report.h"
 
+struct report_hold;
+
 /* Checks every record of r and writes this input's part of the report,
  * in the configured format, to out.  Fills res (stats, counts, and the
  * input's exit status: EXIT_FINDINGS when a finding at or above --fail-on
- * was reported, else EXIT_CLEAN). */
+ * was reported, else EXIT_CLEAN).  hold, when not NULL, is the hold out
+ * belongs to (report_hold.h): it is put in front of the analysis hooks. */
 void pipeline_check(const struct config *cfg, struct reader *r,
-                    const char *path, FILE *out, struct input_result *res);
+                    const char *path, FILE *out, struct input_result *res,
+                    struct report_hold *hold);
 
 /* Progress on standard error (progress.c): a line rewritten at most once a
  * second while an input is read, cleared at its end. */

@@ -2,8 +2,11 @@
  * against the size its kind requires (capture-format.md section 1) so that
  * each reader yields records of one shape.
  *
- * Format detection: a pcap (either byte order, micro- or nanosecond) or
- * pcapng magic number in the first 4 bytes means libpcap; otherwise the
+ * Format detection: gzip or zstd magic bytes first put the decompressor
+ * (decompress.h) in front of the stream, and the format is that of the
+ * bytes inside.  A pcap (either byte order, micro- or nanosecond) or
+ * pcapng magic number in the first 4 bytes means libpcap; binary data
+ * that is no capture (not_capture.h) is refused; otherwise the
  * first READER_HEAD_MAX bytes go to csv_sniff(), which tells an analyzer
  * export from a text trace (an export option given also means export).  Standard input cannot be rewound, so the bytes
  * used to detect the format are handed back through a small stdio cookie.
@@ -13,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decompress.h"
+#include "not_capture.h"
 #include "reader.h"
 #include "reader_csv.h"
 #include "tlp.h"
@@ -27,6 +32,7 @@ struct peeked_stream {
 	FILE *under;
 	unsigned char head[READER_HEAD_MAX];
 	size_t head_len, head_pos;
+	uint64_t delivered;    /* bytes read through it: its position */
 };
 
 static ssize_t peeked_read(void *cookie, char *buf, size_t size)
@@ -39,7 +45,21 @@ static ssize_t peeked_read(void *cookie, char *buf, size_t size)
 		n += fread(buf + n, 1, size - n, ps->under);
 	if (n == 0 && ferror(ps->under))
 		return -1;
+	ps->delivered += n;
 	return (ssize_t)n;
+}
+
+/* Position queries only (ftell), as for a decompressed stream: a reader
+ * that asks where a record starts (pcapng) gets the answer on a pipe too. */
+static int peeked_seek(void *cookie, off64_t *offset, int whence)
+{
+	struct peeked_stream *ps = cookie;
+	if (whence != SEEK_CUR || *offset != 0) {
+		errno = ESPIPE;
+		return -1;
+	}
+	*offset = (off64_t)ps->delivered;
+	return 0;
 }
 
 static int peeked_close(void *cookie)
@@ -59,7 +79,8 @@ static FILE *reopen_with_head(FILE *under, const unsigned char *head,
 	ps->under = under;
 	memcpy(ps->head, head, head_len);
 	ps->head_len = head_len;
-	cookie_io_functions_t io = { .read = peeked_read, .close = peeked_close };
+	cookie_io_functions_t io = { .read = peeked_read, .seek = peeked_seek,
+	                             .close = peeked_close };
 	FILE *fp = fopencookie(ps, "r", io);
 	if (!fp)
 		free(ps);
@@ -104,6 +125,55 @@ struct reader *reader_open(const char *path, const struct reader_opts *opts,
 	return r;
 }
 
+/* Hands the bytes read to detect a format back: fp rewound, or (a pipe)
+ * read again through a stream that replays them.  NULL (fp closed, err
+ * set) on failure. */
+static FILE *give_back(FILE *fp, bool seekable, const unsigned char *head,
+                       size_t head_len, const char *name, char *err, size_t errlen)
+{
+	if (!seekable) {
+		FILE *replay = reopen_with_head(fp, head, head_len);
+		if (!replay) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			fclose(fp);
+		}
+		return replay;
+	}
+	if (fseek(fp, 0, SEEK_SET) != 0) {
+		snprintf(err, errlen, "%s: cannot rewind: %s", name, strerror(errno));
+		fclose(fp);
+		return NULL;
+	}
+	return fp;
+}
+
+/* A gzip or zstd input: the stream of its uncompressed bytes in place of
+ * fp, their first bytes in head (capture-format.md section 5).  NULL
+ * (the stream closed, err set) when not one byte can be decompressed. */
+static FILE *open_decompressed(FILE *fp, bool seekable, enum compression comp,
+                               unsigned char *head, size_t *head_len,
+                               const char *name, struct decompress **dz,
+                               char *err, size_t errlen)
+{
+	fp = give_back(fp, seekable, head, *head_len, name, err, errlen);
+	if (!fp)
+		return NULL;
+	fp = decompress_open(fp, comp, name, dz, err, errlen);
+	if (!fp)
+		return NULL;
+	*head_len = fread(head, 1, READER_HEAD_MAX, fp);
+	if (*head_len > 0)
+		return fp; /* a later error is met by the reader, after these bytes */
+	const char *why = decompress_error(*dz);
+	if (why)
+		snprintf(err, errlen, "%s; not one byte could be decompressed", why);
+	else
+		snprintf(err, errlen, "%s: %s data that decompresses to nothing (0 bytes)",
+		         name, compression_name(comp));
+	fclose(fp);
+	return NULL;
+}
+
 struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
                                   const struct reader_opts *opts, char *err,
                                   size_t errlen)
@@ -122,30 +192,40 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		fclose(fp);
 		return NULL;
 	}
+	/* Compressed, whatever the file is called: the format is that of the
+	 * bytes inside, and every reader reads those. */
+	struct decompress *dz = NULL;
+	enum compression comp = decompress_detect(head, head_len);
+	if (comp != COMP_NONE) {
+		fp = open_decompressed(fp, seekable, comp, head, &head_len, name, &dz, err,
+		                       errlen);
+		if (!fp)
+			return NULL;
+		seekable = false;
+	}
 	enum input_format fmt = opts->format;
 	if (fmt == INPUT_AUTO) {
-		if (head_len >= 4 && is_pcap_magic(head))
+		char what[300];
+		if (head_len >= 4 && is_pcap_magic(head)) {
 			fmt = INPUT_PCAP;
-		else if (opts->csv_steered || csv_sniff(head, head_len))
+		} else if (not_capture(head, head_len, what, sizeof(what))) {
+			/* binary data read as text would be a malformed line per
+			 * newline byte: one input error instead (rules.md, exit status) */
+			snprintf(err, errlen, "%s: %s%s%s", name, dz ? compression_name(comp) : "",
+			         dz ? " data holding " : "", what);
+			fclose(fp);
+			return NULL;
+		} else if (opts->csv_steered || csv_sniff(head, head_len)) {
 			fmt = INPUT_CSV;
-		else
+		} else {
 			fmt = INPUT_TEXT;
+		}
 	}
 
 	/* Give the detection bytes back. */
-	if (!seekable) {
-		FILE *replay = reopen_with_head(fp, head, head_len);
-		if (!replay) {
-			snprintf(err, errlen, "%s: out of memory", name);
-			fclose(fp);
-			return NULL;
-		}
-		fp = replay;
-	} else if (fseek(fp, 0, SEEK_SET) != 0) {
-		snprintf(err, errlen, "%s: cannot rewind: %s", name, strerror(errno));
-		fclose(fp);
+	fp = give_back(fp, seekable, head, head_len, name, err, errlen);
+	if (!fp)
 		return NULL;
-	}
 
 	struct reader *r = calloc(1, sizeof(*r));
 	if (!r) {
@@ -153,6 +233,9 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		fclose(fp);
 		return NULL;
 	}
+	r->name = name;
+	r->dz = dz;
+	r->compression = dz ? compression_name(comp) : NULL;
 	if (fmt == INPUT_PCAP) {
 		r->ops = &pcap_reader_ops;
 		r->state = pcap_reader_new(fp, name, opts->dlt, err, errlen);
@@ -249,8 +332,31 @@ bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
 	return false;
 }
 
-enum reader_result reader_next(struct reader *r, struct record *rec,
-                               struct reader_malformed *bad)
+/* --- a decompressed input that stops early -------------------------------
+ * The format reader sees a read error (EIO) where the compressed data is
+ * corrupt or cut; the fatal record it reports then says what the
+ * decompressor found and where (capture-format.md section 5), and a
+ * reader that took the error for the end of the input cannot end it
+ * silently. */
+
+static void decompress_reason(const struct reader *r, struct reader_malformed *bad)
+{
+	snprintf(bad->reason, sizeof(bad->reason), "%s", decompress_error(r->dz));
+}
+
+/* A READER_FATAL for a stream that ended early after record last_record. */
+static void decompress_fatal(const struct reader *r, uint64_t last_record,
+                             struct reader_malformed *bad)
+{
+	memset(bad, 0, sizeof(*bad));
+	bad->pos.file = r->name;
+	bad->pos.record_no = last_record + 1;
+	bad->pos.byte_offset = decompress_offset(r->dz);
+	decompress_reason(r, bad);
+}
+
+static enum reader_result next_record(struct reader *r, struct record *rec,
+                                      struct reader_malformed *bad)
 {
 	/* every field a reader does not set is 0 */
 	memset(rec, 0, sizeof(*rec));
@@ -263,8 +369,76 @@ enum reader_result reader_next(struct reader *r, struct record *rec,
 	return reader_record_ok(rec, bad) ? READER_RECORD : READER_MALFORMED;
 }
 
+enum reader_result reader_next(struct reader *r, struct record *rec,
+                               struct reader_malformed *bad)
+{
+	enum reader_result res = next_record(r, rec, bad);
+	if (!r->dz)
+		return res;
+	if (res == READER_RECORD || res == READER_MALFORMED) {
+		r->dz_last_record = res == READER_RECORD ? rec->pos.record_no : bad->pos.record_no;
+		return res;
+	}
+	if (!decompress_error(r->dz) || r->dz_reported)
+		return res;
+	if (res == READER_FATAL)
+		decompress_reason(r, bad);
+	else
+		decompress_fatal(r, r->dz_last_record, bad);
+	r->dz_reported = true;
+	return READER_FATAL;
+}
+
+struct dz_visit {
+	struct reader *r;
+	reader_visit_fn visit;
+	void *ctx;
+	uint64_t last_record;
+	bool fatal, stopped;
+};
+
+static bool dz_visit_record(void *ctx, enum reader_result res, const struct record *rec,
+                            const struct reader_malformed *bad)
+{
+	struct dz_visit *v = ctx;
+	struct reader_malformed why;
+	v->last_record = res == READER_RECORD ? rec->pos.record_no : bad->pos.record_no;
+	if (res == READER_FATAL) {
+		v->fatal = true;
+		if (decompress_error(v->r->dz)) {
+			why = *bad;
+			decompress_reason(v->r, &why);
+			bad = &why;
+		}
+	}
+	if (!v->visit(v->ctx, res, rec, bad))
+		v->stopped = true;
+	return !v->stopped;
+}
+
 void reader_each(struct reader *r, reader_visit_fn visit, void *ctx)
 {
+	if (r->dz) {
+		struct dz_visit v = { r, visit, ctx, 0, false, false };
+		if (!r->ops->each || !r->ops->each(r->state, dz_visit_record, &v)) {
+			struct record rec;
+			struct reader_malformed bad;
+			for (;;) {
+				enum reader_result res = next_record(r, &rec, &bad);
+				if (res == READER_EOF || !dz_visit_record(&v, res, &rec, &bad) ||
+				    res == READER_FATAL)
+					break;
+			}
+		}
+		if (!v.fatal && !v.stopped && decompress_error(r->dz)) {
+			struct record rec;
+			struct reader_malformed bad;
+			memset(&rec, 0, sizeof(rec));
+			decompress_fatal(r, v.last_record, &bad);
+			visit(ctx, READER_FATAL, &rec, &bad);
+		}
+		return;
+	}
 	if (r->ops->each && r->ops->each(r->state, visit, ctx))
 		return;
 	struct record rec;

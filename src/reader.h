@@ -1,7 +1,8 @@
 /* reader.h: the one interface every capture reader offers.
  *
- * reader_open() finds the format of a file (pcap/pcapng by magic number,
- * an analyzer export when csv_sniff() says so, otherwise the text trace)
+ * reader_open() finds the format of a file (gzip or zstd undone first,
+ * then pcap/pcapng by magic number, binary data refused, an analyzer
+ * export when csv_sniff() says so, otherwise the text trace)
  * and returns a reader that yields records one
  * at a time, in file order, with their source positions.  A record that
  * cannot be read is returned as READER_MALFORMED with its position and a
@@ -70,6 +71,13 @@ struct reader {
 	void *state;
 	const char *format_name;
 	void *iobuf;               /* the stream's buffer, freed after it closes */
+	/* a gzip or zstd input (decompress.h): its compression, "gzip" or
+	 * "zstd", NULL for none; dz tells why the stream stopped early */
+	const char *compression;
+	struct decompress *dz;
+	const char *name;
+	uint64_t dz_last_record;   /* reader_next on a decompressed input */
+	bool dz_reported;
 };
 
 /* The stdio buffer of a file that reader_open opens: libpcap reads each

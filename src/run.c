@@ -14,6 +14,7 @@
 #include "decode_print.h"
 #include "pipeline.h"
 #include "reader_csv.h"
+#include "report_hold.h"
 #include "run.h"
 
 #define RUN_AHEAD 64
@@ -42,7 +43,8 @@ static void decode_json_bad(void *ctx, const struct reader_malformed *bad)
 }
 
 static void run_decode(const struct config *cfg, struct reader *r,
-                       const char *path, FILE *out, struct input_result *res)
+                       const char *path, FILE *out, struct input_result *res,
+                       struct report_hold *hold)
 {
 	struct analysis_hooks hooks = { decode_text_packet, decode_text_malformed, out, NULL };
 	if (cfg->format == OUT_JSONL) {
@@ -53,6 +55,7 @@ static void run_decode(const struct config *cfg, struct reader *r,
 	}
 	if (cfg->quiet)
 		hooks.on_packet = NULL, hooks.on_malformed = NULL;
+	report_hold_hooks(hold, &hooks);
 	analysis_run(r, NULL, &hooks, &res->stats);
 	res->by_rule[R_CAPTURE_MALFORMED] = res->stats.records_malformed;
 	res->by_severity[SEV_ERROR] = res->stats.records_malformed;
@@ -60,9 +63,10 @@ static void run_decode(const struct config *cfg, struct reader *r,
 }
 
 static void input_error(const struct config *cfg, const char *path, FILE *out,
-                        const char *error)
+                        FILE *msgs, const char *error)
 {
-	fprintf(stderr, "dllpcheck: %s\n", error);
+	if (msgs)
+		fprintf(msgs, "dllpcheck: %s\n", error);
 	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
 		return;
 	switch (cfg->format) {
@@ -82,22 +86,57 @@ void run_one(const struct config *cfg, const char *path, FILE *out,
 	if (!r) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, out, err);
+		input_error(cfg, path, out, stderr, err);
 		return;
 	}
-	res->opened = true;
-	snprintf(res->format, sizeof(res->format), "%s", r->format_name);
 	if (cfg->mode == MODE_DUMP_COLUMNS) {
+		res->opened = true;
+		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
 		if (r->ops == &csv_reader_ops)
 			csv_dump_columns(out, r->state);
 		else
 			fprintf(out, "file: %s\nformat: %s (not an export: no columns; "
 			        "--input-format=csv reads it as one)\n", path, r->format_name);
-	} else if (cfg->mode == MODE_DECODE)
-		run_decode(cfg, r, path, out, res);
-	else
-		pipeline_check(cfg, r, path, out, res);
+	} else {
+		run_reader(cfg, r, path, out, stderr, res);
+	}
 	reader_close(r);
+}
+
+void run_reader(const struct config *cfg, struct reader *r, const char *path,
+                FILE *out, FILE *msgs, struct input_result *res)
+{
+	char err[512];
+	struct report_hold hold;
+	memset(res, 0, sizeof(*res));
+	if (!report_hold_open(&hold, out, err, sizeof(err))) {
+		res->status = EXIT_ERROR;
+		snprintf(res->error, sizeof(res->error), "%s: %.200s", path, err);
+		input_error(cfg, path, out, msgs, res->error);
+		return;
+	}
+	res->opened = true;
+	snprintf(res->format, sizeof(res->format), "%s", r->format_name);
+	if (cfg->mode == MODE_DECODE)
+		run_decode(cfg, r, path, hold.out, res, &hold);
+	else
+		pipeline_check(cfg, r, path, hold.out, res, &hold);
+	/* Not one record: an input error in place of what was held, with
+	 * nothing counted as findings (rules.md, exit status). */
+	bool none = res->stats.records_decoded == 0;
+	if (none)
+		report_hold_no_record(&hold, path, r->format_name, r->compression, &res->stats,
+		                      err, sizeof(err));
+	report_hold_close(&hold, !none);
+	if (none) {
+		struct input_stats stats = res->stats;
+		memset(res, 0, sizeof(*res));
+		res->stats = stats;
+		res->status = EXIT_ERROR;
+		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
+		snprintf(res->error, sizeof(res->error), "%s", err);
+		input_error(cfg, path, out, msgs, err);
+	}
 }
 
 /* ---- the wrappers around the inputs' parts ------------------------------- */

@@ -69,10 +69,11 @@ expect_case "$c-empty" 2 'empty input \(0 bytes\)' "zero-length file"
 run_dllpcheck - <"$c-empty"
 expect_status 2 "empty standard input"
 
-# a wrong magic number: not a pcap, so read as text (every line malformed);
-# forced to pcap it is refused
+# a wrong magic number: not a pcap, and binary: refused at open, saying
+# what it seems to be (rules.md, exit status), not a malformed line per
+# newline byte; forced to pcap it is refused by libpcap
 { printf '\x12\x34\x56\x78'; tail -c +5 "$good"; } >"$c-magic.pcap"
-expect_case "$c-magic.pcap" 1 'error capture\.malformed' "wrong magic read as text"
+expect_case "$c-magic.pcap" 2 'binary data, not a pcap/pcapng, gzip, zstd or text trace \(first bytes 12 34 56 78' "wrong magic: binary data"
 expect_case "$c-magic.pcap" 2 'not a readable pcap/pcapng file' "wrong magic as pcap" --input-format pcap
 
 # the wrong link type
@@ -125,12 +126,15 @@ expect_grep "$tmpdir/out" '12 records read, 1 decoded, 11 malformed' "record siz
 	printf "$(le32 6)$(le32 40)$(le32 1)$(le32 0)$(le32 1)$(le32 10)$(le32 10)"
 	printf '\xd1\x01\x00\x00\x40\x08\x01\x00\xa4\xe7\x00\x00'; printf "$(le32 40)"
 } >"$c-two-if.pcapng"
-# libpcap stops at the second interface: reported, counted, and the end
-expect_case "$c-two-if.pcapng" 1 'record 1 offset 48: error capture\.malformed: an interface has a type 1 different from the type of the first interface' "pcapng with two link types"
+# libpcap stops at the second interface, before the first packet: not
+# one record, so an input error that gives libpcap's reason
+expect_case "$c-two-if.pcapng" 2 'no record could be read from this pcapng file: its one record is malformed: record 1 offset 48: an interface has a type 1 different from the type of the first interface' "pcapng with two link types"
 
 # garbage and binary data fed as text; NUL bytes; a 1 MB line
 head -c 4096 "$good" | tail -c +200 >"$c-binary.trace"
-expect_case "$c-binary.trace" 1 'error capture\.malformed' "binary data as text" --input-format text
+expect_case "$c-binary.trace" 2 'binary data, not a pcap/pcapng, gzip, zstd or text trace' "binary data as text"
+# forced to text, every line is malformed: not one record, an input error
+expect_case "$c-binary.trace" 2 'no record could be read from this text trace: [0-9]+ lines, all malformed; first: line 1' "binary data forced to text" --input-format text
 printf '0 down NOP\n10ns down \0NOP\n20ns down NOP\n' >"$c-nul.trace"
 expect_case "$c-nul.trace" 1 ':2:[0-9]+: record 2: error capture\.malformed: NUL byte' "NUL byte in a line"
 { printf '0 down NOP\n'; head -c 1048576 /dev/zero | tr '\0' 'x'; printf '\n20ns down NOP\n'; } >"$c-long.trace"

@@ -1,7 +1,10 @@
 /* fuzz_pipeline: one input through the whole program, as main.c runs it:
  * config_init(), the reader on an in-memory stream with format detection
- * (INPUT_AUTO: pcap/pcapng magic or text), pipeline_check() (decode,
- * packet rules, the flow-control shadow model, findings) and a report.
+ * (INPUT_AUTO: gzip/zstd, pcap/pcapng magic, binary data refused, export
+ * or text), run_reader() as run_one() calls it: pipeline_check() (decode,
+ * packet rules, the flow-control shadow model, findings) or the decode
+ * listing, behind the report hold, and a report; an input of which no
+ * record decodes must come out as an input error and nothing else.
  *
  *   byte 0   options
  *            bits 1:0  report: 0 text, 1 json, 2 jsonl, 3 other:
@@ -34,10 +37,10 @@
 #include "analysis.h"
 #include "cli_parse.h"
 #include "config.h"
-#include "decode_print.h"
 #include "fuzz_common.h"
 #include "pipeline.h"
 #include "report.h"
+#include "run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -143,6 +146,13 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 	json_t *in;
 	json_array_foreach(inputs, i, in) {
 		FUZZ_ASSERT(json_is_string(json_object_get(in, "file")));
+		if (json_object_get(in, "error")) {
+			/* an input with no record: the error alone, no finding */
+			FUZZ_ASSERT(json_is_string(json_object_get(in, "error")));
+			FUZZ_ASSERT(!json_object_get(in, "findings"));
+			FUZZ_ASSERT(status == EXIT_ERROR);
+			continue;
+		}
 		const json_t *findings = json_object_get(in, "findings");
 		FUZZ_ASSERT(json_is_array(findings));
 		size_t j;
@@ -166,7 +176,7 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 	json_decref(doc);
 }
 
-static void check_jsonl(const char *buf, size_t len)
+static void check_jsonl(const char *buf, size_t len, int status)
 {
 	json_int_t findings = 0;
 	bool summary = false;
@@ -184,6 +194,11 @@ static void check_jsonl(const char *buf, size_t len)
 		if (strcmp(type, "finding") == 0) {
 			check_finding(o);
 			findings++;
+		} else if (strcmp(type, "error") == 0) {
+			/* an input with no record: its only line */
+			FUZZ_ASSERT(status == EXIT_ERROR && findings == 0 && pos == 0);
+			FUZZ_ASSERT(json_is_string(json_object_get(o, "error")));
+			summary = true;
 		} else {
 			FUZZ_ASSERT(strcmp(type, "summary") == 0);
 			FUZZ_ASSERT(check_summary(o) == findings);
@@ -252,28 +267,6 @@ static void check_junit(const char *buf, size_t len)
 
 /* --- the run ------------------------------------------------------------ */
 
-static void on_packet(void *ctx, const struct packet *pkt, bool applicable)
-{
-	(void)applicable;
-	decode_print_packet(ctx, pkt);
-}
-
-static void on_malformed(void *ctx, const struct reader_malformed *bad)
-{
-	decode_print_malformed(ctx, bad);
-}
-
-static void on_packet_json(void *ctx, const struct packet *pkt, bool applicable)
-{
-	(void)applicable;
-	decode_json_packet(ctx, pkt);
-}
-
-static void on_malformed_json(void *ctx, const struct reader_malformed *bad)
-{
-	decode_json_malformed(ctx, bad);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -296,23 +289,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cfg.mode == MODE_DECODE) {
 		if (!r)
 			return 0;
-		struct input_stats stats;
-		memset(&stats, 0, sizeof(stats));
+		struct input_result dres;
 		bool json = cfg.format == OUT_JSONL;
 		char *dbuf = NULL;
 		size_t dlen = 0;
 		FILE *dout = json ? open_memstream(&dbuf, &dlen) : devnull;
 		FUZZ_ASSERT(dout != NULL);
-		struct analysis_hooks hooks = {
-			json ? on_packet_json : on_packet,
-			json ? on_malformed_json : on_malformed, dout, NULL,
-		};
-		analysis_run(r, NULL, &hooks, &stats);
-		FUZZ_ASSERT(stats.records_read ==
-		            stats.records_decoded + stats.records_malformed);
+		run_reader(&cfg, r, "fuzz", dout, NULL, &dres);
+		FUZZ_ASSERT(dres.stats.records_read ==
+		            dres.stats.records_decoded + dres.stats.records_malformed);
+		/* no record: an input error, and nothing listed */
+		FUZZ_ASSERT((dres.status == EXIT_ERROR) == (dres.stats.records_decoded == 0));
 		reader_close(r);
 		if (json) {
 			FUZZ_ASSERT(fclose(dout) == 0);
+			FUZZ_ASSERT(dres.status != EXIT_ERROR || dlen == 0);
 			check_decode_jsonl(dbuf, dlen);
 			free(dbuf);
 		}
@@ -337,9 +328,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	int status = EXIT_CLEAN;
 	if (opened) {
-		pipeline_check(&cfg, r, "fuzz", out, &res);
+		run_reader(&cfg, r, "fuzz", out, NULL, &res);
 		status = res.status;
-		FUZZ_ASSERT(status == EXIT_CLEAN || status == EXIT_FINDINGS);
+		/* an input error exactly when no record decoded (rules.md) */
+		FUZZ_ASSERT((status == EXIT_ERROR) == (res.stats.records_decoded == 0));
+		FUZZ_ASSERT(status != EXIT_ERROR ||
+		            (res.by_severity[SEV_ERROR] == 0 && res.by_severity[SEV_WARNING] == 0 &&
+		             res.by_severity[SEV_INFO] == 0));
 		FUZZ_ASSERT(res.stats.records_read ==
 		            res.stats.records_decoded + res.stats.records_malformed);
 		reader_close(r);
@@ -355,7 +350,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (cfg.format == OUT_JUNIT)
 			check_junit(buf, len);
 		else if (opened)
-			check_jsonl(buf, len);
+			check_jsonl(buf, len, status);
 		else
 			FUZZ_ASSERT(len == 0); /* nothing is reported without an input */
 		free(buf);

@@ -1,0 +1,111 @@
+/* out_file.c: outputs that never overwrite an input and appear only when
+ * complete (out_file.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "out_file.h"
+
+/* Which input, if any, is the file st: the same device and inode. */
+static const char *same_as_input(const struct stat *st, char *const *inputs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct stat in;
+		int rc = strcmp(inputs[i], "-") == 0 ? fstat(STDIN_FILENO, &in)
+		                                      : stat(inputs[i], &in);
+		if (rc == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+			return strcmp(inputs[i], "-") == 0 ? "- (standard input)" : inputs[i];
+	}
+	return NULL;
+}
+
+bool out_file_open(struct out_file *of, const char *path, const char *what,
+                   bool allow_stdout, char *const *inputs, int input_count,
+                   char *err, size_t errlen)
+{
+	memset(of, 0, sizeof(*of));
+	if (allow_stdout && strcmp(path, "-") == 0) {
+		of->fp = stdout;
+		return true;
+	}
+	struct stat st;
+	bool exists = stat(path, &st) == 0; /* through a symbolic link */
+	if (exists) {
+		const char *input = same_as_input(&st, inputs, input_count);
+		if (input) {
+			snprintf(err, errlen, "%s %s: the output is the input %s (the same file: "
+			         "device %lu, inode %lu); refusing to overwrite it", what, path,
+			         input, (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+			return false;
+		}
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a FIFO: never renamed over */
+		of->fp = fopen(path, "w");
+		if (!of->fp) {
+			snprintf(err, errlen, "%s %s: cannot write: %s", what, path,
+			         strerror(errno));
+			return false;
+		}
+		return true;
+	}
+	/* the file a symbolic link names is the one replaced, not the link */
+	of->path = exists ? realpath(path, NULL) : strdup(path);
+	size_t n = of->path ? strlen(of->path) : 0;
+	static const char suffix[] = ".dllpcheck-XXXXXX";
+	of->tmp = of->path ? malloc(n + sizeof(suffix)) : NULL;
+	if (!of->tmp) {
+		snprintf(err, errlen, "%s %s: out of memory", what, path);
+		goto fail;
+	}
+	memcpy(of->tmp, of->path, n);
+	memcpy(of->tmp + n, suffix, sizeof(suffix));
+	int fd = mkstemp(of->tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s %s: cannot write (a temporary file beside it): %s", what,
+		         path, strerror(errno));
+		goto fail;
+	}
+	/* the mode a new file (or the old one) would have, not mkstemp's 0600 */
+	mode_t mode;
+	if (exists) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (fchmod(fd, mode) != 0 || !(of->fp = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "%s %s: cannot write: %s", what, path, strerror(errno));
+		close(fd);
+		unlink(of->tmp);
+		goto fail;
+	}
+	return true;
+fail:
+	free(of->tmp);
+	free(of->path);
+	of->tmp = of->path = NULL;
+	return false;
+}
+
+bool out_file_finish(struct out_file *of, bool keep, char *err, size_t errlen)
+{
+	bool ok = true;
+	if (of->tmp) {
+		if (keep && rename(of->tmp, of->path) != 0) {
+			snprintf(err, errlen, "%s: cannot rename the finished output into "
+			         "place: %s", of->path, strerror(errno));
+			ok = false;
+		}
+		if (!keep || !ok)
+			unlink(of->tmp);
+	}
+	free(of->tmp);
+	free(of->path);
+	of->tmp = of->path = NULL;
+	of->fp = NULL;
+	return ok;
+}

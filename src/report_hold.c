@@ -1,0 +1,203 @@
+/* report_hold.c: an input's report held until one of its records decodes
+ * (report_hold.h; rules.md, exit status). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_hold.h"
+
+#define REPORT_HOLD_STDIO_BUF (64u * 1024u)
+
+static bool write_all(FILE *to, const void *buf, size_t n)
+{
+	return n == 0 || fwrite(buf, 1, n, to) == n;
+}
+
+/* The bytes written to h->out: held, or (released) passed on. */
+static ssize_t hold_write(void *cookie, const char *buf, size_t size)
+{
+	struct report_hold *h = cookie;
+	if (h->discarding)
+		return (ssize_t)size;
+	if (h->released) {
+		if (!write_all(h->under, buf, size)) {
+			h->failed = true;
+			return -1;
+		}
+		return (ssize_t)size;
+	}
+	if (!h->spill && h->mem_len + size <= REPORT_HOLD_MEM) {
+		memcpy(h->mem + h->mem_len, buf, size);
+		h->mem_len += size;
+		return (ssize_t)size;
+	}
+	if (!h->spill) {
+		h->spill = tmpfile();
+		if (!h->spill || !write_all(h->spill, h->mem, h->mem_len)) {
+			h->failed = true;
+			return -1;
+		}
+		h->mem_len = 0;
+	}
+	if (!write_all(h->spill, buf, size)) {
+		h->failed = true;
+		return -1;
+	}
+	return (ssize_t)size;
+}
+
+static int hold_close(void *cookie)
+{
+	(void)cookie; /* the hold is the caller's */
+	return 0;
+}
+
+bool report_hold_open(struct report_hold *h, FILE *under, char *err, size_t errlen)
+{
+	memset(h, 0, sizeof(*h));
+	h->under = under;
+	h->mem = malloc(REPORT_HOLD_MEM);
+	cookie_io_functions_t io = { .write = hold_write, .close = hold_close };
+	h->out = h->mem ? fopencookie(h, "w", io) : NULL;
+	if (!h->out) {
+		free(h->mem);
+		snprintf(err, errlen, "out of memory");
+		return false;
+	}
+	/* a person watching the decode listing, or messages on standard
+	 * error, sees them line by line once they are let through */
+	bool tty = under == stderr || (under == stdout && isatty(STDOUT_FILENO));
+	setvbuf(h->out, NULL, tty ? _IOLBF : _IOFBF, REPORT_HOLD_STDIO_BUF);
+	return true;
+}
+
+static bool copy_spill(struct report_hold *h)
+{
+	char buf[65536];
+	size_t n;
+	rewind(h->spill);
+	while ((n = fread(buf, 1, sizeof(buf), h->spill)) > 0)
+		if (!write_all(h->under, buf, n))
+			return false;
+	return !ferror(h->spill);
+}
+
+/* Writes what is held, in order; later writes go through. */
+static void hold_release(struct report_hold *h)
+{
+	if (h->released)
+		return;
+	if (fflush(h->out) != 0)
+		h->failed = true;
+	if (!write_all(h->under, h->mem, h->mem_len) || (h->spill && !copy_spill(h)))
+		h->failed = true;
+	h->mem_len = 0;
+	if (h->spill) {
+		fclose(h->spill);
+		h->spill = NULL;
+	}
+	h->released = true;
+}
+
+static void hold_on_packet(void *ctx, const struct packet *pkt, bool applicable)
+{
+	struct report_hold *h = ctx;
+	hold_release(h);
+	/* The hold steps aside: analysis.c reads the hooks at every record,
+	 * so the records after this one reach the inner hooks directly. */
+	*h->hooks = h->inner;
+	if (h->inner.on_packet)
+		h->inner.on_packet(h->inner.ctx, pkt, applicable);
+}
+
+static void hold_on_malformed(void *ctx, const struct reader_malformed *bad)
+{
+	struct report_hold *h = ctx;
+	if (!h->have_first) {
+		h->first = *bad;
+		h->have_first = true;
+	}
+	if (h->inner.on_malformed)
+		h->inner.on_malformed(h->inner.ctx, bad);
+}
+
+void report_hold_hooks(struct report_hold *h, struct analysis_hooks *hooks)
+{
+	h->hooks = hooks;
+	h->inner = *hooks;
+	hooks->on_packet = hold_on_packet;
+	hooks->on_malformed = hold_on_malformed;
+	hooks->ctx = h;
+}
+
+bool report_hold_released(const struct report_hold *h)
+{
+	return h->released;
+}
+
+/* "pcap file", "text trace", "csv export" */
+static void format_noun(const char *format, char *buf, size_t len)
+{
+	if (strcmp(format, "pcap") == 0 || strcmp(format, "pcapng") == 0)
+		snprintf(buf, len, "%s file", format);
+	else if (strcmp(format, "text") == 0)
+		snprintf(buf, len, "text trace");
+	else
+		snprintf(buf, len, "%s export", format);
+}
+
+void report_hold_no_record(const struct report_hold *h, const char *path,
+                           const char *format, const char *compression,
+                           const struct input_stats *stats, char *msg, size_t len)
+{
+	char noun[40], inside[40] = "";
+	format_noun(format, noun, sizeof(noun));
+	if (compression)
+		snprintf(inside, sizeof(inside), "%s data holding a ", compression);
+	if (stats->records_read == 0 || !h->have_first) {
+		const char *what =
+			strcmp(format, "pcap") == 0 ? "with its 24-byte header and no records" :
+			strcmp(format, "pcapng") == 0 ? "with no packet records" :
+			strcmp(format, "text") == 0 ?
+			"with no records (only blank lines and comments)" :
+			"with no data rows";
+		snprintf(msg, len, "%s: %s%s %s", path, inside, noun, what);
+		return;
+	}
+	const struct srcpos *p = &h->first.pos;
+	char where[80];
+	if (p->line) {
+		int n = snprintf(where, sizeof(where), "line %" PRIu64, p->line);
+		if (h->first.column && n > 0 && (size_t)n < sizeof(where))
+			snprintf(where + n, sizeof(where) - (size_t)n, " column %u",
+			         h->first.column);
+	} else {
+		snprintf(where, sizeof(where), "record %" PRIu64 " offset %" PRIu64,
+		         p->record_no, p->byte_offset);
+	}
+	const char *unit = p->line ? "line" : "record";
+	if (stats->records_read == 1)
+		snprintf(msg, len, "%s: no record could be read from this %s%s: its one %s "
+		         "is malformed: %s: %s", path, inside, noun, unit, where, h->first.reason);
+	else
+		snprintf(msg, len, "%s: no record could be read from this %s%s: %" PRIu64 " %ss, "
+		         "all malformed; first: %s: %s", path, inside, noun, stats->records_read,
+		         unit, where, h->first.reason);
+}
+
+bool report_hold_close(struct report_hold *h, bool keep)
+{
+	if (keep)
+		hold_release(h);
+	else
+		h->discarding = true; /* what stdio still has goes nowhere */
+	if (fclose(h->out) != 0 && keep)
+		h->failed = true;
+	if (h->spill)
+		fclose(h->spill);
+	free(h->mem);
+	h->spill = NULL;
+	h->mem = NULL;
+	return !h->failed;
+}
