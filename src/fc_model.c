@@ -423,11 +423,8 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 	}
 }
 
-void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind,
-                      uint64_t time_ps, bool has_time)
+void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind)
 {
-	(void)time_ps;
-	(void)has_time;
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
 		struct fc_link *link = m->links[i];
 		if (!link || (link_index >= 0 && (unsigned)link_index != i))

@@ -290,8 +290,7 @@ void fc_model_finish(struct fc_model *m);
  * record that could not be decoded at all (capture.malformed).  link and
  * dir are -1 when unknown (then every link / both directions), kind 0 when
  * unknown (then DLLP and TLP). */
-void fc_model_damaged(struct fc_model *m, int link, int dir, int kind,
-                      uint64_t time_ps, bool has_time);
+void fc_model_damaged(struct fc_model *m, int link, int dir, int kind);
 
 /* The scaled flow control state of a link: known, and if so, active. */
 bool fc_link_scaling_known(const struct fc_link *link, bool *active);

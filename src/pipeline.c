@@ -16,8 +16,9 @@ static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
  * [rules.md "What the capture saw damaged"]. */
 static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
 {
-	(void)bad;
-	fc_model_damaged(ctx, -1, -1, 0, 0, false);
+	fc_model_damaged(ctx, bad->has_link ? bad->link : -1,
+	                 bad->has_dir ? (int)bad->dir : -1,
+	                 bad->kind == REC_DLLP || bad->kind == REC_TLP ? bad->kind : 0);
 }
 
 void pipeline_check(const struct config *cfg, struct reader *r,

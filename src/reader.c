@@ -328,6 +328,12 @@ bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
 	    (rec->kind != REC_EVENT || event_ok(rec, bad->reason, sizeof(bad->reason))))
 		return true;
 	bad->pos = rec->pos;
+	/* the record header was readable: its direction, link and kind are
+	 * known */
+	bad->has_dir = bad->has_link = true;
+	bad->dir = rec->dir;
+	bad->link = rec->link;
+	bad->kind = (uint8_t)rec->kind;
 	bad->column = 0;
 	return false;
 }
@@ -363,6 +369,7 @@ static enum reader_result next_record(struct reader *r, struct record *rec,
 	/* readers fill bad->pos field by field: none but the export reader
 	 * knows a source packet number */
 	bad->pos.has_source_packet = false;
+	reader_malformed_unknown(bad);
 	enum reader_result res = r->ops->next(r->state, rec, bad);
 	if (res != READER_RECORD)
 		return res;

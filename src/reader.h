@@ -44,7 +44,22 @@ struct reader_malformed {
 	struct srcpos pos;
 	unsigned column;       /* text: 1-based column of the problem, 0 if none */
 	char reason[200];
+	/* What the record showed of itself before it failed, for the model's
+	 * "what the capture saw damaged" [rules.md]: its direction, link and
+	 * kind (enum rec_kind, 0 when unknown), when the reader got that far */
+	bool has_dir, has_link;
+	enum link_dir dir;
+	uint8_t link;
+	uint8_t kind;
 };
+
+/* Clears what a malformed record showed of itself (before a reader fills
+ * in what it knows). */
+static inline void reader_malformed_unknown(struct reader_malformed *bad)
+{
+	bad->has_dir = bad->has_link = false;
+	bad->kind = 0;
+}
 
 /* What reader_each() calls for every record in file order: res is
  * READER_RECORD (rec holds it, already checked for size) or

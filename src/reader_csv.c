@@ -2587,8 +2587,12 @@ static bool row_dir(struct row *w, const char *s, size_t len, unsigned col)
 
 	if (len == 0)
 		return row_fail(w, col, "no %s", where(w, CSV_F_DIR, at, sizeof(at)));
-	if (csv_parse_dir(s, len, &w->r->o, &w->dir))
+	if (csv_parse_dir(s, len, &w->r->o, &w->dir)) {
+		/* a row that fails later still says who sent it */
+		w->bad->has_dir = true;
+		w->bad->dir = w->dir;
 		return true;
+	}
 	return row_fail(w, col,
 	                "%s: '%s' is not a direction (Downstream/DS/Down/->, "
 	                "Upstream/US/Up/<-, or --dir-map VALUE=down|up)",
@@ -3294,8 +3298,10 @@ static enum reader_result csv_next(void *state, struct record *rec,
 			r->record_no--;
 			continue;
 		}
-		if (res == ROW_MALFORMED)
+		if (res == ROW_MALFORMED) {
+			bad->kind = (uint8_t)w.kind;
 			return malformed(r, bad);
+		}
 		rec->time_ps = w.time_ps;
 		rec->kind = w.kind;
 		rec->dir = w.dir;

@@ -734,6 +734,9 @@ static bool parse_dir(struct parse *p)
 	else
 		return fail(p, t.col, "expected direction 'down' or 'up', got '%s'",
 			    text_quote(q, t.s, t.len));
+	/* a line that fails later still says who sent it */
+	p->bad->has_dir = true;
+	p->bad->dir = p->dir;
 	return true;
 }
 
@@ -1235,6 +1238,7 @@ static enum reader_result parse_record(struct text_reader *tr, size_t end,
 	tr->record_no++;
 	if (!parse_line(&p)) {
 		fill_pos(tr, &bad->pos, line_start);
+		bad->kind = (uint8_t)p.kind;
 		return READER_MALFORMED;
 	}
 	rec->time_ps = p.time_ps;

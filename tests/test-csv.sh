@@ -180,7 +180,7 @@ expect_grep "$tmpdir/out" "^problem: no direction column: name one with --map di
 # banner of "key,value" lines is none either.
 printf 'Idx;When;Who\n1;2;3\n' >"$tmpdir/one-row.csv"
 run_dllpcheck --format=jsonl "$tmpdir/one-row.csv"
-expect_grep "$tmpdir/out" '"format":"text"' "a header and one row is no table"
+expect_grep "$tmpdir/out" 'no record could be read from this text trace' "a header and one row is no table"
 
 # Every text trace of the project is still a text trace.
 ntext=0
@@ -235,12 +235,12 @@ for name in overrun crc; do
 done
 # A comma is a decimal point only when it is no delimiter: a quoted
 # "0,5" in a ','-delimited export is no time.
-printf 'Time,Dir,Raw\n"0,000000010",DS,5c800803f0f2fcfd\n' >"$tmpdir/quoted-comma.csv"
+printf 'Time,Dir,Raw\n"0,000000010",DS,5c800803f0f2fcfd\n0.000000020,DS,5c800803f0f2fcfd\n' >"$tmpdir/quoted-comma.csv"
 run_dllpcheck "$tmpdir/quoted-comma.csv"
 expect_grep "$tmpdir/out" "capture.malformed: time \\(column 1 'Time'\\): '0,000000010': unknown time unit" \
 	"decimal comma in a ','-delimited export"
 # Counts take no decimal comma ("1,000" may be a thousands separator).
-printf 'Time;Dir;DLLP Type;VC;HdrFC;DataFC\n0,5 ns;DS;InitFC1-P;0;1,000;64\n' >"$tmpdir/count-comma.csv"
+printf 'Time;Dir;DLLP Type;VC;HdrFC;DataFC\n0,5 ns;DS;InitFC1-P;0;1,000;64\n0,6 ns;DS;InitFC1-P;0;8;64\n' >"$tmpdir/count-comma.csv"
 run_dllpcheck "$tmpdir/count-comma.csv"
 expect_grep "$tmpdir/out" "hdr-fc \\(column 5 'HdrFC'\\): '1,000' is not a whole number" \
 	"a comma in a count is malformed"
