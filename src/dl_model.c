@@ -21,54 +21,48 @@ static unsigned seq_sub(unsigned a, unsigned b)
 	return (a - b) & SEQ_MASK;
 }
 
-void dl_restart_port(struct fc_link *link, enum link_dir p)
+/* Port p's transmit state and its partner's receive state: known from
+ * their reset values, or unknown. */
+static void dl_port_restart(struct fc_link *link, enum link_dir p, bool known)
 {
-	/* DL_Inactive: NEXT_TRANSMIT_SEQ = 0, ACKD_SEQ = FFFh at the
-	 * transmitter, NEXT_RCV_SEQ = 0 at its partner [6.1]; statistics are
-	 * kept. */
-	link->seq_known[p] = true;
+	link->seq_known[p] = known;
 	link->seq_high[p] = 0xFFF;
 	memset(link->seq_seen[p], 0, sizeof(link->seq_seen[p]));
 	link->cc_holes[p] = 0;
 	link->cc_damaged[p] = 0;
 	link->cc_lag_for_epoch[p] = false;
 	struct dl_port *tx = &link->dl[p];
-	tx->ackd_known = true;
+	tx->ackd_known = known;
 	tx->ackd_seq = 0xFFF;
 	tx->unreadable_since_new = 0;
 	tx->in_replay = false;
 	tx->replay_resync = false;
 	struct dl_port *rx = &link->dl[partner_of(p)];
-	rx->rcv_known = true;
+	rx->rcv_known = known;
 	rx->rcv_uncertain = false;
 	rx->rcv_damaged = 0;
 	rx->next_rcv_seq = 0;
 	rx->newest_rcv_known = false;
 }
 
+void dl_restart_port(struct fc_link *link, enum link_dir p)
+{
+	/* DL_Inactive: NEXT_TRANSMIT_SEQ = 0, ACKD_SEQ = FFFh at the
+	 * transmitter, NEXT_RCV_SEQ = 0 at its partner [6.1]; statistics are
+	 * kept. */
+	dl_port_restart(link, p, true);
+}
+
 void dl_reset(struct fc_link *link)
 {
 	for (unsigned p = 0; p < DIR_COUNT; p++)
-		dl_restart_port(link, (enum link_dir)p);
+		dl_port_restart(link, (enum link_dir)p, true);
 }
 
 void dl_forget(struct fc_link *link)
 {
-	for (unsigned p = 0; p < DIR_COUNT; p++) {
-		link->seq_known[p] = false;
-		link->cc_holes[p] = 0;
-		link->cc_damaged[p] = 0;
-		link->cc_lag_for_epoch[p] = false;
-		struct dl_port *d = &link->dl[p];
-		d->ackd_known = false;
-		d->unreadable_since_new = 0;
-		d->in_replay = false;
-		d->replay_resync = false;
-		d->rcv_known = false;
-		d->rcv_uncertain = false;
-		d->rcv_damaged = 0;
-		d->newest_rcv_known = false;
-	}
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		dl_port_restart(link, (enum link_dir)p, false);
 }
 
 /* The number of TLPs of port tx sent and not yet acknowledged. */

@@ -70,6 +70,21 @@ void fc_vc_epoch_start(struct fc_link *link, unsigned vc)
 /* A joined epoch [rules.md "Seen and joined epochs"]: what either port
  * consumed before the capture is unknown, each port's from its own first
  * InitFC1 on (fc_joined_port_started). */
+static void vc_consumed_unknown(struct fc_vc *v)
+{
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		for (unsigned ct = 0; ct < CT_COUNT; ct++)
+			v->port[p].credit[ct].consumed_known = false;
+}
+
+/* Nothing is known of the VC: the capture began mid-stream. */
+static void vc_unknown(struct fc_link *link, unsigned vc)
+{
+	fc_vc_epoch_start(link, vc);
+	link->vc[vc].state = VC_UNKNOWN;
+	vc_consumed_unknown(&link->vc[vc]);
+}
+
 void fc_vc_epoch_join(struct fc_link *link, unsigned vc, uint64_t record_no)
 {
 	struct fc_vc *v = &link->vc[vc];
@@ -77,9 +92,7 @@ void fc_vc_epoch_join(struct fc_link *link, unsigned vc, uint64_t record_no)
 	v->joined = true;
 	v->joined_record = record_no;
 	v->epochs_joined++;
-	for (unsigned p = 0; p < DIR_COUNT; p++)
-		for (unsigned ct = 0; ct < CT_COUNT; ct++)
-			v->port[p].credit[ct].consumed_known = false;
+	vc_consumed_unknown(v);
 }
 
 void fc_link_epoch_start(struct fc_link *link, bool by_event)
@@ -110,13 +123,8 @@ void fc_link_epoch_join(struct fc_link *link, uint64_t record_no)
 	link->pm_inactive = false;
 	fc_vc_epoch_join(link, 0, record_no);
 	/* whether VC1-7 were enabled before the capture is not known */
-	for (unsigned vc = 1; vc < FC_VC_COUNT; vc++) {
-		fc_vc_epoch_start(link, vc);
-		link->vc[vc].state = VC_UNKNOWN;
-		for (unsigned p = 0; p < DIR_COUNT; p++)
-			for (unsigned ct = 0; ct < CT_COUNT; ct++)
-				link->vc[vc].port[p].credit[ct].consumed_known = false;
-	}
+	for (unsigned vc = 1; vc < FC_VC_COUNT; vc++)
+		vc_unknown(link, vc);
 	/* the sequence numbers are learnt, or known from each port's own
 	 * first InitFC1 on */
 	dl_forget(link);
@@ -209,13 +217,8 @@ static struct fc_link *link_new(struct fc_model *m, unsigned index)
 		exit(2);
 	}
 	dl_forget(link);
-	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-		fc_vc_epoch_start(link, vc);
-		link->vc[vc].state = VC_UNKNOWN;
-		for (unsigned p = 0; p < DIR_COUNT; p++)
-			for (unsigned ct = 0; ct < CT_COUNT; ct++)
-				link->vc[vc].port[p].credit[ct].consumed_known = false;
-	}
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+		vc_unknown(link, vc);
 	apply_initial_credits(link, m->opts);
 	m->links[index] = link;
 	return link;
