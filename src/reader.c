@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcap_file.h"
 #include "reader.h"
 #include "reader_csv.h"
 #include "tlp.h"
@@ -153,7 +154,13 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		fclose(fp);
 		return NULL;
 	}
-	if (fmt == INPUT_PCAP) {
+	if (fmt == INPUT_PCAP && pcap_file_magic(head, head_len)) {
+		/* classic pcap: the own reader, which reads on past a damaged
+		 * record header (libpcap stays the reference, reader_pcap.c) */
+		r->ops = &pcapfile_reader_ops;
+		r->state = pcapfile_reader_new(fp, name, opts->dlt, err, errlen);
+		r->format_name = "pcap";
+	} else if (fmt == INPUT_PCAP) {
 		r->ops = &pcap_reader_ops;
 		r->state = pcap_reader_new(fp, name, opts->dlt, err, errlen);
 		r->format_name = head_len >= 4 && head[0] == 0x0a ? "pcapng" : "pcap";
@@ -272,6 +279,14 @@ void reader_each(struct reader *r, reader_visit_fn visit, void *ctx)
 		    res == READER_FATAL)
 			return;
 	}
+}
+
+bool reader_bytes(const struct reader *r, uint64_t *read, uint64_t *skipped)
+{
+	if (!r->ops->bytes)
+		return false;
+	r->ops->bytes(r->state, read, skipped);
+	return true;
 }
 
 void reader_close(struct reader *r)

@@ -37,12 +37,19 @@ enum reader_result {
 	READER_MALFORMED,  /* *bad says which record and why; call again */
 	READER_EOF,
 	READER_FATAL,      /* the input cannot be read further; *bad says why */
+	READER_RESYNC,     /* a damaged pcap record header: *bad says where the
+	                    * bytes that are no record start and how many they
+	                    * are; call again (capture-format.md section 1) */
 };
 
 struct reader_malformed {
 	struct srcpos pos;
 	unsigned column;       /* text: 1-based column of the problem, 0 if none */
 	char reason[200];
+	/* READER_RESYNC only: the bytes skipped from pos.byte_offset, and
+	 * whether a record follows them (false: they run to the end) */
+	uint64_t skipped;
+	bool resumed;
 };
 
 /* What reader_each() calls for every record in file order: res is
@@ -63,6 +70,9 @@ struct reader_ops {
 	void (*close)(void *state);
 	/* false: this input cannot be read that way (next() is used) */
 	bool (*each)(void *state, reader_visit_fn visit, void *ctx);
+	/* optional: the bytes of the input in what was read (headers and
+	 * records) and in regions skipped; they add up to its size */
+	void (*bytes)(void *state, uint64_t *read, uint64_t *skipped);
 };
 
 struct reader {
@@ -99,6 +109,9 @@ void reader_each(struct reader *r, reader_visit_fn visit, void *ctx);
  * For readers that implement each. */
 bool reader_record_ok(const struct record *rec, struct reader_malformed *bad);
 void reader_close(struct reader *r);
+/* The byte accounting of a reader that keeps one (see reader_ops.bytes);
+ * false for a format that does not. */
+bool reader_bytes(const struct reader *r, uint64_t *read, uint64_t *skipped);
 
 /* The format readers.  Each takes ownership of fp (closed by close) and
  * keeps name (not copied: it must outlive the reader). */
@@ -108,5 +121,11 @@ extern const struct reader_ops text_reader_ops;
 void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
                       size_t errlen);
 extern const struct reader_ops pcap_reader_ops;
+
+/* The project's own classic pcap reader (reader_pcapfile.c): the records
+ * libpcap gives, and on past a damaged record header. */
+void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
+                          size_t errlen);
+extern const struct reader_ops pcapfile_reader_ops;
 
 #endif
