@@ -14,6 +14,7 @@
 
 #define PCAP_MAGIC_US UINT32_C(0xa1b2c3d4)
 #define PCAP_MAGIC_NS UINT32_C(0xa1b23c4d)
+#define PCAP_HOST_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -89,16 +90,27 @@ bool pcap_file_hdr_parse(const uint8_t *p, size_t n, struct pcap_file_hdr *fh,
 	fh->snaplen = get32(fh->swapped, p + 16);
 	if (fh->snaplen == 0 || fh->snaplen > INT32_MAX)
 		fh->snaplen = PCAP_MAX_CAPLEN;
-	fh->linktype = get32(fh->swapped, p + 20) & 0xFFFFu;
+	/* libpcap's LT_LINKTYPE: the upper 6 bits say FCS lengths */
+	fh->linktype = get32(fh->swapped, p + 20) & 0x03FFFFFFu;
 	return true;
 }
 
 static void rec_hdr_fields(const struct pcap_file_hdr *fh, const uint8_t *p,
                            struct pcap_rec_hdr *rh)
 {
-	/* the file's fields are signed 32-bit (libpcap's struct pcap_timeval) */
-	rh->ts_sec = (int32_t)get32(fh->swapped, p);
-	rh->ts_ns = (int32_t)get32(fh->swapped, p + 4);
+	/* As libpcap 1.10 hands them over (the differential test holds it):
+	 * a file in the host's byte order has its time fields read as signed
+	 * 32-bit values (struct pcap_timeval), a file in the other order as
+	 * unsigned ones (SWAPLONG's result); microseconds are scaled in 64
+	 * bits. */
+	uint32_t sec = get32(fh->swapped, p), frac = get32(fh->swapped, p + 4);
+	if (fh->swapped == PCAP_HOST_BIG_ENDIAN) {
+		rh->ts_sec = (int32_t)sec;
+		rh->ts_ns = (int32_t)frac;
+	} else {
+		rh->ts_sec = sec;
+		rh->ts_ns = frac;
+	}
 	if (!fh->nano)
 		rh->ts_ns *= 1000;
 	rh->caplen = get32(fh->swapped, p + 8);
@@ -163,8 +175,8 @@ void pcap_linktype_error(char *err, size_t errlen, const char *name, int found,
  * often calendar time (seconds since 1970): such a capture counts from the
  * whole second of its first record.  Earlier records clamp to 0 (and are
  * capture.time-backwards); later than 2^63 ps (106 days) clamp there.
- * The arithmetic is on the values as libpcap hands them over (a negative
- * field wraps as an unsigned one), so that both readers agree. */
+ * The arithmetic is on the values as libpcap hands them over, so that
+ * both readers agree. */
 uint64_t pcap_clock_ps(struct pcap_clock *c, int64_t sec_field, int64_t ns_field)
 {
 	uint64_t sec = (uint64_t)sec_field;

@@ -11,7 +11,7 @@
  *     4  version major, minor (u16)  8  captured length (bytes that follow)
  *     8  thiszone, sigfigs           12 original length (on the wire)
  *     16 snapshot length
- *     20 link type (low 16 bits)
+ *     20 link type (low 26 bits)
  *
  * Nothing here reads a stream or allocates: a caller hands over the bytes
  * it has, and every function checks their length itself.
@@ -42,11 +42,12 @@ struct pcap_file_hdr {
 	bool nano;             /* nanosecond timestamps */
 	enum pcap_len_order lengths;
 	uint32_t snaplen;      /* as libpcap adjusts it: 0 or > INT_MAX is the maximum */
-	uint32_t linktype;     /* the low 16 bits of the field */
+	uint32_t linktype;     /* the field without its upper 6 (FCS) bits */
 };
 
 /* A record header as libpcap reads it: seconds and the fraction are the
- * file's signed 32-bit fields, the fraction scaled to nanoseconds;
+ * file's 32-bit fields (signed in the host's byte order, unsigned in the
+ * other, as libpcap takes them), the fraction scaled to nanoseconds;
  * caplen is the bytes that follow in the file (at most PCAP_MAX_CAPLEN
  * when pcap_rec_hdr_parse() accepted it). */
 struct pcap_rec_hdr {

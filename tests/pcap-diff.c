@@ -1,0 +1,418 @@
+/* pcap-diff: the differential test of the two classic pcap readers
+ * (capture-format.md section 1: a reader of the project's own must give
+ * the same records as libpcap on every input libpcap reads).
+ *
+ *     pcap-diff [-m MUTATIONS] [-s SEED] FILE.pcap...
+ *
+ * Each file, and MUTATIONS variants of it (other byte order, other time
+ * resolution, old versions with swapped lengths, other snapshot lengths,
+ * bytes changed, header fields set to edge values, cut, bytes inserted
+ * or removed), is read from memory by reader_pcap.c (libpcap) and by
+ * reader_pcapfile.c side by side.  Where libpcap reads the whole input,
+ * both must give the same results in the same order: every record's
+ * time, kind, direction, link, flags, bytes, len, wire_len, record number
+ * and byte offset, every malformed record's position and reason, and the
+ * end; the own reader must then have read every byte.  Where libpcap
+ * stops (a damaged record header), the own reader must give the same
+ * records up to there, then capture.resync at the same offset, and read
+ * on with every byte accounted for (read + skipped = size).
+ *
+ * Prints one line per difference and a count; exits 1 on any difference,
+ * or when the variants never made libpcap stop or never let it finish
+ * (the test would prove nothing).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pcap_file.h"
+#include "reader.h"
+
+struct tally {
+	unsigned long inputs, full, stopped, refused, differences;
+};
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t rng(void)
+{
+	/* xorshift64: deterministic for a seed */
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static size_t rng_below(size_t n)
+{
+	return n ? (size_t)(rng() % n) : 0;
+}
+
+static void differ(struct tally *t, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void differ(struct tally *t, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+	printf("DIFF %s: ", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	t->differences++;
+}
+
+static bool same_record(const struct record *a, const struct record *b)
+{
+	return a->time_ps == b->time_ps && a->time_base_s == b->time_base_s &&
+	       a->kind == b->kind && a->dir == b->dir && a->link == b->link &&
+	       a->flags == b->flags && a->len == b->len && a->wire_len == b->wire_len &&
+	       a->pos.record_no == b->pos.record_no &&
+	       a->pos.byte_offset == b->pos.byte_offset &&
+	       (a->len == 0 || memcmp(a->bytes, b->bytes, a->len) == 0);
+}
+
+/* The own reader on after libpcap stopped: results that hold together and
+ * every byte accounted for. */
+static void drain_own(struct reader *own, size_t size, struct tally *t, const char *what)
+{
+	struct record rec;
+	struct reader_malformed bad;
+	uint64_t last_offset = 0, last_no = 0;
+	for (;;) {
+		enum reader_result res = reader_next(own, &rec, &bad);
+		if (res == READER_EOF)
+			break;
+		const struct srcpos *pos = res == READER_RECORD ? &rec.pos : &bad.pos;
+		if (pos->byte_offset < last_offset || pos->record_no < last_no ||
+		    pos->byte_offset >= size)
+			differ(t, what, "own reader: position record %" PRIu64 " offset %" PRIu64
+			       " after record %" PRIu64 " offset %" PRIu64, pos->record_no,
+			       pos->byte_offset, last_no, last_offset);
+		last_offset = pos->byte_offset;
+		last_no = pos->record_no;
+		if (res == READER_FATAL) {
+			differ(t, what, "own reader: fatal in memory: %s", bad.reason);
+			break;
+		}
+	}
+	uint64_t read, skipped;
+	if (!reader_bytes(own, &read, &skipped) || read + skipped != size)
+		differ(t, what, "own reader: %" PRIu64 " bytes read + %" PRIu64
+		       " skipped != size %zu", read, skipped, size);
+}
+
+static void diff_input(const uint8_t *data, size_t size, const char *what, struct tally *t)
+{
+	if (!pcap_file_magic(data, size))
+		return; /* not classic pcap: the own reader is not used for it */
+	t->inputs++;
+	char err_lp[512] = "", err_own[512] = "";
+	FILE *f1 = fmemopen((void *)(uintptr_t)data, size, "rb");
+	FILE *f2 = fmemopen((void *)(uintptr_t)data, size, "rb");
+	if (!f1 || !f2) {
+		perror("fmemopen");
+		exit(2);
+	}
+	void *lp = pcap_reader_new(f1, what, 147, err_lp, sizeof(err_lp));
+	void *own = pcapfile_reader_new(f2, what, 147, err_own, sizeof(err_own));
+	if (!lp || !own) {
+		if (!lp != !own)
+			differ(t, what, "libpcap %s, own reader %s", lp ? "opens" : err_lp,
+			       own ? "opens" : err_own);
+		else
+			t->refused++;
+		if (lp)
+			pcap_reader_ops.close(lp);
+		if (own)
+			pcapfile_reader_ops.close(own);
+		return;
+	}
+	struct reader rl = { &pcap_reader_ops, lp, "pcap", NULL };
+	struct reader ro = { &pcapfile_reader_ops, own, "pcap", NULL };
+	struct record r1, r2;
+	struct reader_malformed b1, b2;
+	for (;;) {
+		memset(&b1, 0, sizeof(b1));
+		memset(&b2, 0, sizeof(b2));
+		enum reader_result res1 = reader_next(&rl, &r1, &b1);
+		enum reader_result res2 = reader_next(&ro, &r2, &b2);
+		if (res1 == READER_FATAL) {
+			t->stopped++;
+			if (res2 != READER_RESYNC || b2.pos.byte_offset != b1.pos.byte_offset ||
+			    b2.pos.record_no != b1.pos.record_no)
+				differ(t, what, "libpcap stops at record %" PRIu64 " offset %" PRIu64
+				       " (%s); own reader gives result %d at record %" PRIu64
+				       " offset %" PRIu64 " (%s)", b1.pos.record_no, b1.pos.byte_offset,
+				       b1.reason, res2, res2 == READER_RECORD ? r2.pos.record_no
+				       : b2.pos.record_no, res2 == READER_RECORD ? r2.pos.byte_offset
+				       : b2.pos.byte_offset, res2 == READER_RECORD ? "" : b2.reason);
+			drain_own(&ro, size, t, what);
+			break;
+		}
+		if (res1 != res2) {
+			differ(t, what, "libpcap result %d at record %" PRIu64 " offset %" PRIu64
+			       ", own reader %d at record %" PRIu64 " offset %" PRIu64 " (%s)", res1,
+			       res1 == READER_RECORD ? r1.pos.record_no : b1.pos.record_no,
+			       res1 == READER_RECORD ? r1.pos.byte_offset : b1.pos.byte_offset, res2,
+			       res2 == READER_RECORD ? r2.pos.record_no : b2.pos.record_no,
+			       res2 == READER_RECORD ? r2.pos.byte_offset : b2.pos.byte_offset,
+			       res2 == READER_RECORD ? "" : b2.reason);
+			break;
+		}
+		if (res1 == READER_EOF) {
+			t->full++;
+			uint64_t read, skipped;
+			if (!reader_bytes(&ro, &read, &skipped) || read != size || skipped)
+				differ(t, what, "libpcap read it all; own reader %" PRIu64
+				       " bytes read, %" PRIu64 " skipped, of %zu", read, skipped, size);
+			break;
+		}
+		if (res1 == READER_RECORD && !same_record(&r1, &r2))
+			differ(t, what, "record %" PRIu64 " offset %" PRIu64 ": libpcap t=%" PRIu64
+			       " base %" PRIu64 " kind %d dir %d link %u flags %u len %u wire %u; "
+			       "own record %" PRIu64 " offset %" PRIu64 " t=%" PRIu64 " base %" PRIu64
+			       " kind %d dir %d link %u flags %u len %u wire %u",
+			       r1.pos.record_no, r1.pos.byte_offset, r1.time_ps, r1.time_base_s,
+			       r1.kind, r1.dir, r1.link, r1.flags, r1.len, r1.wire_len,
+			       r2.pos.record_no, r2.pos.byte_offset, r2.time_ps, r2.time_base_s,
+			       r2.kind, r2.dir, r2.link, r2.flags, r2.len, r2.wire_len);
+		if (res1 == READER_MALFORMED &&
+		    (b1.pos.record_no != b2.pos.record_no || b1.pos.byte_offset != b2.pos.byte_offset ||
+		     strcmp(b1.reason, b2.reason) != 0))
+			differ(t, what, "malformed record %" PRIu64 " offset %" PRIu64 " (%s); own "
+			       "record %" PRIu64 " offset %" PRIu64 " (%s)", b1.pos.record_no,
+			       b1.pos.byte_offset, b1.reason, b2.pos.record_no, b2.pos.byte_offset,
+			       b2.reason);
+	}
+	pcap_reader_ops.close(lp);
+	pcapfile_reader_ops.close(own);
+}
+
+/* ---- variants of a file --------------------------------------------------- */
+
+static uint32_t rd32(const uint8_t *p, bool be)
+{
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+	          : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static void wr32(uint8_t *p, bool be, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[be ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+static void wr16(uint8_t *p, bool be, uint16_t v)
+{
+	p[be ? 1 : 0] = (uint8_t)v;
+	p[be ? 0 : 1] = (uint8_t)(v >> 8);
+}
+
+/* The record header offsets of a well-formed classic pcap, at most max. */
+static size_t record_offsets(const uint8_t *d, size_t n, bool be, size_t *off, size_t max)
+{
+	size_t count = 0, at = PCAP_FILE_HDR_LEN;
+	while (count < max && at + PCAP_REC_HDR_LEN <= n) {
+		uint32_t cap = rd32(d + at + 8, be);
+		if (cap > n - at - PCAP_REC_HDR_LEN)
+			break;
+		off[count++] = at;
+		at += PCAP_REC_HDR_LEN + cap;
+	}
+	return count;
+}
+
+static bool file_be(const uint8_t *d)
+{
+	return d[0] == 0xa1; /* a1 b2 .. written big-endian */
+}
+
+/* Rewrites every header field in the other byte order, in place. */
+static void swap_order(uint8_t *d, size_t n, size_t *off, size_t count)
+{
+	bool be = file_be(d);
+	uint32_t f[7] = { rd32(d, be), 0, rd32(d + 8, be), rd32(d + 12, be), rd32(d + 16, be),
+	                  rd32(d + 20, be), 0 };
+	uint16_t major = (uint16_t)(be ? d[4] << 8 | d[5] : d[5] << 8 | d[4]);
+	uint16_t minor = (uint16_t)(be ? d[6] << 8 | d[7] : d[7] << 8 | d[6]);
+	wr32(d, !be, f[0]);
+	wr16(d + 4, !be, major);
+	wr16(d + 6, !be, minor);
+	for (int i = 2; i < 6; i++)
+		wr32(d + 4 * i, !be, f[i]);
+	for (size_t i = 0; i < count; i++)
+		for (int k = 0; k < 4; k++) {
+			uint32_t v = rd32(d + off[i] + 4 * k, be);
+			wr32(d + off[i] + 4 * k, !be, v);
+		}
+	(void)n;
+}
+
+static const uint32_t edge_values[] = {
+	0, 1, 3, 4, 5, 8, 10, 0x7fffffffu, 0x80000000u, 0xffffffffu, 262143, 262144,
+	262145, 65535, 65536, 999999, 1000000, 999999999, 1000000000,
+};
+
+/* One variant of the file (len bytes at d, room for cap) into out; returns
+ * its length. */
+static size_t mutate(const uint8_t *d, size_t len, uint8_t *out, size_t cap, unsigned kind)
+{
+	size_t off[4096];
+	bool be = file_be(d);
+	size_t count = record_offsets(d, len, be, off, 4096);
+	size_t n = len;
+	memcpy(out, d, len);
+	switch (kind % 14) {
+	case 0: /* the other byte order */
+		swap_order(out, n, off, count);
+		break;
+	case 1: { /* the other time resolution, fractions converted */
+		bool nano = rd32(out, be) == 0xa1b23c4du;
+		wr32(out, be, nano ? 0xa1b2c3d4u : 0xa1b23c4du);
+		for (size_t i = 0; i < count; i++) {
+			uint32_t f = rd32(out + off[i] + 4, be);
+			wr32(out + off[i] + 4, be, nano ? f / 1000 : f * 1000u);
+		}
+		break;
+	}
+	case 2: /* version 2.2: lengths swapped in every record */
+	case 3: /* version 2.3: swapped in some */
+		wr16(out + 6, be, kind % 14 == 2 ? 2 : 3);
+		for (size_t i = 0; i < count; i++)
+			if (kind % 14 == 2 || rng() & 1) {
+				uint32_t a = rd32(out + off[i] + 8, be), b = rd32(out + off[i] + 12, be);
+				wr32(out + off[i] + 8, be, b);
+				wr32(out + off[i] + 12, be, a);
+			}
+		break;
+	case 4: /* another snapshot length */
+		wr32(out + 16, be, edge_values[rng_below(sizeof(edge_values) / sizeof(edge_values[0]))]);
+		break;
+	case 5: /* a record header field set to an edge value */
+		if (count) {
+			size_t at = off[rng_below(count)] + 4 * rng_below(4);
+			wr32(out + at, be, edge_values[rng_below(sizeof(edge_values) / sizeof(edge_values[0]))]);
+		}
+		break;
+	case 6: /* a captured length a little off */
+		if (count) {
+			size_t at = off[rng_below(count)] + 8;
+			wr32(out + at, be, rd32(out + at, be) + (uint32_t)rng_below(9) - 4u);
+		}
+		break;
+	case 7: /* cut */
+		n = PCAP_FILE_HDR_LEN + rng_below(len - PCAP_FILE_HDR_LEN + 1);
+		break;
+	case 8: /* bytes inserted */
+	case 9: { /* bytes removed */
+		size_t at = PCAP_FILE_HDR_LEN + rng_below(len - PCAP_FILE_HDR_LEN + 1);
+		size_t k = 1 + rng_below(64);
+		if (kind % 14 == 8 && len + k <= cap) {
+			memmove(out + at + k, out + at, len - at);
+			for (size_t i = 0; i < k; i++)
+				out[at + i] = rng() & 1 ? 0xD1 : (uint8_t)rng();
+			n = len + k;
+		} else if (at + k <= len) {
+			memmove(out + at, out + at + k, len - at - k);
+			n = len - k;
+		}
+		break;
+	}
+	case 10: /* times: a second before the previous record's, or negative */
+		if (count) {
+			size_t at = off[rng_below(count)];
+			wr32(out + at, be, rng() & 1 ? 0x80000000u + (uint32_t)rng_below(5) : 0);
+		}
+		break;
+	case 12: { /* the link type field: upper bits, or another type */
+		static const uint32_t lt[] = { 147 | 0x04000000u, 147 | 0xF0000000u, 147 | 0x10000u,
+		                               148, 1, 0x10093u };
+		wr32(out + 20, be, lt[rng_below(sizeof(lt) / sizeof(lt[0]))]);
+		break;
+	}
+	case 13: { /* the version */
+		static const uint16_t ver[][2] = { { 1, 0 }, { 2, 0 }, { 2, 1 }, { 2, 4 }, { 2, 5 },
+		                                   { 3, 0 }, { 543, 0 }, { 543, 1 } };
+		size_t i = rng_below(sizeof(ver) / sizeof(ver[0]));
+		wr16(out + 4, be, ver[i][0]);
+		wr16(out + 6, be, ver[i][1]);
+		break;
+	}
+	default: /* a few bytes changed anywhere after the file header */
+		for (unsigned k = 1 + (unsigned)rng_below(4); k; k--)
+			out[PCAP_FILE_HDR_LEN + rng_below(len - PCAP_FILE_HDR_LEN)] = (uint8_t)rng();
+		break;
+	}
+	return n;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *b = malloc(cap);
+	for (size_t k; b && (k = fread(b + n, 1, cap - n, f)) > 0;) {
+		n += k;
+		if (n == cap)
+			b = realloc(b, cap *= 2);
+	}
+	fclose(f);
+	*len = n;
+	return b;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long mutations = 200;
+	int c;
+	while ((c = getopt(argc, argv, "m:s:")) != -1) {
+		if (c == 'm')
+			mutations = strtoul(optarg, NULL, 10);
+		else if (c == 's')
+			rng_state = strtoull(optarg, NULL, 0) | 1;
+		else {
+			fprintf(stderr, "usage: pcap-diff [-m MUTATIONS] [-s SEED] FILE...\n");
+			return 2;
+		}
+	}
+	struct tally t = { 0 };
+	for (int i = optind; i < argc; i++) {
+		size_t len;
+		uint8_t *d = slurp(argv[i], &len);
+		if (!d) {
+			fprintf(stderr, "pcap-diff: %s: cannot read\n", argv[i]);
+			return 2;
+		}
+		diff_input(d, len, argv[i], &t);
+		if (!pcap_file_magic(d, len) || len < PCAP_FILE_HDR_LEN) {
+			free(d);
+			continue;
+		}
+		size_t cap = len + 64;
+		uint8_t *v = malloc(cap);
+		char what[600];
+		for (unsigned long m = 0; m < mutations; m++) {
+			unsigned kind = (unsigned)rng_below(1000);
+			size_t n = mutate(d, len, v, cap, kind);
+			snprintf(what, sizeof(what), "%s variant %lu (kind %u)", argv[i], m, kind % 14);
+			diff_input(v, n, what, &t);
+		}
+		free(v);
+		free(d);
+	}
+	printf("%lu inputs: libpcap read %lu whole, stopped in %lu, refused %lu; %lu differences\n",
+	       t.inputs, t.full, t.stopped, t.refused, t.differences);
+	if (t.differences)
+		return 1;
+	if (mutations && (t.full == 0 || t.stopped == 0)) {
+		printf("the variants never %s\n", t.full ? "made libpcap stop" : "let libpcap finish");
+		return 1;
+	}
+	return 0;
+}
