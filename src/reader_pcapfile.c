@@ -25,9 +25,10 @@
 #include "attrs.h"
 #include "pcap_file.h"
 #include "reader.h"
+#include "stream_window.h"
 
 /* At least twice the largest record, so that a record and the search's
- * look-ahead always fit after the window moves. */
+ * look-ahead always fit; it never grows. */
 #define PF_WINDOW (1u << 20)
 /* The fewest bytes a record of ours has in the file: header and
  * pseudo-header.  The search ends when fewer are left. */
@@ -36,11 +37,7 @@
 struct pcapfile_reader {
 	FILE *fp;
 	const char *name;
-	uint8_t *buf;
-	size_t pos, end;        /* buf[pos, end) holds the bytes not yet taken */
-	uint64_t base;          /* the input offset of buf[0] */
-	bool eof;               /* the stream has given its last byte */
-	int read_errno;         /* non-zero: the stream failed */
+	struct stream_window w;
 	bool done;              /* after the end or a fatal error */
 	struct pcap_file_hdr fh;
 	struct pcap_clock clock;
@@ -49,38 +46,6 @@ struct pcapfile_reader {
 	bool have_prev;         /* the time of the last record framed */
 	int64_t prev_sec, prev_ns;
 };
-
-/* Makes at least need bytes available from pos when the input has them;
- * returns how many are. */
-static size_t pf_fill(struct pcapfile_reader *r, size_t need)
-{
-	size_t avail = r->end - r->pos;
-	if (avail >= need || r->eof)
-		return avail;
-	if (r->pos + need > PF_WINDOW) {
-		memmove(r->buf, r->buf + r->pos, avail);
-		r->base += r->pos;
-		r->pos = 0;
-		r->end = avail;
-	}
-	while (r->end - r->pos < need && !r->eof) {
-		size_t want = PF_WINDOW - r->end; /* > 0: pos + need fits the window */
-		size_t n = fread(r->buf + r->end, 1, want, r->fp);
-		r->end += n;
-		/* fread returns less than asked only at the end or on an error */
-		if (n < want) {
-			r->eof = true;
-			if (ferror(r->fp))
-				r->read_errno = errno ? errno : EIO;
-		}
-	}
-	return r->end - r->pos;
-}
-
-static uint64_t pf_offset(const struct pcapfile_reader *r)
-{
-	return r->base + r->pos;
-}
 
 static void pf_position(const struct pcapfile_reader *r, uint64_t record_no,
                         uint64_t offset, struct srcpos *pos)
@@ -95,32 +60,31 @@ void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
                           size_t errlen)
 {
 	struct pcapfile_reader *r = calloc(1, sizeof(*r));
-	uint8_t *buf = malloc(PF_WINDOW);
-	if (!r || !buf) {
+	if (!r || !sw_init(&r->w, fp, PF_WINDOW, PF_WINDOW)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		goto fail;
 	}
 	r->fp = fp;
 	r->name = name;
-	r->buf = buf;
-	size_t n = pf_fill(r, PCAP_FILE_HDR_LEN);
-	if (r->read_errno) {
-		snprintf(err, errlen, "%s: cannot read: %s", name, strerror(r->read_errno));
+	size_t n = sw_fill(&r->w, PCAP_FILE_HDR_LEN);
+	if (r->w.read_errno) {
+		snprintf(err, errlen, "%s: cannot read: %s", name, strerror(r->w.read_errno));
 		goto fail;
 	}
-	if (!pcap_file_hdr_parse(r->buf, n, &r->fh, name, err, errlen))
+	if (!pcap_file_hdr_parse(sw_data(&r->w), n, &r->fh, name, err, errlen))
 		goto fail;
 	if (r->fh.linktype != (uint32_t)dlt) {
 		pcap_linktype_error(err, errlen, name, (int)r->fh.linktype,
 		                    pcap_datalink_val_to_name((int)r->fh.linktype), dlt);
 		goto fail;
 	}
-	r->pos = PCAP_FILE_HDR_LEN;
+	sw_take(&r->w, PCAP_FILE_HDR_LEN);
 	r->bytes_read = PCAP_FILE_HDR_LEN;
 	return r;
 fail:
 	fclose(fp);
-	free(buf);
+	if (r)
+		sw_free(&r->w);
 	free(r);
 	return NULL;
 }
@@ -130,8 +94,8 @@ static COLD_PATH enum reader_result pf_fatal(struct pcapfile_reader *r,
 {
 	r->done = true;
 	memset(bad, 0, sizeof(*bad));
-	pf_position(r, r->record_no + 1, pf_offset(r), &bad->pos);
-	snprintf(bad->reason, sizeof(bad->reason), "cannot read: %s", strerror(r->read_errno));
+	pf_position(r, r->record_no + 1, sw_offset(&r->w), &bad->pos);
+	snprintf(bad->reason, sizeof(bad->reason), "cannot read: %s", strerror(r->w.read_errno));
 	return READER_FATAL;
 }
 
@@ -142,39 +106,41 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
                                               struct reader_malformed *bad,
                                               const char *why)
 {
-	uint64_t from = pf_offset(r);
+	struct stream_window *w = &r->w;
+	uint64_t from = sw_offset(w);
 	bool found = false;
-	r->pos++;
+	sw_take(w, 1);
 	for (;;) {
-		size_t avail = pf_fill(r, PF_PROBE);
-		if (r->read_errno)
+		size_t avail = sw_fill(w, PF_PROBE);
+		if (w->read_errno)
 			return pf_fatal(r, bad);
 		if (avail < PF_PROBE) {
-			r->pos = r->end; /* nothing that is left can be a record */
+			sw_take(w, avail); /* nothing that is left can be a record */
 			break;
 		}
 		/* a record's pseudo-header version byte follows its header */
-		const uint8_t *hit = memchr(r->buf + r->pos + PCAP_REC_HDR_LEN, PCAP_PSEUDO_VERSION,
+		const uint8_t *p = sw_data(w);
+		const uint8_t *hit = memchr(p + PCAP_REC_HDR_LEN, PCAP_PSEUDO_VERSION,
 		                            avail - PCAP_REC_HDR_LEN);
 		if (!hit) {
-			r->pos = r->end - PCAP_REC_HDR_LEN;
+			sw_take(w, avail - PCAP_REC_HDR_LEN);
 			continue;
 		}
-		r->pos = (size_t)(hit - r->buf) - PCAP_REC_HDR_LEN;
+		sw_take(w, (size_t)(hit - p) - PCAP_REC_HDR_LEN);
 		struct pcap_rec_hdr rh;
-		if (pcap_rec_candidate(&r->fh, r->buf + r->pos, r->end - r->pos, r->have_prev,
-		                       r->prev_sec, r->prev_ns, &rh)) {
+		if (pcap_rec_candidate(&r->fh, sw_data(w), sw_avail(w), r->have_prev, r->prev_sec,
+		                       r->prev_ns, &rh)) {
 			size_t need = PCAP_REC_HDR_LEN + rh.caplen;
-			if (pf_fill(r, need) >= need) {
+			if (sw_fill(w, need) >= need) {
 				found = true;
 				break;
 			}
-			if (r->read_errno)
+			if (w->read_errno)
 				return pf_fatal(r, bad);
 		}
-		r->pos++;
+		sw_take(w, 1);
 	}
-	uint64_t skipped = pf_offset(r) - from;
+	uint64_t skipped = sw_offset(w) - from;
 	r->bytes_skipped += skipped;
 	if (!found)
 		r->done = true;
@@ -186,7 +152,7 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 		snprintf(bad->reason, sizeof(bad->reason),
 		         "damaged record header (%s): %llu bytes skipped to the next record, "
 		         "at offset %llu", why, (unsigned long long)skipped,
-		         (unsigned long long)pf_offset(r));
+		         (unsigned long long)sw_offset(w));
 	else
 		snprintf(bad->reason, sizeof(bad->reason),
 		         "damaged record header (%s): no record follows; %llu bytes left unread",
@@ -202,8 +168,9 @@ static enum reader_result pf_next(void *state, struct record *rec,
 
 	if (r->done)
 		return READER_EOF;
-	size_t avail = pf_fill(r, PCAP_REC_HDR_LEN);
-	if (r->read_errno)
+	struct stream_window *w = &r->w;
+	size_t avail = sw_fill(w, PCAP_REC_HDR_LEN);
+	if (w->read_errno)
 		return pf_fatal(r, bad);
 	if (avail < PCAP_REC_HDR_LEN) {
 		if (avail == 0) {
@@ -214,20 +181,20 @@ static enum reader_result pf_next(void *state, struct record *rec,
 		return pf_resync(r, bad, why);
 	}
 	struct pcap_rec_hdr rh;
-	if (!pcap_rec_hdr_parse(&r->fh, r->buf + r->pos, &rh, why, sizeof(why)))
+	if (!pcap_rec_hdr_parse(&r->fh, sw_data(w), &rh, why, sizeof(why)))
 		return pf_resync(r, bad, why);
 	size_t need = PCAP_REC_HDR_LEN + rh.caplen;
-	avail = pf_fill(r, need);
+	avail = sw_fill(w, need);
 	if (avail < need) {
-		if (r->read_errno)
+		if (w->read_errno)
 			return pf_fatal(r, bad);
 		snprintf(why, sizeof(why), "captured length %u runs past the end of the file, "
 		         "%zu bytes on", rh.caplen, avail - PCAP_REC_HDR_LEN);
 		return pf_resync(r, bad, why);
 	}
-	const uint8_t *data = r->buf + r->pos + PCAP_REC_HDR_LEN;
-	pf_position(r, ++r->record_no, pf_offset(r), &rec->pos);
-	r->pos += need;
+	const uint8_t *data = sw_data(w) + PCAP_REC_HDR_LEN;
+	pf_position(r, ++r->record_no, sw_offset(w), &rec->pos);
+	sw_take(w, need);
 	r->bytes_read += need;
 	r->have_prev = true;
 	r->prev_sec = rh.ts_sec;
@@ -252,7 +219,7 @@ static void pf_close(void *state)
 	if (!r)
 		return;
 	fclose(r->fp);
-	free(r->buf);
+	sw_free(&r->w);
 	free(r);
 }
 

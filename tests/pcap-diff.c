@@ -28,12 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pcap_file.h"
-#include "reader.h"
-
-struct tally {
-	unsigned long inputs, full, stopped, refused, differences;
-};
+#include "pcap_compare.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 
@@ -49,147 +44,6 @@ static uint64_t rng(void)
 static size_t rng_below(size_t n)
 {
 	return n ? (size_t)(rng() % n) : 0;
-}
-
-static void differ(struct tally *t, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void differ(struct tally *t, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-	printf("DIFF %s: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	t->differences++;
-}
-
-static bool same_record(const struct record *a, const struct record *b)
-{
-	return a->time_ps == b->time_ps && a->time_base_s == b->time_base_s &&
-	       a->kind == b->kind && a->dir == b->dir && a->link == b->link &&
-	       a->flags == b->flags && a->len == b->len && a->wire_len == b->wire_len &&
-	       a->pos.record_no == b->pos.record_no &&
-	       a->pos.byte_offset == b->pos.byte_offset &&
-	       (a->len == 0 || memcmp(a->bytes, b->bytes, a->len) == 0);
-}
-
-/* The own reader on after libpcap stopped: results that hold together and
- * every byte accounted for. */
-static void drain_own(struct reader *own, size_t size, struct tally *t, const char *what)
-{
-	struct record rec;
-	struct reader_malformed bad;
-	uint64_t last_offset = 0, last_no = 0;
-	for (;;) {
-		enum reader_result res = reader_next(own, &rec, &bad);
-		if (res == READER_EOF)
-			break;
-		const struct srcpos *pos = res == READER_RECORD ? &rec.pos : &bad.pos;
-		if (pos->byte_offset < last_offset || pos->record_no < last_no ||
-		    pos->byte_offset >= size)
-			differ(t, what, "own reader: position record %" PRIu64 " offset %" PRIu64
-			       " after record %" PRIu64 " offset %" PRIu64, pos->record_no,
-			       pos->byte_offset, last_no, last_offset);
-		last_offset = pos->byte_offset;
-		last_no = pos->record_no;
-		if (res == READER_FATAL) {
-			differ(t, what, "own reader: fatal in memory: %s", bad.reason);
-			break;
-		}
-	}
-	uint64_t read, skipped;
-	if (!reader_bytes(own, &read, &skipped) || read + skipped != size)
-		differ(t, what, "own reader: %" PRIu64 " bytes read + %" PRIu64
-		       " skipped != size %zu", read, skipped, size);
-}
-
-static void diff_input(const uint8_t *data, size_t size, const char *what, struct tally *t)
-{
-	if (!pcap_file_magic(data, size))
-		return; /* not classic pcap: the own reader is not used for it */
-	t->inputs++;
-	char err_lp[512] = "", err_own[512] = "";
-	FILE *f1 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	FILE *f2 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	if (!f1 || !f2) {
-		perror("fmemopen");
-		exit(2);
-	}
-	void *lp = pcap_reader_new(f1, what, 147, err_lp, sizeof(err_lp));
-	void *own = pcapfile_reader_new(f2, what, 147, err_own, sizeof(err_own));
-	if (!lp || !own) {
-		if (!lp != !own)
-			differ(t, what, "libpcap %s, own reader %s", lp ? "opens" : err_lp,
-			       own ? "opens" : err_own);
-		else
-			t->refused++;
-		if (lp)
-			pcap_reader_ops.close(lp);
-		if (own)
-			pcapfile_reader_ops.close(own);
-		return;
-	}
-	struct reader rl = { &pcap_reader_ops, lp, "pcap", NULL };
-	struct reader ro = { &pcapfile_reader_ops, own, "pcap", NULL };
-	struct record r1, r2;
-	struct reader_malformed b1, b2;
-	for (;;) {
-		memset(&b1, 0, sizeof(b1));
-		memset(&b2, 0, sizeof(b2));
-		enum reader_result res1 = reader_next(&rl, &r1, &b1);
-		enum reader_result res2 = reader_next(&ro, &r2, &b2);
-		if (res1 == READER_FATAL) {
-			t->stopped++;
-			if (res2 != READER_RESYNC || b2.pos.byte_offset != b1.pos.byte_offset ||
-			    b2.pos.record_no != b1.pos.record_no)
-				differ(t, what, "libpcap stops at record %" PRIu64 " offset %" PRIu64
-				       " (%s); own reader gives result %d at record %" PRIu64
-				       " offset %" PRIu64 " (%s)", b1.pos.record_no, b1.pos.byte_offset,
-				       b1.reason, res2, res2 == READER_RECORD ? r2.pos.record_no
-				       : b2.pos.record_no, res2 == READER_RECORD ? r2.pos.byte_offset
-				       : b2.pos.byte_offset, res2 == READER_RECORD ? "" : b2.reason);
-			drain_own(&ro, size, t, what);
-			break;
-		}
-		if (res1 != res2) {
-			differ(t, what, "libpcap result %d at record %" PRIu64 " offset %" PRIu64
-			       ", own reader %d at record %" PRIu64 " offset %" PRIu64 " (%s)", res1,
-			       res1 == READER_RECORD ? r1.pos.record_no : b1.pos.record_no,
-			       res1 == READER_RECORD ? r1.pos.byte_offset : b1.pos.byte_offset, res2,
-			       res2 == READER_RECORD ? r2.pos.record_no : b2.pos.record_no,
-			       res2 == READER_RECORD ? r2.pos.byte_offset : b2.pos.byte_offset,
-			       res2 == READER_RECORD ? "" : b2.reason);
-			break;
-		}
-		if (res1 == READER_EOF) {
-			t->full++;
-			uint64_t read, skipped;
-			if (!reader_bytes(&ro, &read, &skipped) || read != size || skipped)
-				differ(t, what, "libpcap read it all; own reader %" PRIu64
-				       " bytes read, %" PRIu64 " skipped, of %zu", read, skipped, size);
-			break;
-		}
-		if (res1 == READER_RECORD && !same_record(&r1, &r2))
-			differ(t, what, "record %" PRIu64 " offset %" PRIu64 ": libpcap t=%" PRIu64
-			       " base %" PRIu64 " kind %d dir %d link %u flags %u len %u wire %u; "
-			       "own record %" PRIu64 " offset %" PRIu64 " t=%" PRIu64 " base %" PRIu64
-			       " kind %d dir %d link %u flags %u len %u wire %u",
-			       r1.pos.record_no, r1.pos.byte_offset, r1.time_ps, r1.time_base_s,
-			       r1.kind, r1.dir, r1.link, r1.flags, r1.len, r1.wire_len,
-			       r2.pos.record_no, r2.pos.byte_offset, r2.time_ps, r2.time_base_s,
-			       r2.kind, r2.dir, r2.link, r2.flags, r2.len, r2.wire_len);
-		if (res1 == READER_MALFORMED &&
-		    (b1.pos.record_no != b2.pos.record_no || b1.pos.byte_offset != b2.pos.byte_offset ||
-		     strcmp(b1.reason, b2.reason) != 0))
-			differ(t, what, "malformed record %" PRIu64 " offset %" PRIu64 " (%s); own "
-			       "record %" PRIu64 " offset %" PRIu64 " (%s)", b1.pos.record_no,
-			       b1.pos.byte_offset, b1.reason, b2.pos.record_no, b2.pos.byte_offset,
-			       b2.reason);
-	}
-	pcap_reader_ops.close(lp);
-	pcapfile_reader_ops.close(own);
 }
 
 /* ---- variants of a file --------------------------------------------------- */
@@ -367,6 +221,11 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return b;
 }
 
+static void print_difference(const char *msg)
+{
+	printf("DIFF %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long mutations = 200;
@@ -381,7 +240,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	struct tally t = { 0 };
+	struct tally t = { .report = print_difference };
 	for (int i = optind; i < argc; i++) {
 		size_t len;
 		uint8_t *d = slurp(argv[i], &len);
