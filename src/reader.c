@@ -160,6 +160,10 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		r->ops = &pcapfile_reader_ops;
 		r->state = pcapfile_reader_new(fp, name, opts->dlt, err, errlen);
 		r->format_name = "pcap";
+	} else if (fmt == INPUT_PCAP && head_len >= 4 && memcmp(head, "\x0a\x0d\x0d\x0a", 4) == 0) {
+		r->ops = &pcapngfile_reader_ops; /* pcapng: likewise */
+		r->state = pcapngfile_reader_new(fp, name, opts->dlt, err, errlen);
+		r->format_name = "pcapng";
 	} else if (fmt == INPUT_PCAP) {
 		r->ops = &pcap_reader_ops;
 		r->state = pcap_reader_new(fp, name, opts->dlt, err, errlen);

@@ -123,9 +123,15 @@ void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
 extern const struct reader_ops pcap_reader_ops;
 
 /* The project's own classic pcap reader (reader_pcapfile.c): the records
- * libpcap gives, and on past a damaged record header. */
+ * libpcap gives, and on past a damaged record header.  reader_open uses
+ * it and the pcapng one below; pcap_reader_new (libpcap) stays the
+ * reference they are tested against. */
 void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
                           size_t errlen);
 extern const struct reader_ops pcapfile_reader_ops;
+/* The project's own pcapng reader (reader_pcapngfile.c), likewise. */
+void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
+                            size_t errlen);
+extern const struct reader_ops pcapngfile_reader_ops;
 
 #endif

@@ -4,11 +4,16 @@
  *
  *     pcap-diff [-m MUTATIONS] [-s SEED] FILE.pcap...
  *
- * Each file, and MUTATIONS variants of it (other byte order, other time
- * resolution, old versions with swapped lengths, other snapshot lengths,
- * bytes changed, header fields set to edge values, cut, bytes inserted
- * or removed), is read from memory by reader_pcap.c (libpcap) and by
- * reader_pcapfile.c side by side.  Where libpcap reads the whole input,
+ * Each file, and MUTATIONS variants of it, is read from memory by
+ * reader_pcap.c (libpcap) and by the own reader (reader_pcapfile.c,
+ * reader_pcapngfile.c) side by side.  Half the variants of a classic pcap
+ * change it (other byte order, other time resolution, old versions with
+ * swapped lengths, other snapshot lengths, link types and versions, bytes
+ * changed, header fields set to edge values, cut, bytes inserted or
+ * removed); the other half are pcapng made from it (either byte order,
+ * any if_tsresol, if_tsoffset, Simple and obsolete Packet Blocks, blocks
+ * of other types, two interfaces), changed the same way or not.  The
+ * variants of a pcapng file are changed without knowing its format.  Where libpcap reads the whole input,
  * both must give the same results in the same order: every record's
  * time, kind, direction, link, flags, bytes, len, wire_len, record number
  * and byte offset, every malformed record's position and reason, and the
@@ -204,6 +209,207 @@ static size_t mutate(const uint8_t *d, size_t len, uint8_t *out, size_t cap, uns
 	return n;
 }
 
+/* ---- pcapng made from a classic pcap ------------------------------------- */
+
+struct ng_out {
+	uint8_t *p;
+	size_t n, cap;
+	bool be;
+};
+
+static void ng_put32(struct ng_out *o, uint32_t v)
+{
+	if (o->n + 4 <= o->cap)
+		wr32(o->p + o->n, o->be, v);
+	o->n += 4;
+}
+
+static void ng_put16(struct ng_out *o, uint16_t v)
+{
+	if (o->n + 2 <= o->cap)
+		wr16(o->p + o->n, o->be, v);
+	o->n += 2;
+}
+
+static void ng_bytes(struct ng_out *o, const uint8_t *b, size_t k)
+{
+	for (size_t i = 0; i < k; i++) {
+		if (o->n < o->cap)
+			o->p[o->n] = b ? b[i] : 0;
+		o->n++;
+	}
+}
+
+/* Ends a block begun at start: pads the body to 4 and writes both lengths. */
+static void ng_end(struct ng_out *o, size_t start)
+{
+	while ((o->n - start) % 4)
+		ng_bytes(o, NULL, 1);
+	uint32_t len = (uint32_t)(o->n - start + 4);
+	ng_put32(o, len);
+	if (start + 8 <= o->cap)
+		wr32(o->p + start + 4, o->be, len);
+}
+
+static void ng_begin(struct ng_out *o, uint32_t type, size_t *start)
+{
+	*start = o->n;
+	ng_put32(o, type);
+	ng_put32(o, 0); /* the length, by ng_end */
+}
+
+static void ng_idb(struct ng_out *o, uint32_t snaplen, int tsresol, bool tsoffset,
+                   uint64_t offset)
+{
+	size_t b;
+	ng_begin(o, 1, &b);
+	ng_put16(o, 147);
+	ng_put16(o, 0);
+	ng_put32(o, snaplen);
+	if (rng() & 1) { /* an option the reader skips: if_name */
+		ng_put16(o, 2);
+		ng_put16(o, 3);
+		ng_bytes(o, (const uint8_t *)"tap\0", 4);
+	}
+	if (tsresol >= 0) {
+		ng_put16(o, 9);
+		ng_put16(o, 1);
+		uint8_t v[4] = { (uint8_t)tsresol, 0, 0, 0 };
+		ng_bytes(o, v, 4);
+	}
+	if (tsoffset) {
+		ng_put16(o, 14);
+		ng_put16(o, 8);
+		ng_put32(o, o->be ? (uint32_t)(offset >> 32) : (uint32_t)offset);
+		ng_put32(o, o->be ? (uint32_t)offset : (uint32_t)(offset >> 32));
+	}
+	ng_put16(o, 0);
+	ng_put16(o, 0);
+	ng_end(o, b);
+}
+
+/* The records of a classic pcap (d, len) as pcapng: either byte order, an
+ * if_tsresol of its own (or none: microseconds), an if_tsoffset, now and
+ * then a Simple or an obsolete Packet Block, blocks of other types and a
+ * second interface.  Returns the length (bytes beyond cap are dropped). */
+static size_t to_pcapng(const uint8_t *d, size_t len, uint8_t *out, size_t cap)
+{
+	static const int resols[] = { -1, 9, 6, 3, 0, 12, 19, 0x80 | 10, 0x80 | 30, 0x80 | 63 };
+	size_t off[4096];
+	bool be_in = file_be(d);
+	bool nano = rd32(d, be_in) == 0xa1b23c4du;
+	size_t count = record_offsets(d, len, be_in, off, 4096);
+	struct ng_out o = { out, 0, cap, rng() & 1 };
+	int resol = resols[rng_below(sizeof(resols) / sizeof(resols[0]))];
+	bool use_offset = rng_below(4) == 0;
+	uint64_t tsoffset = use_offset ? rng_below(3) : 0;
+	bool odd_blocks = rng() & 1;
+	uint32_t snaplen = rng_below(4) ? 65535 : 6 + (uint32_t)rng_below(40);
+	size_t b;
+	ng_begin(&o, 0x0A0D0D0Au, &b);
+	ng_put32(&o, 0x1A2B3C4Du);
+	ng_put16(&o, 1);
+	ng_put16(&o, rng_below(4) ? 0 : 2);
+	ng_put32(&o, 0xFFFFFFFFu);
+	ng_put32(&o, 0xFFFFFFFFu);
+	ng_end(&o, b);
+	ng_idb(&o, snaplen, resol, use_offset, tsoffset);
+	bool second = odd_blocks && rng() & 1;
+	if (second)
+		ng_idb(&o, snaplen, -1, false, 0);
+	uint64_t units = 1000000;
+	if (resol >= 0 && resol & 0x80)
+		units = UINT64_C(1) << (resol & 0x7F);
+	else if (resol >= 0)
+		for (units = 1; resol-- > 0;)
+			units *= 10;
+	for (size_t i = 0; i < count; i++) {
+		const uint8_t *h = d + off[i];
+		uint64_t sec = rd32(h, be_in), frac = rd32(h + 4, be_in);
+		uint32_t caplen = rd32(h + 8, be_in), olen = rd32(h + 12, be_in);
+		uint64_t ns = nano ? frac : frac * 1000;
+		if (sec >= tsoffset)
+			sec -= tsoffset;
+		uint64_t t = (uint64_t)((unsigned __int128)sec * units +
+		                        (unsigned __int128)(ns % 1000000000u) * units / 1000000000u);
+		if (odd_blocks && rng_below(8) == 0) { /* a block of another type */
+			ng_begin(&o, rng() & 1 ? 5 : 0x12345u, &b);
+			ng_bytes(&o, h, 12);
+			ng_end(&o, b);
+		}
+		unsigned kind = odd_blocks ? (unsigned)rng_below(10) : 0;
+		if (kind == 1 && caplen == olen && caplen <= snaplen) {
+			ng_begin(&o, 3, &b); /* SPB: no time, interface 0 */
+			ng_put32(&o, olen);
+		} else if (kind == 2) {
+			ng_begin(&o, 2, &b); /* PB */
+			ng_put16(&o, second && rng() & 1);
+			ng_put16(&o, 0);
+			ng_put32(&o, (uint32_t)(t >> 32));
+			ng_put32(&o, (uint32_t)t);
+			ng_put32(&o, caplen);
+			ng_put32(&o, olen);
+		} else {
+			ng_begin(&o, 6, &b);
+			ng_put32(&o, second && rng() & 1);
+			ng_put32(&o, (uint32_t)(t >> 32));
+			ng_put32(&o, (uint32_t)t);
+			ng_put32(&o, caplen);
+			ng_put32(&o, olen);
+		}
+		ng_bytes(&o, h + 16, caplen);
+		ng_end(&o, b);
+	}
+	return o.n < cap ? o.n : cap;
+}
+
+/* Changes that know nothing of the format: for pcapng. */
+static size_t mutate_any(const uint8_t *d, size_t len, uint8_t *out, size_t cap, unsigned kind)
+{
+	size_t n = len;
+	memcpy(out, d, len);
+	if (len <= PCAP_FILE_HDR_LEN)
+		return n;
+	size_t body = len - PCAP_FILE_HDR_LEN;
+	switch (kind % 6) {
+	case 0: /* cut */
+		n = PCAP_FILE_HDR_LEN + rng_below(body + 1);
+		break;
+	case 1: /* bytes inserted */
+	case 2: { /* bytes removed */
+		size_t at = PCAP_FILE_HDR_LEN + rng_below(body + 1);
+		size_t k = 1 + rng_below(64);
+		if (kind % 6 == 1 && len + k <= cap) {
+			memmove(out + at + k, out + at, len - at);
+			for (size_t i = 0; i < k; i++)
+				out[at + i] = (uint8_t)rng();
+			n = len + k;
+		} else if (at + k <= len) {
+			memmove(out + at, out + at + k, len - at - k);
+			n = len - k;
+		}
+		break;
+	}
+	case 3: { /* a 32-bit field (a length, a time, an interface) set to an edge value */
+		size_t at = (PCAP_FILE_HDR_LEN + rng_below(body - 3)) & ~(size_t)3;
+		wr32(out + at, rng() & 1, edge_values[rng_below(sizeof(edge_values) /
+		                                                  sizeof(edge_values[0]))]);
+		break;
+	}
+	case 4: { /* a 32-bit field a little off */
+		size_t at = (PCAP_FILE_HDR_LEN + rng_below(body - 3)) & ~(size_t)3;
+		bool be = out[8] == 0x1a;
+		wr32(out + at, be, rd32(out + at, be) + (uint32_t)rng_below(9) - 4u);
+		break;
+	}
+	default: /* a few bytes changed */
+		for (unsigned k = 1 + (unsigned)rng_below(4); k; k--)
+			out[PCAP_FILE_HDR_LEN + rng_below(body)] = (uint8_t)rng();
+		break;
+	}
+	return n;
+}
+
 static uint8_t *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -249,19 +455,32 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		diff_input(d, len, argv[i], &t);
-		if (!pcap_file_magic(d, len) || len < PCAP_FILE_HDR_LEN) {
-			free(d);
-			continue;
-		}
-		size_t cap = len + 64;
-		uint8_t *v = malloc(cap);
+		bool classic = pcap_file_magic(d, len) && len >= PCAP_FILE_HDR_LEN;
+		/* room for the pcapng made of it: 20 more bytes a record at most */
+		size_t cap = classic ? len * 3 + 4096 : len + 64;
+		uint8_t *v = malloc(cap), *ng = malloc(cap);
 		char what[600];
 		for (unsigned long m = 0; m < mutations; m++) {
 			unsigned kind = (unsigned)rng_below(1000);
-			size_t n = mutate(d, len, v, cap, kind);
-			snprintf(what, sizeof(what), "%s variant %lu (kind %u)", argv[i], m, kind % 14);
+			size_t n;
+			if (classic && m % 2 == 0) {
+				n = mutate(d, len, v, cap, kind);
+				snprintf(what, sizeof(what), "%s variant %lu (kind %u)", argv[i], m,
+				         kind % 14);
+			} else if (classic) {
+				/* pcapng made from it, changed or not */
+				size_t k = to_pcapng(d, len, ng, cap);
+				n = kind % 3 ? mutate_any(ng, k, v, cap, kind) : (memcpy(v, ng, k), k);
+				snprintf(what, sizeof(what), "%s pcapng variant %lu (kind %u)", argv[i], m,
+				         kind % 3 ? kind % 6 : 99);
+			} else {
+				n = mutate_any(d, len, v, cap, kind);
+				snprintf(what, sizeof(what), "%s variant %lu (kind %u)", argv[i], m,
+				         kind % 6);
+			}
 			diff_input(v, n, what, &t);
 		}
+		free(ng);
 		free(v);
 		free(d);
 	}

@@ -176,6 +176,28 @@ expect_grep "$tmpdir/out" '12 records read, 1 decoded, 11 malformed' "record siz
 # libpcap stops at the second interface: reported, counted, and the end
 expect_case "$c-two-if.pcapng" 1 'record 1 offset 48: error capture\.malformed: an interface has a type 1 different from the type of the first interface' "pcapng with two link types"
 
+# pcapng: a block whose length cannot be (issue 12 item 9): capture.resync
+# at the block, reading goes on at the next block that verifiably starts;
+# and a pcapng cut inside its last block
+ng_epb() { # ng_epb TIME_NS HEX [LENGTH]: an EPB of a link event (28 + 12 = 40 bytes)
+	printf "$(le32 6)$(le32 ${3:-40})$(le32 0)$(le32 0)$(le32 $1)$(le32 8)$(le32 8)"
+	printf "$(echo "$2" | sed 's/../\\x&/g')"; printf "$(le32 40)"
+}
+{
+	printf '\x0a\x0d\x0d\x0a'; printf "$(le32 28)"; printf '\x4d\x3c\x2b\x1a'; printf "$(le16 1)$(le16 0)"
+	printf '\xff\xff\xff\xff\xff\xff\xff\xff'; printf "$(le32 28)"
+	printf "$(le32 1)$(le32 20)$(le16 147)$(le16 0)$(le32 65535)$(le32 20)"
+	ng_epb 0 D103000001000000
+	ng_epb 10 D103000004000000 2147483644
+	ng_epb 20 D103000004000000
+} >"$c-damaged.pcapng"
+expect_case "$c-damaged.pcapng" 1 'record 2 offset 88: warning capture\.resync: damaged block \(pcapng block size 2147483644 > maximum 16777216\): 40 bytes skipped to the next block, at offset 128' "pcapng block length damaged" --fail-on info
+expect_grep "$tmpdir/out" '"bytes_read":128,"bytes_skipped":40' "pcapng block length damaged: bytes"
+run_dllpcheck - <"$c-damaged.pcapng"
+expect_grep "$tmpdir/out" '^-: record 2 offset 88: warning capture\.resync: .*at offset 128$' "pcapng block length damaged, on standard input"
+head -c 150 "$c-damaged.pcapng" >"$c-cut.pcapng"
+expect_case "$c-cut.pcapng" 1 'record 2 offset 88: warning capture\.resync: damaged block \(pcapng block size 2147483644 > maximum 16777216\): no block follows; 62 bytes left unread' "pcapng damaged and cut" --fail-on info
+
 # garbage and binary data fed as text; NUL bytes; a 1 MB line
 head -c 4096 "$good" | tail -c +200 >"$c-binary.trace"
 expect_case "$c-binary.trace" 1 'error capture\.malformed' "binary data as text" --input-format text
