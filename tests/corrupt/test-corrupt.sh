@@ -97,6 +97,16 @@ run_dllpcheck "$c-damaged.pcap"
 expect_grep "$tmpdir/out" '24 records read, 24 decoded, 0 malformed' "damaged record header: the 24 other records are read"
 n=$(grep -c 'capture\.resync' "$tmpdir/out" || true)
 [ "$n" -eq 2 ] && pass || fail "damaged record header: $n capture.resync lines, expected the finding and its count"
+# the reports with a capture.resync finding and the byte counts fit the schemas
+run_dllpcheck --format=json "$c-damaged.pcap"
+cp "$tmpdir/out" "$tmpdir/damaged.json"
+run_dllpcheck --format=jsonl "$c-damaged.pcap"
+cp "$tmpdir/out" "$tmpdir/damaged.jsonl"
+if python3 "$srcdir/tests/validate-json.py" --check-counts "$srcdir/schema/dllpcheck-report.schema.json" "$tmpdir/damaged.json" >"$tmpdir/verr" 2>&1 &&
+	python3 "$srcdir/tests/validate-json.py" --lines --check-counts "$srcdir/schema/dllpcheck-jsonl.schema.json" "$tmpdir/damaged.jsonl" >>"$tmpdir/verr" 2>&1; then pass; else
+	fail "damaged record header: the reports do not fit the schemas"; head -5 "$tmpdir/verr"
+fi
+expect_grep "$tmpdir/damaged.jsonl" '"rule":"capture.resync",.*"evidence":\{"byte_offset":'"$r6"',"bytes_skipped":'"$((r7 - r6))"',"resume_offset":'"$r7"'\}' "damaged record header: JSON Lines evidence"
 # the same through a pipe: no seek, the search reads ahead in its window
 run_dllpcheck - <"$c-damaged.pcap"
 expect_grep "$tmpdir/out" "^-: record 6 offset $r6: warning capture\.resync: .*at offset $r7\$" "damaged record header on standard input"
