@@ -3,7 +3,9 @@
  * each reader yields records of one shape.
  *
  * Format detection: a pcap (either byte order, micro- or nanosecond) or
- * pcapng magic number in the first 4 bytes means libpcap; otherwise the
+ * pcapng magic number in the first 4 bytes means the own pcap or pcapng
+ * reader (reader_pcapfile.c, reader_pcapngfile.c; libpcap, reader_pcap.c,
+ * for a file forced to pcap that has neither); otherwise the
  * first READER_HEAD_MAX bytes go to csv_sniff(), which tells an analyzer
  * export from a text trace (an export option given also means export).  Standard input cannot be rewound, so the bytes
  * used to detect the format are handed back through a small stdio cookie.

@@ -17,7 +17,7 @@
 
 enum input_format {
 	INPUT_AUTO = 0,
-	INPUT_PCAP,     /* pcap or pcapng, through libpcap */
+	INPUT_PCAP,     /* pcap or pcapng (capture-format.md section 1) */
 	INPUT_TEXT,     /* the text trace (capture-format.md section 2) */
 	INPUT_CSV,      /* a protocol-analyzer export (section 3, reader_csv.h) */
 };

@@ -16,7 +16,6 @@
  * does not grow with the file; the resync search looks ahead through the
  * same window (a candidate record is at most 16 + 262144 bytes).
  */
-#include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>

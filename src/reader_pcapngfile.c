@@ -22,7 +22,6 @@
  * limit), and at most PNG_MAX_IFS interfaces are kept per section, so
  * memory does not grow with the file.
  */
-#include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
