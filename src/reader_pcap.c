@@ -1,5 +1,9 @@
-/* reader_pcap.c: pcap and pcapng captures through libpcap, in the
- * encapsulation of capture-format.md section 1:
+/* reader_pcap.c: pcap and pcapng captures through libpcap, the reference
+ * reader of capture-format.md section 1: the own readers
+ * (reader_pcapfile.c, reader_pcapngfile.c), which reader_open uses, are
+ * held to the records this one gives (tests/pcap-diff, fuzz_pcap).  Also
+ * the reader of a file forced to pcap that has neither magic number, for
+ * libpcap's word on it.  The encapsulation:
  *
  *     byte 0   version 0xD1
  *     byte 1   kind: 1 DLLP, 2 TLP, 3 link event
@@ -143,58 +147,6 @@ static enum reader_result pcap_reader_next(void *state, struct record *rec,
 	return pcap_record(pr, hdr, data, rec, bad) ? READER_RECORD : READER_MALFORMED;
 }
 
-/* ---- every record from libpcap's own loop (classic pcap) ------------------ */
-
-struct pcap_visit {
-	struct pcap_reader *pr;
-	reader_visit_fn visit;
-	void *ctx;
-	bool stopped;
-};
-
-static void pcap_visit_record(u_char *user, const struct pcap_pkthdr *hdr,
-                              const u_char *data)
-{
-	struct pcap_visit *v = (struct pcap_visit *)(void *)user;
-	struct pcap_reader *pr = v->pr;
-	struct record rec;
-	struct reader_malformed bad;
-
-	memset(&rec, 0, sizeof(rec));
-	pcap_position(pr, pr->next_offset, &rec.pos);
-	enum reader_result res =
-		pcap_record(pr, hdr, data, &rec, &bad) && reader_record_ok(&rec, &bad) ?
-		READER_RECORD : READER_MALFORMED;
-	if (!v->visit(v->ctx, res, &rec, &bad)) {
-		v->stopped = true;
-		pcap_breakloop(pr->pcap);
-	}
-}
-
-/* pcap_dispatch calls back for every record, without pcap_next_ex's
- * per-record set-up.  Classic pcap only: a pcapng record's offset needs
- * the stream position before libpcap reads it (pcap_record_offset). */
-static bool pcap_reader_each(void *state, reader_visit_fn visit, void *ctx)
-{
-	struct pcap_reader *pr = state;
-
-	if (!pr->classic)
-		return false;
-	if (pr->failed)
-		return true;
-	struct pcap_visit v = { pr, visit, ctx, false };
-	int rc = pcap_dispatch(pr->pcap, -1, pcap_visit_record, (u_char *)&v);
-	if (rc == PCAP_ERROR && !v.stopped) {
-		struct record rec;
-		struct reader_malformed bad;
-		memset(&rec, 0, sizeof(rec));
-		pcap_position(pr, pr->next_offset, &rec.pos);
-		pcap_fatal(pr, &rec, &bad);
-		visit(ctx, READER_FATAL, &rec, &bad);
-	}
-	return true;
-}
-
 static void pcap_reader_close(void *state)
 {
 	struct pcap_reader *pr = state;
@@ -208,5 +160,4 @@ const struct reader_ops pcap_reader_ops = {
 	.format_name = "pcap",
 	.next = pcap_reader_next,
 	.close = pcap_reader_close,
-	.each = pcap_reader_each,
 };
