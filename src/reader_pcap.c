@@ -17,9 +17,7 @@
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "attrs.h"
 #include "pcap_file.h"
 #include "reader.h"
 
