@@ -37,7 +37,8 @@ bool pcapng_shb_first(const uint8_t *p, size_t n, bool *swapped, uint32_t *len,
                       const char *name, char *err, size_t errlen)
 {
 	if (n < 12 || pcapng_get32(false, p) != PCAPNG_SHB) {
-		snprintf(err, errlen, "%s: not a readable pcapng file: no Section Header Block", name);
+		snprintf(err, errlen, "%s: not a readable pcapng file: no Section Header Block",
+		         name);
 		return false;
 	}
 	uint32_t bom = pcapng_get32(false, p + 8);
@@ -141,16 +142,18 @@ static bool idb_options(bool swapped, const uint8_t *p, size_t n, uint64_t *tsre
 			if (v[0] & 0x80) {
 				unsigned shift = v[0] & 0x7Fu;
 				if (shift > 63) {
-					snprintf(reason, reason_len, "Interface Description Block "
-					         "if_tsresol option resolution 2^-%u is too high", shift);
+					snprintf(reason, reason_len,
+					         "Interface Description Block if_tsresol option "
+					         "resolution 2^-%u is too high", shift);
 					return false;
 				}
 				*binary = true;
 				*tsresol = UINT64_C(1) << shift;
 			} else {
 				if (v[0] > 19) {
-					snprintf(reason, reason_len, "Interface Description Block "
-					         "if_tsresol option resolution 10^-%u is too high", v[0]);
+					snprintf(reason, reason_len,
+					         "Interface Description Block if_tsresol option "
+					         "resolution 10^-%u is too high", v[0]);
 					return false;
 				}
 				*binary = false;

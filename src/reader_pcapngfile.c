@@ -122,32 +122,34 @@ void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
 		uint32_t type;
 		bool eof;
 		char why[160];
+		const char *refused = "not a readable pcap/pcapng file";
 		if (!png_block(r, &type, &len, &eof, why, sizeof(why))) {
 			if (w->read_errno)
 				snprintf(err, errlen, "%s: cannot read: %s", name,
 				         strerror(w->read_errno));
 			else if (eof)
-				snprintf(err, errlen, "%s: not a readable pcap/pcapng file: the capture "
-				         "file has no Interface Description Blocks", name);
+				snprintf(err, errlen, "%s: %s: the capture file has no Interface "
+				         "Description Blocks", name, refused);
 			else
-				snprintf(err, errlen, "%s: not a readable pcap/pcapng file: %s", name, why);
+				snprintf(err, errlen, "%s: %s: %s", name, refused, why);
 			goto fail;
 		}
 		const uint8_t *body = sw_data(w) + 8;
 		if (type == PCAPNG_EPB || type == PCAPNG_SPB || type == PCAPNG_PB) {
-			snprintf(err, errlen, "%s: not a readable pcap/pcapng file: the capture file "
-			         "has a packet block before any Interface Description Blocks", name);
+			snprintf(err, errlen, "%s: %s: the capture file has a packet block before "
+			         "any Interface Description Blocks", name, refused);
 			goto fail;
 		}
 		if (type == PCAPNG_IDB) {
 			if (!pcapng_idb(r->swapped, body, len - 12, &r->linktype, &r->snaplen,
 			                &r->ifs[0], why, sizeof(why))) {
-				snprintf(err, errlen, "%s: not a readable pcap/pcapng file: %s", name, why);
+				snprintf(err, errlen, "%s: %s: %s", name, refused, why);
 				goto fail;
 			}
 			if (r->linktype != (uint32_t)dlt) {
-				pcap_linktype_error(err, errlen, name, (int)r->linktype,
-				                    pcap_datalink_val_to_name((int)r->linktype), dlt);
+				int found = (int)r->linktype;
+				pcap_linktype_error(err, errlen, name, found,
+				                    pcap_datalink_val_to_name(found), dlt);
 				goto fail;
 			}
 			r->ifcount = 1;

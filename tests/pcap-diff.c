@@ -13,14 +13,14 @@
  * removed); the other half are pcapng made from it (either byte order,
  * any if_tsresol, if_tsoffset, Simple and obsolete Packet Blocks, blocks
  * of other types, two interfaces), changed the same way or not.  The
- * variants of a pcapng file are changed without knowing its format.  Where libpcap reads the whole input,
- * both must give the same results in the same order: every record's
- * time, kind, direction, link, flags, bytes, len, wire_len, record number
- * and byte offset, every malformed record's position and reason, and the
- * end; the own reader must then have read every byte.  Where libpcap
- * stops (a damaged record header), the own reader must give the same
- * records up to there, then capture.resync at the same offset, and read
- * on with every byte accounted for (read + skipped = size).
+ * variants of a pcapng file are changed without knowing its format.
+ * What must agree is in pcap_compare.h: where libpcap reads the whole
+ * input, the same results in the same order (every record's time, kind,
+ * direction, link, flags, bytes, len, wire_len, record number and byte
+ * offset, every malformed record's position and reason, the end) and
+ * every byte read; where libpcap stops, the same records up to there,
+ * then (classic pcap) capture.resync at the same offset, and every byte
+ * accounted for (read + skipped = size).
  *
  * Prints one line per difference and a count; exits 1 on any difference,
  * or when the variants never made libpcap stop or never let it finish
