@@ -17,6 +17,25 @@ static void raise_malformed(struct finding_sink *sink,
 	rules_raise(sink, &f);
 }
 
+/* A region that holds no record (capture-format.md section 1): where it
+ * starts, how long it is, and where reading went on, or that it runs to
+ * the end of the input. */
+static void raise_resync(struct finding_sink *sink, const struct reader_malformed *bad)
+{
+	struct finding f;
+	finding_init(&f, R_CAPTURE_RESYNC, NULL);
+	f.pos = bad->pos;
+	finding_message(sink, &f, "%s", bad->reason);
+	finding_add_evidence(&f, "byte_offset", (int64_t)bad->pos.byte_offset);
+	finding_add_evidence(&f, "bytes_skipped", (int64_t)bad->skipped);
+	if (bad->resumed)
+		finding_add_evidence(&f, "resume_offset",
+		                     (int64_t)(bad->pos.byte_offset + bad->skipped));
+	else
+		finding_add_evidence(&f, "bytes_unread", (int64_t)bad->skipped);
+	rules_raise(sink, &f);
+}
+
 struct analysis_pass {
 	struct finding_sink *sink;
 	const struct analysis_hooks *hooks;
@@ -35,6 +54,15 @@ static bool analysis_record(void *ctx, enum reader_result res,
 	const struct analysis_hooks *hooks = a->hooks;
 	struct packet pkt;
 
+	if (res == READER_RESYNC) {
+		/* bytes, not a record: counted by the reader (reader_bytes) */
+		stats->resyncs++;
+		if (a->sink)
+			raise_resync(a->sink, bad);
+		if (hooks && hooks->on_malformed)
+			hooks->on_malformed(hooks->ctx, bad);
+		return true;
+	}
 	stats->records_read++;
 	if (res == READER_MALFORMED || res == READER_FATAL) {
 		stats->records_malformed++;
@@ -69,5 +97,6 @@ bool analysis_run(struct reader *r, struct finding_sink *sink,
 {
 	struct analysis_pass a = { sink, hooks, stats, false };
 	reader_each(r, analysis_record, &a);
+	stats->bytes_counted = reader_bytes(r, &stats->bytes_read, &stats->bytes_skipped);
 	return !a.fatal;
 }

@@ -3,6 +3,7 @@
 #ifndef DLLPCHECK_ANALYSIS_H
 #define DLLPCHECK_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -10,7 +11,11 @@
 #include "reader.h"
 #include "rules.h"
 
-/* Record accounting of one input: read = decoded + malformed. */
+/* Record accounting of one input: read = decoded + malformed.  For a
+ * format whose reader counts bytes (pcap, bytes_counted), bytes_read +
+ * bytes_skipped = the input's size (capture-format.md section 1): the
+ * bytes of its headers and records, and those of the regions reported
+ * capture.resync. */
 struct input_stats {
 	uint64_t records_read;
 	uint64_t records_decoded;
@@ -18,11 +23,15 @@ struct input_stats {
 	uint64_t records_truncated;
 	uint64_t dllps, tlps, events;
 	uint64_t time_base_s;      /* record.time_base_s of the input */
+	bool bytes_counted;
+	uint64_t bytes_read, bytes_skipped;
+	uint64_t resyncs;          /* regions skipped */
 };
 
 /* What a pass over an input calls for each record.  on_packet is called
  * for every decoded record; on_malformed for every record that could not
- * be read.  Either may be NULL. */
+ * be read, and for every region skipped at a damaged pcap record header
+ * (bad->skipped; READER_RESYNC).  Either may be NULL. */
 struct analysis_hooks {
 	void (*on_packet)(void *ctx, const struct packet *pkt, bool applicable);
 	void (*on_malformed)(void *ctx, const struct reader_malformed *bad);
@@ -33,7 +42,8 @@ struct analysis_hooks {
 
 /* Reads every record of an open reader: decodes it, raises packet-level
  * findings into sink (may be NULL: decode only), counts into stats and
- * calls the hooks.  Malformed records become capture.malformed findings.
+ * calls the hooks.  Malformed records become capture.malformed findings,
+ * regions skipped capture.resync findings.
  * Returns false when the input ended on a fatal read error (reported as
  * capture.malformed too). */
 bool analysis_run(struct reader *r, struct finding_sink *sink,

@@ -5,8 +5,10 @@
  * Format detection: gzip or zstd magic bytes first put the decompressor
  * (decompress.h) in front of the stream, and the format is that of the
  * bytes inside.  A pcap (either byte order, micro- or nanosecond) or
- * pcapng magic number in the first 4 bytes means libpcap; binary data
- * that is no capture (not_capture.h) is refused; otherwise the
+ * pcapng magic number in the first 4 bytes means the own pcap or pcapng
+ * reader (reader_pcapfile.c, reader_pcapngfile.c; libpcap, reader_pcap.c,
+ * for a file forced to pcap that has neither); binary data that is no
+ * capture (not_capture.h) is refused; otherwise the
  * first READER_HEAD_MAX bytes go to csv_sniff(), which tells an analyzer
  * export from a text trace (an export option given also means export).  Standard input cannot be rewound, so the bytes
  * used to detect the format are handed back through a small stdio cookie.
@@ -18,6 +20,7 @@
 
 #include "decompress.h"
 #include "not_capture.h"
+#include "pcap_file.h"
 #include "reader.h"
 #include "reader_csv.h"
 #include "tlp.h"
@@ -236,7 +239,17 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	r->name = name;
 	r->dz = dz;
 	r->compression = dz ? compression_name(comp) : NULL;
-	if (fmt == INPUT_PCAP) {
+	if (fmt == INPUT_PCAP && pcap_file_magic(head, head_len)) {
+		/* classic pcap: the own reader, which reads on past a damaged
+		 * record header (libpcap stays the reference, reader_pcap.c) */
+		r->ops = &pcapfile_reader_ops;
+		r->state = pcapfile_reader_new(fp, name, opts->dlt, err, errlen);
+		r->format_name = "pcap";
+	} else if (fmt == INPUT_PCAP && head_len >= 4 && memcmp(head, "\x0a\x0d\x0d\x0a", 4) == 0) {
+		r->ops = &pcapngfile_reader_ops; /* pcapng: likewise */
+		r->state = pcapngfile_reader_new(fp, name, opts->dlt, err, errlen);
+		r->format_name = "pcapng";
+	} else if (fmt == INPUT_PCAP) {
 		r->ops = &pcap_reader_ops;
 		r->state = pcap_reader_new(fp, name, opts->dlt, err, errlen);
 		r->format_name = head_len >= 4 && head[0] == 0x0a ? "pcapng" : "pcap";
@@ -456,6 +469,14 @@ void reader_each(struct reader *r, reader_visit_fn visit, void *ctx)
 		    res == READER_FATAL)
 			return;
 	}
+}
+
+bool reader_bytes(const struct reader *r, uint64_t *read, uint64_t *skipped)
+{
+	if (!r->ops->bytes)
+		return false;
+	r->ops->bytes(r->state, read, skipped);
+	return true;
 }
 
 void reader_close(struct reader *r)

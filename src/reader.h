@@ -18,7 +18,7 @@
 
 enum input_format {
 	INPUT_AUTO = 0,
-	INPUT_PCAP,     /* pcap or pcapng, through libpcap */
+	INPUT_PCAP,     /* pcap or pcapng (capture-format.md section 1) */
 	INPUT_TEXT,     /* the text trace (capture-format.md section 2) */
 	INPUT_CSV,      /* a protocol-analyzer export (section 3, reader_csv.h) */
 };
@@ -38,6 +38,9 @@ enum reader_result {
 	READER_MALFORMED,  /* *bad says which record and why; call again */
 	READER_EOF,
 	READER_FATAL,      /* the input cannot be read further; *bad says why */
+	READER_RESYNC,     /* a damaged pcap record header: *bad says where the
+	                    * bytes that are no record start and how many they
+	                    * are; call again (capture-format.md section 1) */
 };
 
 struct reader_malformed {
@@ -51,6 +54,10 @@ struct reader_malformed {
 	enum link_dir dir;
 	uint8_t link;
 	uint8_t kind;
+	/* READER_RESYNC only: the bytes skipped from pos.byte_offset, and
+	 * whether a record follows them (false: they run to the end) */
+	uint64_t skipped;
+	bool resumed;
 };
 
 /* Clears what a malformed record showed of itself (before a reader fills
@@ -79,6 +86,9 @@ struct reader_ops {
 	void (*close)(void *state);
 	/* false: this input cannot be read that way (next() is used) */
 	bool (*each)(void *state, reader_visit_fn visit, void *ctx);
+	/* optional: the bytes of the input in what was read (headers and
+	 * records) and in regions skipped; they add up to its size */
+	void (*bytes)(void *state, uint64_t *read, uint64_t *skipped);
 };
 
 struct reader {
@@ -122,6 +132,9 @@ void reader_each(struct reader *r, reader_visit_fn visit, void *ctx);
  * For readers that implement each. */
 bool reader_record_ok(const struct record *rec, struct reader_malformed *bad);
 void reader_close(struct reader *r);
+/* The byte accounting of a reader that keeps one (see reader_ops.bytes);
+ * false for a format that does not. */
+bool reader_bytes(const struct reader *r, uint64_t *read, uint64_t *skipped);
 
 /* The format readers.  Each takes ownership of fp (closed by close) and
  * keeps name (not copied: it must outlive the reader). */
@@ -131,5 +144,17 @@ extern const struct reader_ops text_reader_ops;
 void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
                       size_t errlen);
 extern const struct reader_ops pcap_reader_ops;
+
+/* The project's own classic pcap reader (reader_pcapfile.c): the records
+ * libpcap gives, and on past a damaged record header.  reader_open uses
+ * it and the pcapng one below; pcap_reader_new (libpcap) stays the
+ * reference they are tested against. */
+void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
+                          size_t errlen);
+extern const struct reader_ops pcapfile_reader_ops;
+/* The project's own pcapng reader (reader_pcapngfile.c), likewise. */
+void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
+                            size_t errlen);
+extern const struct reader_ops pcapngfile_reader_ops;
 
 #endif

@@ -1,5 +1,9 @@
-/* reader_pcap.c: pcap and pcapng captures through libpcap, in the
- * encapsulation of capture-format.md section 1:
+/* reader_pcap.c: pcap and pcapng captures through libpcap, the reference
+ * reader of capture-format.md section 1: the own readers
+ * (reader_pcapfile.c, reader_pcapngfile.c), which reader_open uses, are
+ * held to the records this one gives (tests/pcap-diff, fuzz_pcap).  Also
+ * the reader of a file forced to pcap that has neither magic number, for
+ * libpcap's word on it.  The encapsulation:
  *
  *     byte 0   version 0xD1
  *     byte 1   kind: 1 DLLP, 2 TLP, 3 link event
@@ -11,17 +15,11 @@
  * Timestamps are read at nanosecond precision whatever the file's own.
  */
 #include <pcap/pcap.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "attrs.h"
+#include "pcap_file.h"
 #include "reader.h"
-
-/* Timestamps from this second on (about 116 days) are taken as calendar
- * time: the capture then counts from its first record's second. */
-#define PCAP_TIME_BASE_MIN_S UINT64_C(10000000)
 
 struct pcap_reader {
 	pcap_t *pcap;
@@ -29,8 +27,7 @@ struct pcap_reader {
 	uint64_t record_no;
 	uint64_t next_offset;  /* classic pcap: where the next record starts */
 	bool classic;          /* classic pcap: offsets by arithmetic, no ftell */
-	bool base_set;
-	uint64_t base_s;       /* see record.time_base_s */
+	struct pcap_clock clock;
 	bool failed;
 };
 
@@ -48,12 +45,8 @@ void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
 	}
 	int found = pcap_datalink(p);
 	if (found != dlt) {
-		const char *found_name = pcap_datalink_val_to_name(found);
-		snprintf(err, errlen,
-		         "%s: link type %d (%s) found, %d (LINKTYPE_USER%d) expected; "
-		         "use --dlt to read another user link type",
-		         name, found, found_name ? found_name : "unknown", dlt,
-		         dlt - 147);
+		pcap_linktype_error(err, errlen, name, found, pcap_datalink_val_to_name(found),
+		                    dlt);
 		pcap_close(p);
 		return NULL;
 	}
@@ -86,45 +79,6 @@ static uint64_t pcap_record_offset(struct pcap_reader *pr)
 	return pos >= 0 ? (uint64_t)pos : pr->next_offset;
 }
 
-/* Picoseconds fit 64 bits for 213 days only, and a pcap's timestamps are
- * often calendar time (seconds since 1970): such a capture counts from the
- * whole second of its first record.  Earlier records clamp to 0 (and are
- * capture.time-backwards); later than 2^63 ps (106 days) clamp there. */
-static uint64_t pcap_time_ps(struct pcap_reader *pr, const struct pcap_pkthdr *hdr)
-{
-	uint64_t sec = (uint64_t)hdr->ts.tv_sec;
-	uint64_t ns = (uint64_t)hdr->ts.tv_usec % 1000000000u; /* tv_usec holds ns */
-	if (!pr->base_set) {
-		pr->base_set = true;
-		pr->base_s = sec >= PCAP_TIME_BASE_MIN_S ? sec : 0;
-	}
-	if (sec < pr->base_s)
-		return 0;
-	sec -= pr->base_s;
-	if (sec >= (uint64_t)INT64_MAX / 1000000000000u)
-		return (uint64_t)INT64_MAX;
-	return sec * 1000000000000u + ns * 1000u;
-}
-
-/* A record libpcap framed but whose contents are not a record of ours:
- * reported with its position, and skipped. */
-static COLD_PATH bool
-pcap_malformed(struct reader_malformed *bad, const struct record *rec,
-               const char *fmt, ...) PRINTF_LIKE(3, 4);
-
-/* Always false: the record is not one of ours. */
-static bool pcap_malformed(struct reader_malformed *bad,
-                           const struct record *rec, const char *fmt, ...)
-{
-	bad->pos = rec->pos;
-	bad->column = 0;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(bad->reason, sizeof(bad->reason), fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 /* Fills rec (cleared, its position set) from one record libpcap framed
  * at offset; false, with bad filled, when its contents are not a record
  * of ours (capture-format.md section 1). */
@@ -133,32 +87,18 @@ static bool pcap_record(struct pcap_reader *pr, const struct pcap_pkthdr *hdr,
                         struct reader_malformed *bad)
 {
 	pr->next_offset = rec->pos.byte_offset + 16 + hdr->caplen;
-	rec->time_ps = pcap_time_ps(pr, hdr);
-	rec->time_base_s = pr->base_s;
-	if (hdr->caplen < PCAP_PSEUDO_HDR_LEN || hdr->len < PCAP_PSEUDO_HDR_LEN)
-		return pcap_malformed(bad, rec,
-		         "record of %u bytes is shorter than the 4-byte pseudo-header",
-		         hdr->caplen);
-	if (data[0] != PCAP_PSEUDO_VERSION)
-		return pcap_malformed(bad, rec,
-		         "pseudo-header version 0x%02X, expected 0x%02X",
-		         data[0], PCAP_PSEUDO_VERSION);
-	if (data[1] < REC_DLLP || data[1] > REC_EVENT)
-		return pcap_malformed(bad, rec,
-		         "pseudo-header kind %u (1 DLLP, 2 TLP, 3 event)", data[1]);
-	if (data[2] & REC_F_RESERVED)
-		return pcap_malformed(bad, rec,
-		         "pseudo-header flags 0x%02X set reserved bits 7:4", data[2]);
-	rec->kind = (enum rec_kind)data[1];
-	rec->dir = data[2] & 1u ? DIR_UP : DIR_DOWN;
-	rec->flags = (uint8_t)(data[2] & ~1u);
-	rec->link = data[3];
-	rec->bytes = data + PCAP_PSEUDO_HDR_LEN;
-	rec->len = hdr->caplen - PCAP_PSEUDO_HDR_LEN;
-	rec->wire_len = hdr->len - PCAP_PSEUDO_HDR_LEN;
-	if (rec->wire_len < rec->len)
-		rec->wire_len = rec->len; /* a lying header: trust what is there */
-	return true;
+	if (pr->classic && hdr->caplen >= (bpf_u_int32)pcap_snapshot(pr->pcap)) {
+		/* libpcap may have cut a longer record to the snapshot length and
+		 * skipped the rest: the stream's position says where it ends */
+		FILE *fp = pcap_file(pr->pcap);
+		long pos = fp ? ftell(fp) : -1;
+		if (pos >= 0)
+			pr->next_offset = (uint64_t)pos;
+	}
+	/* tv_usec holds nanoseconds: the stream was opened at that precision */
+	rec->time_ps = pcap_clock_ps(&pr->clock, (int64_t)hdr->ts.tv_sec, (int64_t)hdr->ts.tv_usec);
+	rec->time_base_s = pr->clock.base_s;
+	return pcap_payload_record(data, hdr->caplen, hdr->len, rec, bad);
 }
 
 static void pcap_position(struct pcap_reader *pr, uint64_t offset,
@@ -177,7 +117,9 @@ static void pcap_fatal(struct pcap_reader *pr, const struct record *rec,
                        struct reader_malformed *bad)
 {
 	pr->failed = true;
-	pcap_malformed(bad, rec, "%s", pcap_geterr(pr->pcap));
+	bad->pos = rec->pos;
+	bad->column = 0;
+	snprintf(bad->reason, sizeof(bad->reason), "%s", pcap_geterr(pr->pcap));
 }
 
 static enum reader_result pcap_reader_next(void *state, struct record *rec,
@@ -203,58 +145,6 @@ static enum reader_result pcap_reader_next(void *state, struct record *rec,
 	return pcap_record(pr, hdr, data, rec, bad) ? READER_RECORD : READER_MALFORMED;
 }
 
-/* ---- every record from libpcap's own loop (classic pcap) ------------------ */
-
-struct pcap_visit {
-	struct pcap_reader *pr;
-	reader_visit_fn visit;
-	void *ctx;
-	bool stopped;
-};
-
-static void pcap_visit_record(u_char *user, const struct pcap_pkthdr *hdr,
-                              const u_char *data)
-{
-	struct pcap_visit *v = (struct pcap_visit *)(void *)user;
-	struct pcap_reader *pr = v->pr;
-	struct record rec;
-	struct reader_malformed bad;
-
-	memset(&rec, 0, sizeof(rec));
-	pcap_position(pr, pr->next_offset, &rec.pos);
-	enum reader_result res =
-		pcap_record(pr, hdr, data, &rec, &bad) && reader_record_ok(&rec, &bad) ?
-		READER_RECORD : READER_MALFORMED;
-	if (!v->visit(v->ctx, res, &rec, &bad)) {
-		v->stopped = true;
-		pcap_breakloop(pr->pcap);
-	}
-}
-
-/* pcap_dispatch calls back for every record, without pcap_next_ex's
- * per-record set-up.  Classic pcap only: a pcapng record's offset needs
- * the stream position before libpcap reads it (pcap_record_offset). */
-static bool pcap_reader_each(void *state, reader_visit_fn visit, void *ctx)
-{
-	struct pcap_reader *pr = state;
-
-	if (!pr->classic)
-		return false;
-	if (pr->failed)
-		return true;
-	struct pcap_visit v = { pr, visit, ctx, false };
-	int rc = pcap_dispatch(pr->pcap, -1, pcap_visit_record, (u_char *)&v);
-	if (rc == PCAP_ERROR && !v.stopped) {
-		struct record rec;
-		struct reader_malformed bad;
-		memset(&rec, 0, sizeof(rec));
-		pcap_position(pr, pr->next_offset, &rec.pos);
-		pcap_fatal(pr, &rec, &bad);
-		visit(ctx, READER_FATAL, &rec, &bad);
-	}
-	return true;
-}
-
 static void pcap_reader_close(void *state)
 {
 	struct pcap_reader *pr = state;
@@ -268,5 +158,4 @@ const struct reader_ops pcap_reader_ops = {
 	.format_name = "pcap",
 	.next = pcap_reader_next,
 	.close = pcap_reader_close,
-	.each = pcap_reader_each,
 };

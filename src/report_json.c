@@ -83,6 +83,11 @@ static json_t *records_json(const struct input_stats *st)
 	json_object_set_new(o, "tlps", json_integer((json_int_t)st->tlps));
 	json_object_set_new(o, "events", json_integer((json_int_t)st->events));
 	json_object_set_new(o, "time_base_s", json_integer((json_int_t)st->time_base_s));
+	/* formats whose reader counts its bytes (pcap): every byte accounted for */
+	if (st->bytes_counted) {
+		json_object_set_new(o, "bytes_read", json_integer((json_int_t)st->bytes_read));
+		json_object_set_new(o, "bytes_skipped", json_integer((json_int_t)st->bytes_skipped));
+	}
 	return o;
 }
 

@@ -179,12 +179,16 @@ void report_text_input(FILE *out, const struct input_report *r)
 {
 	const struct input_stats *stats = r->stats;
 	const struct finding_sink *sink = r->sink;
-	fprintf(out,
-	        "== %s (%s): %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64
-	        " malformed; findings: %" PRIu64 " error, %" PRIu64 " warning, %" PRIu64
-	        " info\n",
-	        r->file, r->format, stats->records_read, stats->records_decoded,
-	        stats->records_malformed, sink->count_by_severity[SEV_ERROR],
+	fprintf(out, "== %s (%s): %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64
+	        " malformed", r->file, r->format, stats->records_read, stats->records_decoded,
+	        stats->records_malformed);
+	/* the byte accounting only when bytes were skipped (capture.resync):
+	 * otherwise every byte is in a record */
+	if (stats->bytes_skipped)
+		fprintf(out, ", %" PRIu64 " bytes read, %" PRIu64 " skipped", stats->bytes_read,
+		        stats->bytes_skipped);
+	fprintf(out, "; findings: %" PRIu64 " error, %" PRIu64 " warning, %" PRIu64 " info\n",
+	        sink->count_by_severity[SEV_ERROR],
 	        sink->count_by_severity[SEV_WARNING], sink->count_by_severity[SEV_INFO]);
 	if (stats->time_base_s)
 		fprintf(out, "   (times count from the capture's clock second %" PRIu64

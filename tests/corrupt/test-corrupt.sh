@@ -40,6 +40,16 @@ accounting() {
 	run_dllpcheck --format=jsonl "$1"
 	if grep -Eq "\"type\":\"summary\".*\"records\":\\{\"read\":$read,\"decoded\":$dec,\"malformed\":$mal," "$tmpdir/out"; then pass; else
 		fail "$2: JSON Lines accounting differs from the text"
+	fi	# pcap: every byte accounted for, bytes read + bytes skipped = file size
+	# (capture-format.md section 1)
+	local size bread bskip
+	size=$(wc -c <"$1")
+	bread=$(sed -n 's/.*"bytes_read":\([0-9]*\).*/\1/p' "$tmpdir/out" | head -1)
+	bskip=$(sed -n 's/.*"bytes_skipped":\([0-9]*\).*/\1/p' "$tmpdir/out" | head -1)
+	if [ -n "$bread" ]; then
+		if [ $((bread + bskip)) -eq "$size" ]; then pass; else
+			fail "$2: $bread bytes read + $bskip skipped != file size $size"
+		fi
 	fi
 }
 # expect_case FILE STATUS PATTERN WHAT [OPTIONS...]
@@ -57,11 +67,59 @@ expect_case() {
 }
 c="$tmpdir/case"
 
-# pcap cut in the middle of a record header, and in the middle of a packet
+# pcap cut in the middle of a record header, and in the middle of a packet:
+# a damaged record header with no record after it (capture.resync, a
+# warning), the bytes left unread counted (capture-format.md section 1)
 head -c 56 "$good" >"$c-cut-header.pcap"
-expect_case "$c-cut-header.pcap" 1 'record 2 offset 48: error capture\.malformed: truncated dump file; tried to read 16 header bytes' "pcap cut in a record header"
+expect_case "$c-cut-header.pcap" 0 'record 2 offset 48: warning capture\.resync: damaged record header \(the file ends 8 bytes into it\): no record follows; 8 bytes left unread' "pcap cut in a record header"
+expect_grep "$tmpdir/out" '"bytes_read":48,"bytes_skipped":8' "pcap cut in a record header: bytes"
 head -c 69 "$good" >"$c-cut-packet.pcap"
-expect_case "$c-cut-packet.pcap" 1 'record 2 offset 48: error capture\.malformed: truncated dump file; tried to read 10 captured bytes, only got 5' "pcap cut in a packet"
+expect_case "$c-cut-packet.pcap" 0 'record 2 offset 48: warning capture\.resync: damaged record header \(captured length 10 runs past the end of the file, 5 bytes on\): no record follows; 21 bytes left unread' "pcap cut in a packet"
+run_dllpcheck "$c-cut-packet.pcap"
+expect_grep "$tmpdir/out" '1 records read, 1 decoded, 0 malformed, 48 bytes read, 21 skipped;' "pcap cut in a packet: summary line"
+
+# a damaged record header in the middle (issue 12 item 9): the records
+# after it are read, and the bytes between are reported
+# rec_at N: the offset of record N of the good sample (1-based)
+rec_at() {
+	local off=24 n=1 cap
+	while [ "$n" -lt "$1" ]; do
+		cap=$(od -An -tu4 -j $((off + 8)) -N4 "$good" | tr -d ' ')
+		off=$((off + 16 + cap)); n=$((n + 1))
+	done
+	echo "$off"
+}
+r6=$(rec_at 6); r7=$(rec_at 7); size=$(wc -c <"$good")
+{ head -c $((r6 + 8)) "$good"; printf "$(le32 2147483647)"; tail -c +$((r6 + 13)) "$good"; } >"$c-damaged.pcap"
+expect_case "$c-damaged.pcap" 1 "record 6 offset $r6: warning capture\.resync: damaged record header \(captured length 2147483647 is above the largest a pcap record can have \(262144\)\): $((r7 - r6)) bytes skipped to the next record, at offset $r7" "damaged record header" --fail-on info
+expect_grep "$tmpdir/out" "\"bytes_read\":$((size - r7 + r6)),\"bytes_skipped\":$((r7 - r6))" "damaged record header: bytes"
+run_dllpcheck "$c-damaged.pcap"
+expect_grep "$tmpdir/out" '24 records read, 24 decoded, 0 malformed' "damaged record header: the 24 other records are read"
+n=$(grep -c 'capture\.resync' "$tmpdir/out" || true)
+[ "$n" -eq 2 ] && pass || fail "damaged record header: $n capture.resync lines, expected the finding and its count"
+# the reports with a capture.resync finding and the byte counts fit the schemas
+run_dllpcheck --format=json "$c-damaged.pcap"
+cp "$tmpdir/out" "$tmpdir/damaged.json"
+run_dllpcheck --format=jsonl "$c-damaged.pcap"
+cp "$tmpdir/out" "$tmpdir/damaged.jsonl"
+if python3 "$srcdir/tests/validate-json.py" --check-counts "$srcdir/schema/dllpcheck-report.schema.json" "$tmpdir/damaged.json" >"$tmpdir/verr" 2>&1 &&
+	python3 "$srcdir/tests/validate-json.py" --lines --check-counts "$srcdir/schema/dllpcheck-jsonl.schema.json" "$tmpdir/damaged.jsonl" >>"$tmpdir/verr" 2>&1; then pass; else
+	fail "damaged record header: the reports do not fit the schemas"; head -5 "$tmpdir/verr"
+fi
+expect_grep "$tmpdir/damaged.jsonl" '"rule":"capture.resync",.*"evidence":\{"byte_offset":'"$r6"',"bytes_skipped":'"$((r7 - r6))"',"resume_offset":'"$r7"'\}' "damaged record header: JSON Lines evidence"
+# the same through a pipe: no seek, the search reads ahead in its window
+run_dllpcheck - <"$c-damaged.pcap"
+expect_grep "$tmpdir/out" "^-: record 6 offset $r6: warning capture\.resync: .*at offset $r7\$" "damaged record header on standard input"
+# the first record's header damaged: no earlier time to compare with
+{ head -c 32 "$good"; printf "$(le32 300000)"; tail -c +37 "$good"; } >"$c-damaged-first.pcap"
+expect_case "$c-damaged-first.pcap" 1 "record 1 offset 24: warning capture\.resync: .*: $(( $(rec_at 2) - 24 )) bytes skipped to the next record, at offset $(rec_at 2)" "first record header damaged" --fail-on info
+# a damaged header followed by 3 MB that hold no record (more than the
+# search's window), then the rest: found, every byte counted
+{ head -c $((r6 + 8)) "$good"; printf "$(le32 4000000000)"; head -c 3000000 /dev/zero | tr '\0' '\321'; tail -c +$((r6 + 13)) "$good"; } >"$c-gap.pcap"
+expect_case "$c-gap.pcap" 1 "record 6 offset $r6: warning capture\.resync: .*: $((r7 - r6 + 3000000)) bytes skipped to the next record, at offset $((r7 + 3000000))" "3 MB gap after a damaged header" --fail-on info
+# a candidate whose bytes run past the end is no record: to the end
+{ head -c $((r6 + 8)) "$good"; printf "$(le32 2147483647)"; printf "$(le32 0)$(le32 9999)$(le32 20)$(le32 20)\xd1\x03\x00\x00\x01\x00\x00"; } >"$c-tail.pcap"
+expect_case "$c-tail.pcap" 1 "record 6 offset $r6: warning capture\.resync: .*: no record follows; [0-9]+ bytes left unread" "damaged header, only a cut record after it" --fail-on info
 
 # a zero-length file, and an empty standard input
 : >"$c-empty"
@@ -129,6 +187,28 @@ expect_grep "$tmpdir/out" '12 records read, 1 decoded, 11 malformed' "record siz
 # libpcap stops at the second interface, before the first packet: not
 # one record, so an input error that gives libpcap's reason
 expect_case "$c-two-if.pcapng" 2 'no record could be read from this pcapng file: its one record is malformed: record 1 offset 48: an interface has a type 1 different from the type of the first interface' "pcapng with two link types"
+
+# pcapng: a block whose length cannot be (issue 12 item 9): capture.resync
+# at the block, reading goes on at the next block that verifiably starts;
+# and a pcapng cut inside its last block
+ng_epb() { # ng_epb TIME_NS HEX [LENGTH]: an EPB of a link event (28 + 12 = 40 bytes)
+	printf "$(le32 6)$(le32 ${3:-40})$(le32 0)$(le32 0)$(le32 $1)$(le32 8)$(le32 8)"
+	printf "$(echo "$2" | sed 's/../\\x&/g')"; printf "$(le32 40)"
+}
+{
+	printf '\x0a\x0d\x0d\x0a'; printf "$(le32 28)"; printf '\x4d\x3c\x2b\x1a'; printf "$(le16 1)$(le16 0)"
+	printf '\xff\xff\xff\xff\xff\xff\xff\xff'; printf "$(le32 28)"
+	printf "$(le32 1)$(le32 20)$(le16 147)$(le16 0)$(le32 65535)$(le32 20)"
+	ng_epb 0 D103000001000000
+	ng_epb 10 D103000004000000 2147483644
+	ng_epb 20 D103000004000000
+} >"$c-damaged.pcapng"
+expect_case "$c-damaged.pcapng" 1 'record 2 offset 88: warning capture\.resync: damaged block \(pcapng block size 2147483644 > maximum 16777216\): 40 bytes skipped to the next block, at offset 128' "pcapng block length damaged" --fail-on info
+expect_grep "$tmpdir/out" '"bytes_read":128,"bytes_skipped":40' "pcapng block length damaged: bytes"
+run_dllpcheck - <"$c-damaged.pcapng"
+expect_grep "$tmpdir/out" '^-: record 2 offset 88: warning capture\.resync: .*at offset 128$' "pcapng block length damaged, on standard input"
+head -c 150 "$c-damaged.pcapng" >"$c-cut.pcapng"
+expect_case "$c-cut.pcapng" 1 'record 2 offset 88: warning capture\.resync: damaged block \(pcapng block size 2147483644 > maximum 16777216\): no block follows; 62 bytes left unread' "pcapng damaged and cut" --fail-on info
 
 # garbage and binary data fed as text; NUL bytes; a 1 MB line
 head -c 4096 "$good" | tail -c +200 >"$c-binary.trace"

@@ -12,5 +12,6 @@ Suite *suite_reader_text(void);
 Suite *suite_reader_csv(void);
 Suite *suite_fc(void);
 Suite *suite_decompress(void);
+Suite *suite_pcap_file(void);
 
 #endif

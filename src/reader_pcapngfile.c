@@ -1,0 +1,350 @@
+/* reader_pcapngfile.c: pcapng read by the project itself, so that a
+ * damaged block does not end the reading (capture-format.md section 1,
+ * rules.md capture.resync).  On every file libpcap reads it gives the
+ * records libpcap gives (tests/pcap-diff, fuzz_pcap): Section Header,
+ * Interface Description, Enhanced, Simple and (obsolete) Packet Blocks,
+ * any if_tsresol and if_tsoffset, either byte order, other block types
+ * skipped.  Where libpcap stops:
+ *   - at a block whose length cannot be (below 12, not a multiple of 4,
+ *     above 16 MiB, past the end of the file, or not the trailing length),
+ *     it reports capture.resync at the block's offset, searches forward
+ *     for the next offset where a block verifiably starts (a known type,
+ *     a length that fits, the same trailing length:
+ *     pcapng_block_head_ok/tail_ok) and reads on from there;
+ *   - at a framed block whose contents libpcap refuses (a packet on an
+ *     unknown interface, an interface of another link type, bad options),
+ *     it reports that block as malformed, with libpcap's message, and
+ *     reads on; a new section in the other byte order is read in it.
+ * Every byte is in a block read or in a region reported skipped.
+ *
+ * The input is a stream (stream_window.h): no seek, offsets counted here;
+ * the window grows only as far as the largest block (16 MiB, libpcap's
+ * limit), and at most PNG_MAX_IFS interfaces are kept per section, so
+ * memory does not grow with the file.
+ */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrs.h"
+#include "pcap_file.h"
+#include "pcapng_file.h"
+#include "reader.h"
+#include "stream_window.h"
+
+#define PNG_WINDOW (1u << 20)
+#define PNG_MAX_IFS 4096u
+
+struct pcapngfile_reader {
+	FILE *fp;
+	const char *name;
+	struct stream_window w;
+	bool done;
+	bool swapped;              /* the current section's byte order */
+	uint32_t linktype, snaplen; /* of the first interface */
+	struct pcapng_if ifs[PNG_MAX_IFS];
+	uint32_t ifcount;          /* interfaces of the current section */
+	struct pcap_clock clock;
+	uint64_t record_no;
+	uint64_t bytes_read, bytes_skipped;
+};
+
+static void png_position(const struct pcapngfile_reader *r, uint64_t record_no,
+                         uint64_t offset, struct srcpos *pos)
+{
+	pos->file = r->name;
+	pos->record_no = record_no;
+	pos->byte_offset = offset;
+	pos->line = 0;
+}
+
+/* One framed block at the current position: its type, length and body;
+ * false with why filled when its framing cannot be (or, with
+ * w.read_errno, the stream failed).  eof: the input ended before it. */
+static bool png_block(struct pcapngfile_reader *r, uint32_t *type, uint32_t *len, bool *eof,
+                      char *why, size_t why_len)
+{
+	struct stream_window *w = &r->w;
+	*eof = false;
+	size_t avail = sw_fill(w, 8);
+	if (avail < 8) {
+		/* a read error counts only where the bytes read do not suffice:
+		 * the records before it are read first */
+		if (w->read_errno)
+			return false;
+		*eof = avail == 0;
+		snprintf(why, why_len, "the file ends %zu bytes into a block header", avail);
+		return false;
+	}
+	*type = pcapng_get32(r->swapped, sw_data(w));
+	*len = pcapng_get32(r->swapped, sw_data(w) + 4);
+	if (!pcapng_block_len_ok(*len, PCAPNG_BLOCK_MAX, why, why_len))
+		return false;
+	avail = sw_fill(w, *len);
+	if (avail < *len) {
+		if (!w->read_errno)
+			snprintf(why, why_len, "block length %u runs past the end of the file, "
+			         "%zu bytes on", *len, avail);
+		return false;
+	}
+	uint32_t trailer = pcapng_get32(r->swapped, sw_data(w) + *len - 4);
+	if (trailer != *len) {
+		snprintf(why, why_len, "block total length in header %u and trailer %u don't "
+		         "match", *len, trailer);
+		return false;
+	}
+	return true;
+}
+
+void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
+                            size_t errlen)
+{
+	struct pcapngfile_reader *r = calloc(1, sizeof(*r));
+	if (!r || !sw_init(&r->w, fp, PNG_WINDOW, PCAPNG_BLOCK_MAX)) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto fail;
+	}
+	r->fp = fp;
+	r->name = name;
+	struct stream_window *w = &r->w;
+	size_t n = sw_fill(w, PCAPNG_SHB_MAX);
+	uint32_t len;
+	/* a read error counts only where the bytes read do not suffice */
+	if (!pcapng_shb_first(sw_data(w), n, &r->swapped, &len, name, err, errlen)) {
+		if (w->read_errno)
+			snprintf(err, errlen, "%s: cannot read: %s", name, strerror(w->read_errno));
+		goto fail;
+	}
+	sw_take(w, len);
+	r->bytes_read = len;
+	/* as libpcap: the first Interface Description Block sets the link
+	 * type; blocks of other types before it are skipped */
+	for (;;) {
+		uint32_t type;
+		bool eof;
+		char why[160];
+		const char *refused = "not a readable pcap/pcapng file";
+		if (!png_block(r, &type, &len, &eof, why, sizeof(why))) {
+			if (w->read_errno)
+				snprintf(err, errlen, "%s: cannot read: %s", name,
+				         strerror(w->read_errno));
+			else if (eof)
+				snprintf(err, errlen, "%s: %s: the capture file has no Interface "
+				         "Description Blocks", name, refused);
+			else
+				snprintf(err, errlen, "%s: %s: %s", name, refused, why);
+			goto fail;
+		}
+		const uint8_t *body = sw_data(w) + 8;
+		if (type == PCAPNG_EPB || type == PCAPNG_SPB || type == PCAPNG_PB) {
+			snprintf(err, errlen, "%s: %s: the capture file has a packet block before "
+			         "any Interface Description Blocks", name, refused);
+			goto fail;
+		}
+		if (type == PCAPNG_IDB) {
+			if (!pcapng_idb(r->swapped, body, len - 12, &r->linktype, &r->snaplen,
+			                &r->ifs[0], why, sizeof(why))) {
+				snprintf(err, errlen, "%s: %s: %s", name, refused, why);
+				goto fail;
+			}
+			if (r->linktype != (uint32_t)dlt) {
+				int found = (int)r->linktype;
+				pcap_linktype_error(err, errlen, name, found,
+				                    pcap_datalink_val_to_name(found), dlt);
+				goto fail;
+			}
+			r->ifcount = 1;
+			sw_take(w, len);
+			r->bytes_read += len;
+			return r;
+		}
+		sw_take(w, len);
+		r->bytes_read += len;
+	}
+fail:
+	fclose(fp);
+	if (r)
+		sw_free(&r->w);
+	free(r);
+	return NULL;
+}
+
+static COLD_PATH enum reader_result png_fatal(struct pcapngfile_reader *r,
+                                              struct reader_malformed *bad)
+{
+	r->done = true;
+	memset(bad, 0, sizeof(*bad));
+	png_position(r, r->record_no + 1, sw_offset(&r->w), &bad->pos);
+	snprintf(bad->reason, sizeof(bad->reason), "cannot read: %s", strerror(r->w.read_errno));
+	return READER_FATAL;
+}
+
+/* The block at the current offset cannot be framed (why): the search for
+ * the next offset where a block verifiably starts, from the byte after
+ * it.  Blocks are 4-byte aligned in a sound file, but damage may insert
+ * or remove any number of bytes, so every offset is tried. */
+static COLD_PATH enum reader_result png_resync(struct pcapngfile_reader *r,
+                                               struct reader_malformed *bad, const char *why)
+{
+	struct stream_window *w = &r->w;
+	uint64_t from = sw_offset(w);
+	bool found = false;
+	sw_take(w, 1);
+	for (;;) {
+		size_t avail = sw_fill(w, PCAPNG_BLOCK_MIN);
+		if (avail < PCAPNG_BLOCK_MIN && w->read_errno)
+			return png_fatal(r, bad);
+		if (avail < PCAPNG_BLOCK_MIN) {
+			sw_take(w, avail); /* nothing that is left can be a block */
+			break;
+		}
+		bool sw = r->swapped;
+		uint32_t len;
+		if (pcapng_block_head_ok(sw_data(w), avail, PCAPNG_BLOCK_MAX, &sw, &len)) {
+			if (sw_fill(w, len) >= len && pcapng_block_tail_ok(sw_data(w), len, sw)) {
+				found = true;
+				break;
+			}
+			if (w->read_errno)
+				return png_fatal(r, bad);
+		}
+		sw_take(w, 1);
+	}
+	uint64_t skipped = sw_offset(w) - from;
+	r->bytes_skipped += skipped;
+	if (!found)
+		r->done = true;
+	memset(bad, 0, sizeof(*bad));
+	png_position(r, r->record_no + 1, from, &bad->pos);
+	bad->skipped = skipped;
+	bad->resumed = found;
+	if (found)
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "damaged block (%s): %llu bytes skipped to the next block, at offset %llu",
+		         why, (unsigned long long)skipped, (unsigned long long)sw_offset(w));
+	else
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "damaged block (%s): no block follows; %llu bytes left unread", why,
+		         (unsigned long long)skipped);
+	return READER_RESYNC;
+}
+
+static COLD_PATH enum reader_result png_malformed(struct pcapngfile_reader *r, uint64_t offset,
+                                                  struct reader_malformed *bad,
+                                                  const char *why)
+{
+	memset(bad, 0, sizeof(*bad));
+	png_position(r, ++r->record_no, offset, &bad->pos);
+	snprintf(bad->reason, sizeof(bad->reason), "%s", why);
+	return READER_MALFORMED;
+}
+
+/* A later Interface Description Block: added to the section's interfaces
+ * (refused, when libpcap would stop at it, so that the packets on it are
+ * malformed and the later interfaces keep their numbers).  False with why
+ * when it is refused. */
+static bool png_add_interface(struct pcapngfile_reader *r, const uint8_t *body, size_t len,
+                              char *why, size_t why_len)
+{
+	uint32_t linktype, snaplen;
+	struct pcapng_if ifc;
+	bool ok = pcapng_idb(r->swapped, body, len, &linktype, &snaplen, &ifc, why, why_len);
+	if (ok && linktype != r->linktype) {
+		snprintf(why, why_len, "an interface has a type %u different from the type of "
+		         "the first interface", linktype);
+		ok = false;
+	} else if (ok && snaplen != r->snaplen) {
+		snprintf(why, why_len, "an interface has a snapshot length %u different from the "
+		         "snapshot length of the first interface", snaplen);
+		ok = false;
+	}
+	if (r->ifcount == PNG_MAX_IFS) {
+		if (ok)
+			snprintf(why, why_len, "more than %u interfaces in a section", PNG_MAX_IFS);
+		return false;
+	}
+	ifc.refused = !ok;
+	r->ifs[r->ifcount++] = ifc;
+	return ok;
+}
+
+static enum reader_result png_next(void *state, struct record *rec, struct reader_malformed *bad)
+{
+	struct pcapngfile_reader *r = state;
+	struct stream_window *w = &r->w;
+	char why[200];
+
+	while (!r->done) {
+		uint32_t type, len;
+		bool eof;
+		if (!png_block(r, &type, &len, &eof, why, sizeof(why))) {
+			if (w->read_errno)
+				return png_fatal(r, bad);
+			if (eof)
+				break;
+			return png_resync(r, bad, why);
+		}
+		uint64_t offset = sw_offset(w);
+		const uint8_t *body = sw_data(w) + 8;
+		size_t body_len = len - 12;
+		sw_take(w, len); /* the bytes stay where they are until the next call */
+		r->bytes_read += len;
+		if (type == PCAPNG_IDB) {
+			if (!png_add_interface(r, body, body_len, why, sizeof(why)))
+				return png_malformed(r, offset, bad, why);
+			continue;
+		}
+		if (type == PCAPNG_SHB) {
+			if (!pcapng_shb_next(body, body_len, &r->swapped, why, sizeof(why)))
+				return png_malformed(r, offset, bad, why);
+			r->ifcount = 0; /* a new section has its own interfaces */
+			continue;
+		}
+		if (type != PCAPNG_EPB && type != PCAPNG_SPB && type != PCAPNG_PB)
+			continue; /* a block of another type: skipped, as libpcap does */
+		struct pcapng_packet pkt;
+		if (!pcapng_packet(r->swapped, type, body, body_len, r->snaplen, r->ifcount, &pkt,
+		                   why, sizeof(why)))
+			return png_malformed(r, offset, bad, why);
+		const struct pcapng_if *ifc = &r->ifs[pkt.interface_id];
+		if (ifc->refused) {
+			snprintf(why, sizeof(why), "a packet on interface %u, whose Interface "
+			         "Description Block was refused", pkt.interface_id);
+			return png_malformed(r, offset, bad, why);
+		}
+		int64_t sec, ns;
+		pcapng_time(ifc, pkt.t, &sec, &ns);
+		png_position(r, ++r->record_no, offset, &rec->pos);
+		rec->time_ps = pcap_clock_ps(&r->clock, sec, ns);
+		rec->time_base_s = r->clock.base_s;
+		return pcap_payload_record(pkt.data, pkt.caplen, pkt.len, rec, bad)
+		       ? READER_RECORD : READER_MALFORMED;
+	}
+	r->done = true;
+	return READER_EOF;
+}
+
+static void png_bytes(void *state, uint64_t *read, uint64_t *skipped)
+{
+	const struct pcapngfile_reader *r = state;
+	*read = r->bytes_read;
+	*skipped = r->bytes_skipped;
+}
+
+static void png_close(void *state)
+{
+	struct pcapngfile_reader *r = state;
+	if (!r)
+		return;
+	fclose(r->fp);
+	sw_free(&r->w);
+	free(r);
+}
+
+const struct reader_ops pcapngfile_reader_ops = {
+	.format_name = "pcapng",
+	.next = png_next,
+	.close = png_close,
+	.bytes = png_bytes,
+};

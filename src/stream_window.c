@@ -1,0 +1,82 @@
+/* stream_window.c: the read-ahead window (stream_window.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream_window.h"
+
+bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max)
+{
+	memset(w, 0, sizeof(*w));
+	w->fp = fp;
+	w->size = initial;
+	w->max = max > initial ? max : initial;
+	w->buf = malloc(initial);
+	return w->buf != NULL;
+}
+
+void sw_free(struct stream_window *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+}
+
+/* Room for need bytes from pos: the bytes taken are dropped first, and
+ * the buffer grows only when that is not enough. */
+static bool sw_room(struct stream_window *w, size_t need)
+{
+	size_t avail = w->end - w->pos;
+	if (w->pos + need <= w->size)
+		return true;
+	memmove(w->buf, w->buf + w->pos, avail);
+	w->base += w->pos;
+	w->pos = 0;
+	w->end = avail;
+	if (need <= w->size)
+		return true;
+	size_t size = w->size * 2 > need ? w->size * 2 : need;
+	if (size > w->max)
+		size = w->max;
+	uint8_t *buf = realloc(w->buf, size);
+	if (!buf) {
+		w->read_errno = ENOMEM;
+		return false;
+	}
+	w->buf = buf;
+	w->size = size;
+	return true;
+}
+
+size_t sw_fill(struct stream_window *w, size_t need)
+{
+	if (need > w->max)
+		need = w->max;
+	if (w->end - w->pos >= need || w->eof || w->read_errno)
+		return w->end - w->pos;
+	if (!sw_room(w, need))
+		return w->end - w->pos;
+	while (w->end - w->pos < need && !w->eof) {
+		size_t want = w->size - w->end; /* > 0: pos + need fits the buffer */
+		size_t n = fread(w->buf + w->end, 1, want, w->fp);
+		w->end += n;
+		/* fread returns less than asked only at the end or on an error */
+		if (n < want) {
+			w->eof = true;
+			if (ferror(w->fp))
+				w->read_errno = errno ? errno : EIO;
+		}
+	}
+	return w->end - w->pos;
+}
+
+uint64_t sw_take_rest(struct stream_window *w)
+{
+	uint64_t n = 0;
+	for (;;) {
+		n += w->end - w->pos;
+		w->pos = w->end;
+		if (w->eof || w->read_errno)
+			return n;
+		sw_fill(w, w->size);
+	}
+}

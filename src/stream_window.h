@@ -1,0 +1,61 @@
+/* stream_window.h: a read-ahead window over a stream, for the own pcap and
+ * pcapng readers (reader_pcapfile.c, reader_pcapngfile.c).
+ *
+ * The bytes of the input are read into one buffer in large freads and
+ * handed to the reader where they lie (no copy per record); the offset of
+ * every byte in the input is counted here, so nothing seeks or asks the
+ * stream for its position: a pipe, standard input or a decompressing
+ * stream layer read the same way.  The buffer grows only as far as one
+ * block or record needs, up to a maximum set at the start, so memory does
+ * not grow with the input.
+ */
+#ifndef DLLPCHECK_STREAM_WINDOW_H
+#define DLLPCHECK_STREAM_WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct stream_window {
+	FILE *fp;              /* not owned */
+	uint8_t *buf;
+	size_t size, max;      /* allocated; the most it may grow to */
+	size_t pos, end;       /* buf[pos, end) holds the bytes not yet taken */
+	uint64_t base;         /* the input offset of buf[0] */
+	bool eof;              /* the stream has given its last byte */
+	int read_errno;        /* non-zero: the stream failed (or no memory) */
+};
+
+/* False when the first buffer cannot be allocated. */
+bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max);
+void sw_free(struct stream_window *w);
+/* Makes need bytes (at most w->max) available from the current position
+ * when the input has them; returns how many are.  Pointers into the
+ * window taken before are invalid after it. */
+size_t sw_fill(struct stream_window *w, size_t need);
+/* Takes every byte left in the input; returns how many there were. */
+uint64_t sw_take_rest(struct stream_window *w);
+
+static inline const uint8_t *sw_data(const struct stream_window *w)
+{
+	return w->buf + w->pos;
+}
+
+static inline size_t sw_avail(const struct stream_window *w)
+{
+	return w->end - w->pos;
+}
+
+static inline uint64_t sw_offset(const struct stream_window *w)
+{
+	return w->base + w->pos;
+}
+
+/* Takes n bytes (n <= sw_avail). */
+static inline void sw_take(struct stream_window *w, size_t n)
+{
+	w->pos += n;
+}
+
+#endif
