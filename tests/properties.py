@@ -6,7 +6,11 @@ honest [rules.md "How the model reads a trace"], over clean captures:
                   dropped, for every k) yields no error and no warning;
   one damaged     a capture in which exactly one DLLP's CRC or one TLP's
   packet          LCRC is damaged (each in turn) yields exactly one error,
-                  that CRC error, and no other error.
+                  that CRC error, and no other error;
+  one damaged     a capture in which one record header is damaged (its
+  header          captured length past the file, each in turn) yields one
+                  capture.resync and no error: what the skipped bytes held
+                  is unknown [capture-format.md section 1].
 
 Each PCAP must be a classic pcap in the dllpcheck encapsulation
 (capture-format.md section 1) that dllpcheck reports clean.  The captures
@@ -108,6 +112,24 @@ def check_capture(dllpcheck, path):
         else:
             fail(f"record {i + 1} damaged: expected exactly one error, {want} on it; got "
                  f"{len(errors)}: {describe(errors)}")
+
+    # One damaged record header: the reader skips to the next record.
+    endian = "<" if header[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    for i, rec in enumerate(records):
+        damaged = list(records)
+        damaged[i] = bytearray(rec)
+        damaged[i][8:12] = struct.pack(endian + "I", 0x7FFFFFFF)
+        findings, err = run(dllpcheck, header, damaged, f"record {i + 1} header damaged")
+        if err:
+            fail(err)
+            continue
+        errors = [f for f in findings if f["severity"] == "error"]
+        resyncs = [f for f in findings if f["rule"] == "capture.resync"]
+        if not errors and len(resyncs) == 1:
+            passed += 1
+        else:
+            fail(f"record {i + 1} header damaged: expected one capture.resync and no error; "
+                 f"got {len(resyncs)} resyncs, errors: {describe(errors)}")
     return passed, failed
 
 

@@ -6,7 +6,9 @@
 #   - mid-stream: every suffix of a clean capture yields no error and no
 #     warning;
 #   - one damaged packet: a capture with exactly one DLLP CRC or TLP LCRC
-#     damaged (each in turn) yields exactly one error, that CRC error.
+#     damaged (each in turn) yields exactly one error, that CRC error;
+#   - one damaged record header (each in turn): one capture.resync, no
+#     error.
 # tests/properties.py does the work on the pcap written from each trace.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
