@@ -35,6 +35,7 @@
  * It links libdllpcheck.a: dllp_encode, tlp_encode and the pcap writer are
  * the project's own, so the bytes are those dllpcheck itself would build.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,9 +412,16 @@ int main(int argc, char **argv)
 	rs = (uint32_t)(seed % 2147483646u + 1);
 
 	char err[256];
-	if (pcap_path && !(pw = pcap_writer_open(pcap_path, 147, err, sizeof(err)))) {
-		fprintf(stderr, "gen: %s\n", err);
-		return 1;
+	if (pcap_path) {
+		FILE *pcap_fp = fopen(pcap_path, "wb");
+		if (!pcap_fp) {
+			fprintf(stderr, "gen: %s: %s\n", pcap_path, strerror(errno));
+			return 1;
+		}
+		if (!(pw = pcap_writer_open(pcap_fp, pcap_path, 147, err, sizeof(err)))) {
+			fprintf(stderr, "gen: %s\n", err);
+			return 1;
+		}
 	}
 	static char textbuf[1 << 20];
 	if (text_path) {

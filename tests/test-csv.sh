@@ -193,7 +193,8 @@ for trace in "$srcdir"/samples/*.trace "$srcdir"/tests/*/*.trace "$srcdir"/tests
 		fail "$trace: not read as a text trace (status $status: $(head -c 200 "$tmpdir/err"))"
 	fi
 done
-[ "$ntext" -ge 140 ] && pass || fail "expected at least 140 text traces, found $ntext"
+# (the fuzz corpus is not in the distribution: make distcheck finds fewer)
+[ "$ntext" -ge 90 ] && pass || fail "expected at least 90 text traces, found $ntext"
 run_dllpcheck --format=jsonl --delimiter ';' --map time=When --map dir=Initiator \
 	--map type=What --dir-map RC=down,EP=up "$tmpdir/overrun.custom.csv"
 findings "$tmpdir/out" >"$tmpdir/got"
