@@ -413,7 +413,9 @@ static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;
 	}
-	return stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
+	/* a region skipped is a capture.resync warning, as in a check */
+	return stats.records_malformed || (stats.resyncs && cfg->fail_on <= SEV_WARNING)
+	       ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 /* --write-pcap OUT FILE: every readable record of FILE into OUT, which

@@ -59,7 +59,12 @@ static void run_decode(const struct config *cfg, struct reader *r,
 	analysis_run(r, NULL, &hooks, &res->stats);
 	res->by_rule[R_CAPTURE_MALFORMED] = res->stats.records_malformed;
 	res->by_severity[SEV_ERROR] = res->stats.records_malformed;
-	res->status = res->stats.records_malformed ? EXIT_FINDINGS : EXIT_CLEAN;
+	/* a region skipped is a capture.resync warning, as in a check */
+	res->by_rule[R_CAPTURE_RESYNC] = res->stats.resyncs;
+	res->by_severity[SEV_WARNING] = res->stats.resyncs;
+	res->status = res->stats.records_malformed ||
+	              (res->stats.resyncs && cfg->fail_on <= SEV_WARNING)
+	              ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 static void input_error(const struct config *cfg, const char *path, FILE *out,

@@ -102,4 +102,15 @@ run_dllpcheck "$tmpdir/mal.trace"
 expect_status 1 "malformed line"
 expect_grep "$tmpdir/out" 'mal\.trace:2:[0-9]+: record 2: error capture\.malformed' "malformed named"
 expect_grep "$tmpdir/out" '3 records read, 2 decoded, 1 malformed' "malformed counted"
+
+# A region skipped (capture.resync, a warning) counts in --decode and
+# --write-pcap as in a check: exit 0, 1 with --fail-on warning.
+{ cat "$srcdir/samples/clean-init.pcap"; printf 'garbage after the last record'; } >"$tmpdir/tail.pcap"
+run_dllpcheck --decode "$tmpdir/tail.pcap"
+expect_status 0 "--decode, bytes left unread"
+expect_grep "$tmpdir/out" 'no record follows; 29 bytes left unread' "--decode shows the bytes left unread"
+run_dllpcheck --decode --fail-on warning "$tmpdir/tail.pcap"
+expect_status 1 "--decode --fail-on warning, bytes left unread"
+run_dllpcheck --fail-on warning --write-pcap "$tmpdir/tail-out.pcap" "$tmpdir/tail.pcap"
+expect_status 1 "--write-pcap --fail-on warning, bytes left unread"
 finish
