@@ -42,10 +42,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dllp.h"
-#include "pcap_writer.h"
-#include "record.h"
-#include "tlp.h"
+#include "wire/dllp.h"
+#include "read/pcap_writer.h"
+#include "core/record.h"
+#include "wire/tlp.h"
 
 enum ctype { PH, PD, NPH, NPD, CPLH, CPLD, NCT };
 static const char *const class_name[3] = { "P", "NP", "Cpl" };

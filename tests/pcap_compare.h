@@ -26,8 +26,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pcap_file.h"
-#include "reader.h"
+#include "read/pcap_file.h"
+#include "read/reader.h"
 
 struct tally {
 	unsigned long inputs, full, stopped, refused, differences;

@@ -4,12 +4,12 @@
  * specification: spec-digest.md section 3.2 (the LCRC; the ECRC [3.3] is
  * the same CRC).
  */
-#include "crc32.h"
+#include "base/crc32.h"
 
 #include <stdbool.h>
 
 /* Row 0 of the tables is the byte-at-a-time table. */
-#include "crc32_slice8.h"
+#include "base/crc32_slice8.h"
 
 static uint32_t le32(const uint8_t *p)
 {

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "out_file.h"
+#include "base/out_file.h"
 
 /* Which input, if any, is the file st: the same device and inode. */
 static const char *same_as_input(const struct stat *st, char *const *inputs, int n)

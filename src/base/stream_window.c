@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream_window.h"
+#include "base/stream_window.h"
 
 bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max)
 {

@@ -1,7 +1,7 @@
 /* text_quote.c: tokens quoted into messages (see text_quote.h). */
 #include <string.h>
 
-#include "text_quote.h"
+#include "base/text_quote.h"
 
 const char *text_quote(char *out, const char *s, size_t len)
 {

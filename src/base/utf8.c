@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 /* Length of the valid UTF-8 sequence at p, or 0. */
 static size_t sequence_length(const unsigned char *p)

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "rules_packet.h"
+#include "cli/analysis.h"
+#include "decode/rules_packet.h"
 
 static void raise_malformed(struct finding_sink *sink,
                             const struct reader_malformed *bad)

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "packet.h"
-#include "reader.h"
-#include "rules.h"
+#include "decode/packet.h"
+#include "read/reader.h"
+#include "core/rules.h"
 
 /* Record accounting of one input: read = decoded + malformed.  For a
  * format whose reader counts bytes (pcap, bytes_counted), bytes_read +

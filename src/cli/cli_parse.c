@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli_parse.h"
+#include "cli/cli_parse.h"
 
 static const char *const role_names[] = {
 	[ROLE_UNKNOWN] = "unknown",       [ROLE_ROOT_PORT] = "root-port",

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fc_model.h"
+#include "model/fc_model.h"
 
 /* "TC=VC[,TC=VC...]", e.g. "0=0,1=1,7=1"; TCs not named keep their VC. */
 bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen);

@@ -1,7 +1,7 @@
 /* config.c: the defaults of a run. */
 #include <string.h>
 
-#include "config.h"
+#include "cli/config.h"
 
 void config_init(struct config *cfg)
 {

@@ -5,10 +5,10 @@
 
 #include <stdbool.h>
 
-#include "fc_model.h"
-#include "reader.h"
-#include "reader_csv.h"
-#include "rules.h"
+#include "model/fc_model.h"
+#include "read/reader.h"
+#include "read/csv/reader_csv.h"
+#include "core/rules.h"
 
 enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES,
                 MODE_DUMP_COLUMNS };

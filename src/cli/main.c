@@ -10,17 +10,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "analysis.h"
-#include "decode_print.h"
-#include "pcap_writer.h"
-#include "cli_parse.h"
-#include "fc_model.h"
-#include "out_file.h"
-#include "pipeline.h"
-#include "report.h"
-#include "report_hold.h"
-#include "run.h"
+#include "cli/config.h"
+#include "cli/analysis.h"
+#include "report/decode_print.h"
+#include "read/pcap_writer.h"
+#include "cli/cli_parse.h"
+#include "model/fc_model.h"
+#include "base/out_file.h"
+#include "cli/pipeline.h"
+#include "report/report.h"
+#include "report/report_hold.h"
+#include "cli/run.h"
 
 const char *argp_program_version = PACKAGE_STRING;
 const char *argp_program_bug_address = PACKAGE_BUGREPORT;

@@ -2,8 +2,8 @@
  * packet rules -> shadow model -> findings -> report. */
 #include <string.h>
 
-#include "pipeline.h"
-#include "report_hold.h"
+#include "cli/pipeline.h"
+#include "report/report_hold.h"
 
 /* The analysis: packets into the shadow model. */
 static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)

@@ -4,9 +4,9 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "reader.h"
-#include "report.h"
+#include "cli/config.h"
+#include "read/reader.h"
+#include "report/report.h"
 
 struct report_hold;
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "pipeline.h"
+#include "cli/pipeline.h"
 
 static double now_seconds(void)
 {

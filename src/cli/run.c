@@ -11,11 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "decode_print.h"
-#include "pipeline.h"
-#include "reader_csv.h"
-#include "report_hold.h"
-#include "run.h"
+#include "report/decode_print.h"
+#include "cli/pipeline.h"
+#include "read/csv/reader_csv.h"
+#include "report/report_hold.h"
+#include "cli/run.h"
 
 #define RUN_AHEAD 64
 

@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "report.h"
+#include "cli/config.h"
+#include "report/report.h"
 
 /* Checks (or decodes) one input and writes its part of the report to out. */
 void run_one(const struct config *cfg, const char *path, FILE *out,

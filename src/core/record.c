@@ -1,7 +1,7 @@
 /* record.c: names of directions and link events (capture-format.md). */
 #include <string.h>
 
-#include "record.h"
+#include "core/record.h"
 
 static const char *const event_names[EV_LAST + 1] = {
 	[EV_LINK_UP] = "link-up",     [EV_LINK_DOWN] = "link-down",

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules.h"
+#include "core/rules.h"
 
 static const struct rule_info rule_table[RULE_COUNT] = {
 #define RULE(sym, id, sev, ref, title) [sym] = { id, sev, ref, title },
-#include "rules.def"
+#include "core/rules.def"
 #undef RULE
 };
 

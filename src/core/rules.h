@@ -11,14 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "attrs.h"
-#include "record.h"
+#include "base/attrs.h"
+#include "core/record.h"
 
 enum severity { SEV_INFO = 0, SEV_WARNING = 1, SEV_ERROR = 2, SEV_COUNT = 3 };
 
 enum rule_id {
 #define RULE(sym, id, sev, ref, title) sym,
-#include "rules.def"
+#include "core/rules.def"
 #undef RULE
 	RULE_COUNT
 };

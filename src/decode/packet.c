@@ -1,7 +1,7 @@
 /* packet.c: record -> typed packet, through dllp.c and tlp.c. */
 #include <string.h>
 
-#include "packet.h"
+#include "decode/packet.h"
 
 void packet_decode(const struct record *rec, struct packet *pkt)
 {

@@ -3,9 +3,9 @@
 #ifndef DLLPCHECK_PACKET_H
 #define DLLPCHECK_PACKET_H
 
-#include "dllp.h"
-#include "record.h"
-#include "tlp.h"
+#include "wire/dllp.h"
+#include "core/record.h"
+#include "wire/tlp.h"
 
 struct packet {
 	const struct record *rec;

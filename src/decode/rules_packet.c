@@ -5,7 +5,7 @@
  * pays for the tests. */
 #include <stdio.h>
 
-#include "rules_packet.h"
+#include "decode/rules_packet.h"
 
 static COLD_PATH void raise_dllp_crc(const struct packet *pkt,
                                         struct finding_sink *sink)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fc_internal.h"
+#include "model/fc_internal.h"
 
 #define SEQ_MASK 0xFFFu
 

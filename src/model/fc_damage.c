@@ -26,7 +26,7 @@
  *     anything the receiver took intact        -> the next TLP is not out
  *                                                of order (dl_model.c)
  */
-#include "fc_internal.h"
+#include "model/fc_internal.h"
 
 /* The partner of the damaged packet's sender, on every VC, may have
  * received what completes its initialisation. */

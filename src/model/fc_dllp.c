@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fc_internal.h"
+#include "model/fc_internal.h"
 
 enum { PHASE_INIT1 = 0, PHASE_INIT2 = 1 };
 

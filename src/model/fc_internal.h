@@ -3,8 +3,8 @@
 #ifndef DLLPCHECK_FC_INTERNAL_H
 #define DLLPCHECK_FC_INTERNAL_H
 
-#include "fc_arith.h"
-#include "fc_model.h"
+#include "wire/fc_arith.h"
+#include "model/fc_model.h"
 
 /* Starts a finding about pkt for the model's rules. vc/ct may be
  * FINDING_NO_VC / FINDING_NO_CREDIT. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fc_internal.h"
+#include "model/fc_internal.h"
 
 void fc_finding_begin(struct finding *f, enum rule_id rule,
                       const struct packet *pkt, int vc, int ct)

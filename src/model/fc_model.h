@@ -17,8 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "packet.h"
-#include "rules.h"
+#include "decode/packet.h"
+#include "core/rules.h"
 
 #define FC_VC_COUNT 8
 #define FC_LINK_COUNT 256

@@ -8,7 +8,7 @@
  * credits to the UpdateFC that gave enough, never longer. */
 #include <stdio.h>
 
-#include "fc_internal.h"
+#include "model/fc_internal.h"
 
 void fc_timing_link_inactive(struct fc_link *link)
 {

@@ -5,7 +5,7 @@
  * rules.md "Credits consumed". */
 #include <stdio.h>
 
-#include "fc_internal.h"
+#include "model/fc_internal.h"
 
 static bool seq_seen(const struct fc_link *link, enum link_dir p, unsigned seq)
 {

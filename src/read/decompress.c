@@ -24,8 +24,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "attrs.h"
-#include "decompress.h"
+#include "base/attrs.h"
+#include "read/decompress.h"
 
 #define DZ_IN_SIZE (1u << 16)
 /* the returned stream's own buffer: one cookie read per 64 KiB */

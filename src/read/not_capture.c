@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "not_capture.h"
+#include "read/not_capture.h"
 
 #define NOT_TEXT_SHARE 10u /* one in ten */
 #define NOT_TEXT_MIN 4u

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "attrs.h"
-#include "pcap_file.h"
+#include "base/attrs.h"
+#include "read/pcap_file.h"
 
 #define PCAP_MAGIC_US UINT32_C(0xa1b2c3d4)
 #define PCAP_MAGIC_NS UINT32_C(0xa1b23c4d)

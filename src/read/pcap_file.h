@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reader.h"
-#include "record.h"
+#include "read/reader.h"
+#include "core/record.h"
 
 #define PCAP_FILE_HDR_LEN 24u
 #define PCAP_REC_HDR_LEN 16u

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcap_writer.h"
-#include "tlp.h"
+#include "read/pcap_writer.h"
+#include "wire/tlp.h"
 
 struct pcap_writer {
 	pcap_t *dead;

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "record.h"
+#include "core/record.h"
 
 struct pcap_writer;
 

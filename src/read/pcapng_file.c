@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pcap_file.h"
-#include "pcapng_file.h"
+#include "read/pcap_file.h"
+#include "read/pcapng_file.h"
 
 uint32_t pcapng_get32(bool swapped, const uint8_t *p)
 {

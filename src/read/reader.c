@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decompress.h"
-#include "not_capture.h"
-#include "pcap_file.h"
-#include "reader.h"
-#include "reader_csv.h"
-#include "tlp.h"
+#include "read/decompress.h"
+#include "read/not_capture.h"
+#include "read/pcap_file.h"
+#include "read/reader.h"
+#include "read/csv/reader_csv.h"
+#include "wire/tlp.h"
 
 /* Bytes read before choosing a format: enough for an export's banner and
  * header lines. */

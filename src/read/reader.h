@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "core/record.h"
 
 enum input_format {
 	INPUT_AUTO = 0,

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pcap_file.h"
-#include "reader.h"
+#include "read/pcap_file.h"
+#include "read/reader.h"
 
 struct pcap_reader {
 	pcap_t *pcap;

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attrs.h"
-#include "pcap_file.h"
-#include "reader.h"
-#include "stream_window.h"
+#include "base/attrs.h"
+#include "read/pcap_file.h"
+#include "read/reader.h"
+#include "base/stream_window.h"
 
 /* At least twice the largest record, so that a record and the search's
  * look-ahead always fit; it never grows. */

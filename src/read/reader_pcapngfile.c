@@ -27,11 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attrs.h"
-#include "pcap_file.h"
-#include "pcapng_file.h"
-#include "reader.h"
-#include "stream_window.h"
+#include "base/attrs.h"
+#include "read/pcap_file.h"
+#include "read/pcapng_file.h"
+#include "read/reader.h"
+#include "base/stream_window.h"
 
 #define PNG_WINDOW (1u << 20)
 #define PNG_MAX_IFS 4096u

@@ -73,13 +73,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ascii.h"
-#include "attrs.h"
-#include "text_quote.h"
-#include "dllp.h"
-#include "reader.h"
-#include "record.h"
-#include "tlp.h"
+#include "base/ascii.h"
+#include "base/attrs.h"
+#include "base/text_quote.h"
+#include "wire/dllp.h"
+#include "read/reader.h"
+#include "core/record.h"
+#include "wire/tlp.h"
 
 #define TEXT_LINE_MAX 65536u
 /* Lines of a file are found in blocks of this size (more than a line). */

@@ -3,10 +3,10 @@
  * are described by schema/dllpcheck-decode.schema.json. */
 #include <jansson.h>
 
-#include "decode_print.h"
-#include "fc_arith.h"
-#include "rules.h"
-#include "utf8.h"
+#include "report/decode_print.h"
+#include "wire/fc_arith.h"
+#include "core/rules.h"
+#include "base/utf8.h"
 
 static const char *crc_status_name(enum crc_status s)
 {

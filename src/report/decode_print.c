@@ -5,9 +5,9 @@
  * Deterministic: no wall-clock time, numbers in fixed formats. */
 #include <inttypes.h>
 
-#include "decode_print.h"
-#include "fc_arith.h"
-#include "timefmt.h"
+#include "report/decode_print.h"
+#include "wire/fc_arith.h"
+#include "base/timefmt.h"
 
 static const char *const scale_suffix[4] = { "", "[x1]", "[x4]", "[x16]" };
 

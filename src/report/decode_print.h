@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "packet.h"
-#include "reader.h"
+#include "decode/packet.h"
+#include "read/reader.h"
 
 void decode_print_packet(FILE *out, const struct packet *pkt);
 void decode_print_malformed(FILE *out, const struct reader_malformed *bad);

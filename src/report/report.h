@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "analysis.h"
-#include "fc_model.h"
-#include "rules.h"
+#include "cli/analysis.h"
+#include "model/fc_model.h"
+#include "core/rules.h"
 
 struct input_report {
 	const char *file;

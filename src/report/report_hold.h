@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis.h"
+#include "cli/analysis.h"
 
 #define REPORT_HOLD_MEM (64u * 1024u)
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_parse.h"
-#include "report.h"
-#include "utf8.h"
+#include "cli/cli_parse.h"
+#include "report/report.h"
+#include "base/utf8.h"
 
 static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
 

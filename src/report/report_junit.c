@@ -4,9 +4,9 @@
  * <error> for an input that could not be read. */
 #include <inttypes.h>
 
-#include "report.h"
-#include "utf8.h"
-#include "timefmt.h"
+#include "report/report.h"
+#include "base/utf8.h"
+#include "base/timefmt.h"
 
 /* Text with the five XML special characters escaped; control characters
  * (not allowed in XML 1.0) as '?'; bytes that are not UTF-8 as \xNN. */

@@ -8,11 +8,11 @@
  */
 #include <inttypes.h>
 
-#include "cli_parse.h"
-#include "config.h"
-#include "fc_arith.h"
-#include "report.h"
-#include "timefmt.h"
+#include "cli/cli_parse.h"
+#include "cli/config.h"
+#include "wire/fc_arith.h"
+#include "report/report.h"
+#include "base/timefmt.h"
 
 void report_text_finding(void *ctx, const struct finding *f)
 {

@@ -1,7 +1,7 @@
 /* utf8_json.c: JSON strings of text from outside (file names, reasons). */
 #include <jansson.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 json_t *json_string_outside(const char *s)
 {

@@ -13,11 +13,11 @@
  *
  * Everything is read with shifts and masks, never through a struct cast.
  */
-#include "dllp.h"
+#include "wire/dllp.h"
 
 #include <string.h>
 
-#include "record.h" /* DLLP_CONTENT_LEN, DLLP_WIRE_LEN */
+#include "core/record.h" /* DLLP_CONTENT_LEN, DLLP_WIRE_LEN */
 
 /* Byte-at-a-time table for the reflected CRC-16 (polynomial 100Bh mirrored
  * to D008h) [2.2]: entry i is the register after shifting i through 8

@@ -16,12 +16,12 @@
  * The sequence field is absent with NO_SEQ and the LCRC with NO_CRC
  * (capture-format.md section 1).  Fields are read with shifts and masks.
  */
-#include "ascii.h"
-#include "tlp.h"
+#include "base/ascii.h"
+#include "wire/tlp.h"
 
 #include <string.h>
 
-#include "crc32.h" /* the register update of the LCRC and ECRC [3.2] */
+#include "base/crc32.h" /* the register update of the LCRC and ECRC [3.2] */
 
 #define SEQ_BYTES 2u
 #define LCRC_BYTES 4u

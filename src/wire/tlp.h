@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dllp.h" /* enum fc_class, enum crc_status */
+#include "wire/dllp.h" /* enum fc_class, enum crc_status */
 
 enum tlp_kind {
 	TLP_MRD, TLP_MRDLK, TLP_MWR, TLP_IORD, TLP_IOWR,

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "packet.h"
-#include "reader.h"
-#include "record.h"
+#include "decode/packet.h"
+#include "read/reader.h"
+#include "core/record.h"
 
 /* An invariant of the code under test does not hold: crash so that
  * libFuzzer keeps the input. */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "fuzz_common.h"
-#include "reader_csv.h"
+#include "read/csv/reader_csv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

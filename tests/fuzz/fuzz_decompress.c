@@ -21,9 +21,9 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "decompress.h"
+#include "read/decompress.h"
 #include "fuzz_common.h"
-#include "reader.h"
+#include "read/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

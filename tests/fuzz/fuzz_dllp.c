@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dllp.h"
+#include "wire/dllp.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -34,13 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "cli_parse.h"
-#include "config.h"
+#include "cli/analysis.h"
+#include "cli/cli_parse.h"
+#include "cli/config.h"
 #include "fuzz_common.h"
-#include "pipeline.h"
-#include "report.h"
-#include "run.h"
+#include "cli/pipeline.h"
+#include "report/report.h"
+#include "cli/run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

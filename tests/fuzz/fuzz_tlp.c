@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "tlp.h"
+#include "wire/tlp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc32.h"
+#include "base/crc32.h"
 #include "suites.h"
 #include "xorshift.h"
 

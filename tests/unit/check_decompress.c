@@ -9,8 +9,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "decompress.h"
-#include "not_capture.h"
+#include "read/decompress.h"
+#include "read/not_capture.h"
 #include "suites.h"
 #include "xorshift.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dllp.h"
+#include "wire/dllp.h"
 #include "suites.h"
 #include "vectors.h"
 #include "xorshift.h"

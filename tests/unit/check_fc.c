@@ -2,9 +2,9 @@
  * and the shadow model's transitions driven packet by packet. */
 #include <string.h>
 
-#include "cli_parse.h"
-#include "fc_arith.h"
-#include "fc_model.h"
+#include "cli/cli_parse.h"
+#include "wire/fc_arith.h"
+#include "model/fc_model.h"
 #include "suites.h"
 
 /* The digest's worked example [5.2]: CL=05h CC=05h need 1 is blocked with

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcap_file.h"
-#include "pcapng_file.h"
-#include "reader.h"
-#include "stream_window.h"
+#include "read/pcap_file.h"
+#include "read/pcapng_file.h"
+#include "read/reader.h"
+#include "base/stream_window.h"
 #include "suites.h"
 
 /* ---- a stream that cannot seek and gives 1 to 3 bytes a read ------------- */

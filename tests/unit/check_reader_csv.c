@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dllp.h"
-#include "reader.h"
-#include "reader_csv.h"
-#include "record.h"
+#include "wire/dllp.h"
+#include "read/reader.h"
+#include "read/csv/reader_csv.h"
+#include "core/record.h"
 #include "suites.h"
-#include "tlp.h"
+#include "wire/tlp.h"
 
 /* Declared in suites.h once the suite is registered there. */
 Suite *suite_reader_csv(void);

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dllp.h"
-#include "reader.h"
-#include "record.h"
+#include "wire/dllp.h"
+#include "read/reader.h"
+#include "core/record.h"
 #include "suites.h"
-#include "tlp.h"
+#include "wire/tlp.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers */

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules.h"
-#include "utf8.h"
+#include "core/rules.h"
+#include "base/utf8.h"
 #include "suites.h"
 
 /* Every rule has an id of the dotted form, a title and a spec reference,

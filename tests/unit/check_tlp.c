@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "core/record.h"
 #include "suites.h"
-#include "tlp.h"
+#include "wire/tlp.h"
 #include "vectors.h"
 #include "xorshift.h"
 

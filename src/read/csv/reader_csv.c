@@ -52,16 +52,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascii.h"
-#include "attrs.h"
-#include "text_quote.h"
-#include "decode_print.h"
-#include "dllp.h"
-#include "packet.h"
-#include "reader.h"
-#include "reader_csv.h"
-#include "record.h"
-#include "tlp.h"
+#include "base/ascii.h"
+#include "base/attrs.h"
+#include "base/text_quote.h"
+#include "report/decode_print.h"
+#include "wire/dllp.h"
+#include "decode/packet.h"
+#include "read/reader.h"
+#include "read/csv/reader_csv.h"
+#include "core/record.h"
+#include "wire/tlp.h"
 
 #define CSV_LINE_MAX 65536u
 #define CSV_MAX_COLS 256u

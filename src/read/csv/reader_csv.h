@@ -24,10 +24,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dllp.h"
-#include "reader.h"
-#include "record.h"
-#include "tlp.h"
+#include "wire/dllp.h"
+#include "read/reader.h"
+#include "core/record.h"
+#include "wire/tlp.h"
 
 /* What a column can hold.  The order is the order --dump-columns prints. */
 enum csv_field {
