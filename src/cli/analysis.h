@@ -9,24 +9,8 @@
 
 #include "decode/packet.h"
 #include "read/reader.h"
+#include "core/input_stats.h"
 #include "core/rules.h"
-
-/* Record accounting of one input: read = decoded + malformed.  For a
- * format whose reader counts bytes (pcap, bytes_counted), bytes_read +
- * bytes_skipped = the input's size (capture-format.md section 1): the
- * bytes of its headers and records, and those of the regions reported
- * capture.resync. */
-struct input_stats {
-	uint64_t records_read;
-	uint64_t records_decoded;
-	uint64_t records_malformed;
-	uint64_t records_truncated;
-	uint64_t dllps, tlps, events;
-	uint64_t time_base_s;      /* record.time_base_s of the input */
-	bool bytes_counted;
-	uint64_t bytes_read, bytes_skipped;
-	uint64_t resyncs;          /* regions skipped */
-};
 
 /* What a pass over an input calls for each record.  on_packet is called
  * for every decoded record; on_malformed for every record that could not

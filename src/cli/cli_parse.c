@@ -7,16 +7,6 @@
 
 #include "cli/cli_parse.h"
 
-static const char *const role_names[] = {
-	[ROLE_UNKNOWN] = "unknown",       [ROLE_ROOT_PORT] = "root-port",
-	[ROLE_ROOT_PORT_P2P] = "root-port-p2p", [ROLE_SWITCH] = "switch",
-	[ROLE_ENDPOINT] = "endpoint",
-};
-
-const char *port_role_name(enum port_role role)
-{
-	return role <= ROLE_ENDPOINT ? role_names[role] : "?";
-}
 
 /* A whole decimal (or 0x hex) number of at most max. */
 static bool number(const char *s, size_t len, unsigned long max, unsigned long *out)
@@ -66,7 +56,8 @@ bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen)
 static bool role_from(const char *s, size_t len, enum port_role *out)
 {
 	for (unsigned r = ROLE_ROOT_PORT; r <= ROLE_ENDPOINT; r++) {
-		if (strlen(role_names[r]) == len && strncmp(role_names[r], s, len) == 0) {
+		if (strlen(port_role_name((enum port_role)r)) == len &&
+		    strncmp(port_role_name((enum port_role)r), s, len) == 0) {
 			*out = (enum port_role)r;
 			return true;
 		}

@@ -26,6 +26,5 @@ bool parse_initial_credits(const char *s,
 /* A time in microseconds, decimal with up to 6 fraction digits ("45",
  * "17.5"), greater than 0, to picoseconds. */
 bool parse_microseconds(const char *s, uint64_t *ps, char *err, size_t errlen);
-const char *port_role_name(enum port_role role);
 
 #endif

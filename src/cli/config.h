@@ -16,7 +16,6 @@ enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JUNIT };
 
 /* Exit status (rules.md): 0 clean, 1 a finding at or above --fail-on,
  * 2 usage or input error. */
-enum exit_status { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };
 
 struct config {
 	enum run_mode mode;

@@ -19,7 +19,7 @@
 #include "base/out_file.h"
 #include "cli/pipeline.h"
 #include "report/report.h"
-#include "report/report_hold.h"
+#include "cli/report_hold.h"
 #include "cli/run.h"
 
 const char *argp_program_version = PACKAGE_STRING;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/pipeline.h"
-#include "report/report_hold.h"
+#include "cli/report_hold.h"
 
 /* The analysis: packets into the shadow model. */
 static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)

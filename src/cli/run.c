@@ -14,7 +14,7 @@
 #include "report/decode_print.h"
 #include "cli/pipeline.h"
 #include "read/csv/reader_csv.h"
-#include "report/report_hold.h"
+#include "cli/report_hold.h"
 #include "cli/run.h"
 
 #define RUN_AHEAD 64

@@ -230,6 +230,17 @@ static struct fc_link *link_get(struct fc_model *m, unsigned index)
 	return link ? link : link_new(m, index);
 }
 
+static const char *const role_names[] = {
+	[ROLE_UNKNOWN] = "unknown",       [ROLE_ROOT_PORT] = "root-port",
+	[ROLE_ROOT_PORT_P2P] = "root-port-p2p", [ROLE_SWITCH] = "switch",
+	[ROLE_ENDPOINT] = "endpoint",
+};
+
+const char *port_role_name(enum port_role role)
+{
+	return role <= ROLE_ENDPOINT ? role_names[role] : "?";
+}
+
 void fc_options_init(struct fc_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));

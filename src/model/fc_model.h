@@ -263,6 +263,9 @@ static inline bool ct_is_data(enum credit_type ct)
 #define FC_INIT_REPEAT_10A_PS UINT64_C(17000000)
 #define FC_STARVE_PS UINT64_C(100000000)
 
+/* A role's name as options and reports spell it ("root-port", ...). */
+const char *port_role_name(enum port_role role);
+
 /* The defaults: no roles, no MPS, every TC on VC0, the spec's limits. */
 void fc_options_init(struct fc_options *opts);
 

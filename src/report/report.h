@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "cli/analysis.h"
+#include "core/input_stats.h"
 #include "model/fc_model.h"
 #include "core/rules.h"
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli_parse.h"
 #include "report/report.h"
 #include "base/utf8.h"
 

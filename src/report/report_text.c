@@ -8,8 +8,6 @@
  */
 #include <inttypes.h>
 
-#include "cli/cli_parse.h"
-#include "cli/config.h"
 #include "wire/fc_arith.h"
 #include "report/report.h"
 #include "base/timefmt.h"

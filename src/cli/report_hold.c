@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/report_hold.h"
+#include "cli/report_hold.h"
 
 #define REPORT_HOLD_STDIO_BUF (64u * 1024u)
 
