@@ -6,7 +6,8 @@
 #   base < core < wire < read, decode < model < report < cli
 #
 # read/ and read/csv/ are one layer; read and decode sit side by side
-# and may not include each other.
+# and may not include each other.  The model's files form no call cycle
+# (tests/call-cycles.py).
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
 
@@ -59,4 +60,8 @@ for f in $files; do
 		done
 	done
 done
+
+if python3 "$srcdir/tests/call-cycles.py" "$srcdir/src/model" >"$tmpdir/calls"; then pass; else
+	fail "src/model: $(cat "$tmpdir/calls" | head -1)"
+fi
 finish

@@ -1,5 +1,6 @@
 /* pipeline.c: one input through the whole analysis: reader -> decoder ->
  * packet rules -> shadow model -> findings -> report. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/pipeline.h"
@@ -77,6 +78,7 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 		case OUT_JUNIT: report_junit_input_end(out, &rep); break;
 		}
 	}
+	bool model_failed = fc_model_failed(&model);
 	fc_model_free(&model);
 
 	memcpy(res->by_severity, sink.count_by_severity, sizeof(res->by_severity));
@@ -85,4 +87,11 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 	for (int sev = cfg->fail_on; sev < SEV_COUNT; sev++)
 		if (sink.count_by_severity[sev])
 			res->status = EXIT_FINDINGS;
+	if (model_failed) {
+		/* the library reported it; an incomplete analysis never passes */
+		res->status = EXIT_ERROR;
+		snprintf(res->error, sizeof(res->error),
+		         "%s: out of memory for the shadow model: the analysis is incomplete", path);
+		fprintf(stderr, "dllpcheck: %s\n", res->error);
+	}
 }

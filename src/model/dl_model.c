@@ -65,6 +65,59 @@ void dl_forget(struct fc_link *link)
 		dl_port_restart(link, (enum link_dir)p, false);
 }
 
+/* ---- which TLPs are new (charged) ---------------------------------------- */
+
+static bool seq_seen(const struct fc_link *link, enum link_dir p, unsigned seq)
+{
+	return (link->seq_seen[p][seq >> 3] >> (seq & 7)) & 1u;
+}
+
+static void seq_mark(struct fc_link *link, enum link_dir p, unsigned seq,
+                     bool seen)
+{
+	uint8_t bit = (uint8_t)(1u << (seq & 7));
+	if (seen)
+		link->seq_seen[p][seq >> 3] |= bit;
+	else
+		link->seq_seen[p][seq >> 3] &= (uint8_t)~bit;
+}
+
+/* True when seq is the first appearance of that sequence number with a
+ * good LCRC: a new TLP.  A replay (after a Nak or a timeout) reuses the
+ * numbers of the 2048 behind the newest; numbers ahead of it are new, and
+ * moving ahead forgets those that fall out of the window.
+ * Numbers skipped on the way ahead were sent and not seen intact: until
+ * each appears, what the transmitter consumed may be more than charged
+ * here (cc_holes); a damaged TLP before this one was a replay or one of
+ * the skipped numbers, so it is accounted for (cc_damaged). */
+bool dl_tlp_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
+{
+	if (!link->seq_known[p]) {
+		link->seq_known[p] = true;
+		link->seq_high[p] = (uint16_t)seq;
+		seq_mark(link, p, seq, true);
+		return true;
+	}
+	unsigned ahead = (seq - link->seq_high[p]) & 0xFFFu;
+	if (ahead >= 1 && ahead < 2048) {
+		/* the numbers now 2048 or more behind become "ahead" again */
+		for (unsigned k = 1; k <= ahead; k++)
+			seq_mark(link, p, (link->seq_high[p] + k + 2048u) & 0xFFFu, false);
+		link->seq_high[p] = (uint16_t)seq;
+		seq_mark(link, p, seq, true);
+		if (link->cc_holes[p] <= UINT32_MAX - ahead)
+			link->cc_holes[p] += ahead - 1;
+		link->cc_damaged[p] = 0;
+		return true;
+	}
+	if (seq_seen(link, p, seq))
+		return false;
+	seq_mark(link, p, seq, true);
+	if (link->cc_holes[p])
+		link->cc_holes[p]--;
+	return true;
+}
+
 /* The number of TLPs of port tx sent and not yet acknowledged. */
 static bool outstanding(const struct fc_link *link, enum link_dir tx,
                         unsigned *count)

@@ -8,9 +8,22 @@
 
 /* Starts a finding about pkt for the model's rules. vc/ct may be
  * FINDING_NO_VC / FINDING_NO_CREDIT. */
-void fc_finding_begin(struct finding *f, enum rule_id rule,
-                      const struct packet *pkt, int vc, int ct);
-void fc_raise(struct fc_model *m, const struct finding *f);
+static inline void fc_finding_begin(struct finding *f, enum rule_id rule,
+                                    const struct packet *pkt, int vc, int ct)
+{
+	finding_init(f, rule, pkt->rec);
+	f->vc = vc;
+	f->credit_type = ct;
+}
+
+static inline void fc_raise(struct fc_model *m, const struct finding *f)
+{
+	rules_raise(m->sink, f);
+}
+
+/* The link of index, made on its first record (NULL when out of memory:
+ * m->out_of_memory). */
+struct fc_link *fc_link_get(struct fc_model *m, unsigned index);
 
 /* A new initialisation epoch for one VC (both ports) or the whole link
  * [rules.md "Init evidence"]. */
@@ -121,6 +134,10 @@ void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
 void dl_apply_tlp(struct fc_model *m, struct fc_link *link,
                   const struct packet *pkt);
 void dl_after_tlp(struct fc_link *link, enum link_dir tx_dir);
+/* True when seq is the first appearance of that sequence number from tx
+ * with a good LCRC: a new TLP, to be charged [rules.md "Credits
+ * consumed"].  The data link layer is the one owner of sequence numbers. */
+bool dl_tlp_is_new(struct fc_link *link, enum link_dir tx, unsigned seq);
 void dl_apply_pm(struct fc_model *m, struct fc_link *link,
                  const struct packet *pkt);
 

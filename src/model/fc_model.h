@@ -239,6 +239,7 @@ struct fc_model {
 	const struct fc_options *opts;
 	struct finding_sink *sink;
 	struct fc_link *links[FC_LINK_COUNT];
+	bool out_of_memory;          /* a link could not be made */
 };
 
 /* Credit type of the header / data credits of a class. */
@@ -284,6 +285,13 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit);
 bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps);
 /* Time at zero available credits up to now_ps (the open interval too). */
 uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps);
+
+/* True when the model could not keep up (out of memory for a link): the
+ * analysis of the input is incomplete, an input error. */
+static inline bool fc_model_failed(const struct fc_model *m)
+{
+	return m->out_of_memory;
+}
 
 /* The end of the capture: the checks that need it (an UpdateFC gap still
  * open at a link's last record). */

@@ -1,10 +1,12 @@
 /* fc_timing.c: the rules that need time: the UpdateFC period [5.8], the
  * InitFC repeat interval [6.2], and the credit-starvation view (how long a
- * transmitter had fewer credits than its next TLP needed).
+ * transmitter had fewer credits than its next TLP needed).  The --stats
+ * numbers are in fc_stats.c.
  *
- * Only what the timestamps prove is reported: periods restart after a
- * PM_Enter_L1/L23 (the link leaves L0) and after Recovery, whose time does
- * not count; a wait is measured from the charge that left too few
+ * Only what the timestamps prove is reported: UpdateFC gaps count only
+ * while the link is active (not from an L1/L2/3 entry until the next TLP
+ * or DLLP of another kind), InitFC sets restart after Recovery, whose time
+ * does not count; a wait is measured from the charge that left too few
  * credits to the UpdateFC that gave enough, never longer. */
 #include <stdio.h>
 
@@ -194,67 +196,4 @@ void fc_timing_after_update(struct fc_credit *c, uint64_t now)
 		c->rise_available[c->rise_count] = a;
 		c->rise_count++;
 	}
-}
-
-/* ---- statistics (--stats) ------------------------------------------------ */
-
-static unsigned interval_bucket(uint64_t ps)
-{
-	if (ps < 8)
-		return (unsigned)ps;
-	unsigned octave = 63u - (unsigned)__builtin_clzll(ps);
-	unsigned sub = (unsigned)(ps >> (octave - 3)) & 7u;
-	unsigned b = octave * 8u + sub - 16u; /* octave 3 starts at bucket 8 */
-	return b < FC_HIST_BUCKETS ? b : FC_HIST_BUCKETS - 1;
-}
-
-static uint64_t bucket_low(unsigned b)
-{
-	if (b < 8)
-		return b;
-	unsigned octave = (b + 16u) / 8u, sub = (b + 16u) % 8u;
-	return (uint64_t)(8u + sub) << (octave - 3);
-}
-
-void fc_intervals_note(struct fc_intervals *iv, uint64_t now)
-{
-	iv->events++;
-	if (iv->last_seen && now >= iv->last_ps) {
-		uint64_t d = now - iv->last_ps;
-		if (!iv->count || d < iv->min_ps)
-			iv->min_ps = d;
-		if (d > iv->max_ps)
-			iv->max_ps = d;
-		iv->count++;
-		iv->bucket[interval_bucket(d)]++;
-	}
-	iv->last_seen = true;
-	iv->last_ps = now;
-}
-
-bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps)
-{
-	if (!iv->count)
-		return false;
-	uint64_t half = (iv->count + 1) / 2, seen = 0;
-	for (unsigned b = 0; b < FC_HIST_BUCKETS; b++) {
-		seen += iv->bucket[b];
-		if (seen >= half) {
-			uint64_t lo = bucket_low(b);
-			uint64_t hi = b + 1 < FC_HIST_BUCKETS ? bucket_low(b + 1) : lo;
-			uint64_t mid = lo + (hi - lo) / 2;
-			/* never outside what was seen */
-			*median_ps = mid < iv->min_ps ? iv->min_ps : mid > iv->max_ps ? iv->max_ps : mid;
-			return true;
-		}
-	}
-	return false;
-}
-
-uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps)
-{
-	uint64_t t = c->time_at_zero_ps;
-	if (c->at_zero && now_ps > c->zero_since_ps)
-		t += now_ps - c->zero_since_ps;
-	return t;
 }

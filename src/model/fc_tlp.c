@@ -1,62 +1,12 @@
-/* fc_tlp.c: TLPs in the shadow model: which are new (charged) and which
- * are replays, the init-state rules, the credit gate, and charging.
+/* fc_tlp.c: TLPs in the shadow model: the init-state rules, the credit
+ * gate, and charging the new ones (which are new: the data link layer,
+ * dl_tlp_is_new).
  * specification: spec-digest.md 5.2 (gate), 5.9 (what is charged), 6.2
  * (TLPs during init), 6.3 (stale credits), 7 (sequence numbers);
  * rules.md "Credits consumed". */
 #include <stdio.h>
 
 #include "model/fc_internal.h"
-
-static bool seq_seen(const struct fc_link *link, enum link_dir p, unsigned seq)
-{
-	return (link->seq_seen[p][seq >> 3] >> (seq & 7)) & 1u;
-}
-
-static void seq_mark(struct fc_link *link, enum link_dir p, unsigned seq,
-                     bool seen)
-{
-	uint8_t bit = (uint8_t)(1u << (seq & 7));
-	if (seen)
-		link->seq_seen[p][seq >> 3] |= bit;
-	else
-		link->seq_seen[p][seq >> 3] &= (uint8_t)~bit;
-}
-
-/* True when seq is the first appearance of that sequence number with a
- * good LCRC: a new TLP.  A replay (after a Nak or a timeout) reuses the
- * numbers of the 2048 behind the newest; numbers ahead of it are new, and
- * moving ahead forgets those that fall out of the window.
- * Numbers skipped on the way ahead were sent and not seen intact: until
- * each appears, what the transmitter consumed may be more than charged
- * here (cc_holes); a damaged TLP before this one was a replay or one of
- * the skipped numbers, so it is accounted for (cc_damaged). */
-static bool seq_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
-{
-	if (!link->seq_known[p]) {
-		link->seq_known[p] = true;
-		link->seq_high[p] = (uint16_t)seq;
-		seq_mark(link, p, seq, true);
-		return true;
-	}
-	unsigned ahead = (seq - link->seq_high[p]) & 0xFFFu;
-	if (ahead >= 1 && ahead < 2048) {
-		/* the numbers now 2048 or more behind become "ahead" again */
-		for (unsigned k = 1; k <= ahead; k++)
-			seq_mark(link, p, (link->seq_high[p] + k + 2048u) & 0xFFFu, false);
-		link->seq_high[p] = (uint16_t)seq;
-		seq_mark(link, p, seq, true);
-		if (link->cc_holes[p] <= UINT32_MAX - ahead)
-			link->cc_holes[p] += ahead - 1;
-		link->cc_damaged[p] = 0;
-		return true;
-	}
-	if (seq_seen(link, p, seq))
-		return false;
-	seq_mark(link, p, seq, true);
-	if (link->cc_holes[p])
-		link->cc_holes[p]--;
-	return true;
-}
 
 static COLD_PATH void raise_init_state(struct fc_model *m, const struct packet *pkt,
                              enum rule_id rule, unsigned vc, const char *state)
@@ -171,7 +121,7 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 		return;
 	}
 	dl_apply_tlp(m, link, pkt);
-	bool is_new = t->has_seq ? seq_is_new(link, sender_dir, t->seq) : true;
+	bool is_new = t->has_seq ? dl_tlp_is_new(link, sender_dir, t->seq) : true;
 	dl_after_tlp(link, sender_dir);
 	if (!fit)
 		return; /* malformed: its sequence number is used, no credit */

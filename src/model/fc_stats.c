@@ -1,0 +1,67 @@
+/* fc_stats.c: the model's statistics for --stats: intervals between
+ * events (UpdateFCs of a class) in a fixed-size histogram of 8 buckets per
+ * octave, their median to within 1/16, and the time a transmitter spent
+ * at zero credits.  Numbers for the report, no rule: the timing rules are
+ * in fc_timing.c. */
+#include "model/fc_internal.h"
+
+static unsigned interval_bucket(uint64_t ps)
+{
+	if (ps < 8)
+		return (unsigned)ps;
+	unsigned octave = 63u - (unsigned)__builtin_clzll(ps);
+	unsigned sub = (unsigned)(ps >> (octave - 3)) & 7u;
+	unsigned b = octave * 8u + sub - 16u; /* octave 3 starts at bucket 8 */
+	return b < FC_HIST_BUCKETS ? b : FC_HIST_BUCKETS - 1;
+}
+
+static uint64_t bucket_low(unsigned b)
+{
+	if (b < 8)
+		return b;
+	unsigned octave = (b + 16u) / 8u, sub = (b + 16u) % 8u;
+	return (uint64_t)(8u + sub) << (octave - 3);
+}
+
+void fc_intervals_note(struct fc_intervals *iv, uint64_t now)
+{
+	iv->events++;
+	if (iv->last_seen && now >= iv->last_ps) {
+		uint64_t d = now - iv->last_ps;
+		if (!iv->count || d < iv->min_ps)
+			iv->min_ps = d;
+		if (d > iv->max_ps)
+			iv->max_ps = d;
+		iv->count++;
+		iv->bucket[interval_bucket(d)]++;
+	}
+	iv->last_seen = true;
+	iv->last_ps = now;
+}
+
+bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps)
+{
+	if (!iv->count)
+		return false;
+	uint64_t half = (iv->count + 1) / 2, seen = 0;
+	for (unsigned b = 0; b < FC_HIST_BUCKETS; b++) {
+		seen += iv->bucket[b];
+		if (seen >= half) {
+			uint64_t lo = bucket_low(b);
+			uint64_t hi = b + 1 < FC_HIST_BUCKETS ? bucket_low(b + 1) : lo;
+			uint64_t mid = lo + (hi - lo) / 2;
+			/* never outside what was seen */
+			*median_ps = mid < iv->min_ps ? iv->min_ps : mid > iv->max_ps ? iv->max_ps : mid;
+			return true;
+		}
+	}
+	return false;
+}
+
+uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps)
+{
+	uint64_t t = c->time_at_zero_ps;
+	if (c->at_zero && now_ps > c->zero_since_ps)
+		t += now_ps - c->zero_since_ps;
+	return t;
+}
