@@ -89,6 +89,11 @@ static inline bool record_truncated(const struct record *rec)
 	return rec->len < rec->wire_len;
 }
 
+/* The size its kind requires and, for a link event, a known code and
+ * argument (capture-format.md section 1): false with reason filled for a
+ * malformed record.  Every reader's records pass through it. */
+bool record_check(const struct record *rec, char *reason, size_t reason_len);
+
 const char *link_dir_name(enum link_dir dir);
 const char *link_event_name(unsigned code);
 /* Parses an event name ("link-up"...); returns 0 when unknown. */

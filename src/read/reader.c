@@ -90,17 +90,99 @@ static FILE *reopen_with_head(FILE *under, const unsigned char *head,
 	return fp;
 }
 
-static bool is_pcap_magic(const unsigned char m[4])
+/* --- the readers: one registration table --------------------------------
+ *
+ * One entry per reader, in the order they are tried for an input of their
+ * format: the first whose takes() accepts the first bytes reads it.  Every
+ * open() takes the stream over and closes it on failure, with err filled:
+ * one contract for every reader. */
+struct reader_format {
+	enum input_format format;
+	bool (*takes)(const unsigned char *head, size_t len);
+	void *(*open)(FILE *fp, const char *name, const struct reader_opts *opts,
+	              char *err, size_t errlen);
+	const struct reader_ops *ops;
+	const char *format_name;
+	const char *(*name_of)(void *state); /* instead of format_name */
+};
+
+static bool takes_any(const unsigned char *head, size_t len)
 {
-	static const unsigned char magics[][4] = {
-		{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 }, /* us */
-		{ 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 }, /* ns */
-		{ 0x0a, 0x0d, 0x0d, 0x0a },                             /* pcapng SHB */
-	};
-	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
-		if (memcmp(m, magics[i], 4) == 0)
-			return true;
-	return false;
+	(void)head;
+	(void)len;
+	return true;
+}
+
+static bool takes_pcap(const unsigned char *head, size_t len)
+{
+	return pcap_file_magic(head, len);
+}
+
+static bool takes_pcapng(const unsigned char *head, size_t len)
+{
+	return len >= 4 && memcmp(head, "\x0a\x0d\x0d\x0a", 4) == 0;
+}
+
+/* classic pcap: the own reader, which reads on past a damaged record
+ * header (libpcap stays the reference, reader_pcap.c) */
+static void *open_pcapfile(FILE *fp, const char *name, const struct reader_opts *opts,
+                           char *err, size_t errlen)
+{
+	return pcapfile_reader_new(fp, name, opts->dlt, err, errlen);
+}
+
+static void *open_pcapngfile(FILE *fp, const char *name, const struct reader_opts *opts,
+                             char *err, size_t errlen)
+{
+	return pcapngfile_reader_new(fp, name, opts->dlt, err, errlen);
+}
+
+/* a file forced to pcap that has neither magic number: libpcap says why
+ * it cannot read it */
+static void *open_libpcap(FILE *fp, const char *name, const struct reader_opts *opts,
+                          char *err, size_t errlen)
+{
+	return pcap_reader_new(fp, name, opts->dlt, err, errlen);
+}
+
+static void *open_csv(FILE *fp, const char *name, const struct reader_opts *opts,
+                      char *err, size_t errlen)
+{
+	void *state = csv_reader_new(fp, name, opts->csv, err, errlen);
+	if (!state)
+		fclose(fp); /* csv_reader_new() leaves fp with its caller */
+	return state;
+}
+
+static void *open_text(FILE *fp, const char *name, const struct reader_opts *opts,
+                       char *err, size_t errlen)
+{
+	(void)opts;
+	void *state = text_reader_new(fp, name);
+	if (!state) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		fclose(fp);
+	}
+	return state;
+}
+
+static const struct reader_format reader_formats[] = {
+	{ INPUT_PCAP, takes_pcap, open_pcapfile, &pcapfile_reader_ops, "pcap", NULL },
+	{ INPUT_PCAP, takes_pcapng, open_pcapngfile, &pcapngfile_reader_ops, "pcapng", NULL },
+	{ INPUT_PCAP, takes_any, open_libpcap, &pcap_reader_ops, "pcap", NULL },
+	{ INPUT_CSV, takes_any, open_csv, &csv_reader_ops, NULL, csv_reader_format },
+	{ INPUT_TEXT, takes_any, open_text, &text_reader_ops, "text", NULL },
+};
+
+static const struct reader_format *reader_format_for(enum input_format fmt,
+                                                     const unsigned char *head,
+                                                     size_t len)
+{
+	const size_t n = sizeof(reader_formats) / sizeof(reader_formats[0]);
+	for (size_t i = 0; i < n; i++)
+		if (reader_formats[i].format == fmt && reader_formats[i].takes(head, len))
+			return &reader_formats[i];
+	return &reader_formats[n - 1]; /* the text trace takes anything */
 }
 
 struct reader *reader_open(const char *path, const struct reader_opts *opts,
@@ -209,7 +291,7 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	enum input_format fmt = opts->format;
 	if (fmt == INPUT_AUTO) {
 		char what[300];
-		if (head_len >= 4 && is_pcap_magic(head)) {
+		if (takes_pcap(head, head_len) || takes_pcapng(head, head_len)) {
 			fmt = INPUT_PCAP;
 		} else if (not_capture(head, head_len, what, sizeof(what))) {
 			/* binary data read as text would be a malformed line per
@@ -239,36 +321,11 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	r->name = name;
 	r->dz = dz;
 	r->compression = dz ? compression_name(comp) : NULL;
-	if (fmt == INPUT_PCAP && pcap_file_magic(head, head_len)) {
-		/* classic pcap: the own reader, which reads on past a damaged
-		 * record header (libpcap stays the reference, reader_pcap.c) */
-		r->ops = &pcapfile_reader_ops;
-		r->state = pcapfile_reader_new(fp, name, opts->dlt, err, errlen);
-		r->format_name = "pcap";
-	} else if (fmt == INPUT_PCAP && head_len >= 4 && memcmp(head, "\x0a\x0d\x0d\x0a", 4) == 0) {
-		r->ops = &pcapngfile_reader_ops; /* pcapng: likewise */
-		r->state = pcapngfile_reader_new(fp, name, opts->dlt, err, errlen);
-		r->format_name = "pcapng";
-	} else if (fmt == INPUT_PCAP) {
-		r->ops = &pcap_reader_ops;
-		r->state = pcap_reader_new(fp, name, opts->dlt, err, errlen);
-		r->format_name = head_len >= 4 && head[0] == 0x0a ? "pcapng" : "pcap";
-	} else if (fmt == INPUT_CSV) {
-		r->ops = &csv_reader_ops;
-		r->state = csv_reader_new(fp, name, opts->csv, err, errlen);
-		if (r->state)
-			r->format_name = csv_reader_format(r->state);
-		else
-			fclose(fp); /* csv_reader_new() leaves fp with us on failure */
-	} else {
-		r->ops = &text_reader_ops;
-		r->state = text_reader_new(fp, name);
-		r->format_name = "text";
-		if (!r->state) {
-			snprintf(err, errlen, "%s: out of memory", name);
-			fclose(fp);
-		}
-	}
+	const struct reader_format *f = reader_format_for(fmt, head, head_len);
+	r->ops = f->ops;
+	r->state = f->open(fp, name, opts, err, errlen);
+	if (r->state)
+		r->format_name = f->name_of ? f->name_of(r->state) : f->format_name;
 	if (!r->state) {
 		free(r);
 		return NULL;
@@ -276,69 +333,9 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	return r;
 }
 
-/* The smallest and largest payload (after the pseudo-header) of each kind
- * as it was on the wire; reason set when the record is not of a legal
- * size. */
-static bool record_size_ok(const struct record *rec, char *reason,
-                           size_t reason_len)
-{
-	uint32_t min, max;
-	const char *what;
-	switch (rec->kind) {
-	case REC_DLLP:
-		min = max = rec->flags & REC_F_NO_CRC ? DLLP_CONTENT_LEN : DLLP_WIRE_LEN;
-		what = rec->flags & REC_F_NO_CRC ? "a DLLP without CRC" : "a DLLP";
-		break;
-	case REC_TLP:
-		/* sequence field, a 3 DW header, LCRC */
-		min = (rec->flags & REC_F_NO_SEQ ? 0u : 2u) + 12u +
-		      (rec->flags & REC_F_NO_CRC ? 0u : 4u);
-		max = TLP_MAX_RECORD_LEN;
-		what = "a TLP";
-		break;
-	case REC_EVENT:
-		min = max = EVENT_LEN;
-		what = "a link event";
-		break;
-	default:
-		snprintf(reason, reason_len, "unknown record kind %u", (unsigned)rec->kind);
-		return false;
-	}
-	if (rec->wire_len < min || rec->wire_len > max) {
-		if (min == max)
-			snprintf(reason, reason_len, "%s is %u bytes, this record has %u",
-			         what, min, rec->wire_len);
-		else
-			snprintf(reason, reason_len, "%s is %u to %u bytes, this record has %u",
-			         what, min, max, rec->wire_len);
-		return false;
-	}
-	return true;
-}
-
-static bool event_ok(const struct record *rec, char *reason, size_t reason_len)
-{
-	if (record_truncated(rec)) {
-		snprintf(reason, reason_len, "link event truncated to %u bytes", rec->len);
-		return false;
-	}
-	unsigned code = rec->bytes[0], arg = rec->bytes[1];
-	if (code < EV_FIRST || code > EV_LAST) {
-		snprintf(reason, reason_len, "unknown link event code %u", code);
-		return false;
-	}
-	if (code == EV_VC_ENABLE ? (arg < 1 || arg > 7) : arg != 0) {
-		snprintf(reason, reason_len, "link event %s with argument %u",
-		         link_event_name(code), arg);
-		return false;
-	}
-	return true;
-}
-
 bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
 {
-	if (record_size_ok(rec, bad->reason, sizeof(bad->reason)) &&
-	    (rec->kind != REC_EVENT || event_ok(rec, bad->reason, sizeof(bad->reason))))
+	if (record_check(rec, bad->reason, sizeof(bad->reason)))
 		return true;
 	bad->pos = rec->pos;
 	/* the record header was readable: its direction, link and kind are
