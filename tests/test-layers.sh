@@ -61,6 +61,15 @@ for f in $files; do
 	done
 done
 
+# Reports read the model through its read-only view (model/fc_view.h),
+# never its own structures.
+if grep -n -E 'struct (fc_link|fc_vc|fc_port_vc|fc_credit|fc_intervals|dl_port)[^_]|->links\[' \
+	"$srcdir"/src/report/*.[ch] >"$tmpdir/model-fields"; then
+	fail "reports read the model's structures: $(head -3 "$tmpdir/model-fields")"
+else
+	pass
+fi
+
 if python3 "$srcdir/tests/call-cycles.py" "$srcdir/src/model" >"$tmpdir/calls"; then pass; else
 	fail "src/model: $(cat "$tmpdir/calls" | head -1)"
 fi

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fc_view.h"
 #include "report/report.h"
 #include "base/utf8.h"
 
@@ -95,7 +96,7 @@ static const char *const vc_state_names[] = {
 	[VC_INIT] = "initialised", [VC_GIVEN] = "given",
 };
 
-static json_t *credit_json(const struct fc_credit *c)
+static json_t *credit_json(const struct fc_credit_view *c)
 {
 	json_t *o = json_object();
 	if (!c->advertised_seen)
@@ -116,12 +117,12 @@ static json_t *credit_json(const struct fc_credit *c)
 
 /* Per link: per VC that saw anything, per transmitting port and credit
  * type, the credit state and statistics. */
-static json_t *intervals_json(const struct fc_intervals *iv)
+static json_t *intervals_json(const struct fc_intervals_view *iv)
 {
 	json_t *o = json_object();
-	uint64_t median;
 	json_object_set_new(o, "count", json_integer((json_int_t)iv->events));
-	bool has = fc_intervals_median(iv, &median);
+	bool has = iv->has_median;
+	uint64_t median = iv->median_ps;
 	json_object_set_new(o, "interval_min_ps", has ? json_integer((json_int_t)iv->min_ps) : json_null());
 	json_object_set_new(o, "interval_median_ps", has ? json_integer((json_int_t)median) : json_null());
 	json_object_set_new(o, "interval_max_ps", has ? json_integer((json_int_t)iv->max_ps) : json_null());
@@ -130,7 +131,7 @@ static json_t *intervals_json(const struct fc_intervals *iv)
 
 /* --stats: per link, per port TLPs by type; per VC and port, the time at
  * zero available credits per type and the UpdateFCs per class. */
-static json_t *stats_json(const struct fc_link *link)
+static json_t *stats_json(const struct fc_link_view *link)
 {
 	json_t *o = json_object();
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
@@ -142,11 +143,11 @@ static json_t *stats_json(const struct fc_link *link)
 		json_object_set_new(po, "tlps_by_type", kinds);
 		json_t *vcs = json_array();
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-			const struct fc_port_vc *pv = &link->vc[vc].port[p];
+			const struct fc_port_view *pv = &link->vc[vc].port[p];
 			json_t *vo = json_object(), *zero = json_object(), *upd = json_object();
 			bool any = false;
 			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
-				uint64_t z = fc_credit_time_at_zero(&pv->credit[ct], link->last_time_ps);
+				uint64_t z = pv->credit[ct].time_at_zero_ps;
 				json_object_set_new(zero, credit_type_name(ct), json_integer((json_int_t)z));
 				any |= z != 0 || pv->credit[ct].tlps_charged != 0;
 			}
@@ -175,14 +176,14 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 {
 	json_t *links = json_array();
 	for (unsigned i = 0; m && i < FC_LINK_COUNT; i++) {
-		const struct fc_link *link = m->links[i];
-		if (!link || !link->active)
+		struct fc_link_view view;
+		if (!fc_model_view_link(m, i, &view))
 			continue;
+		const struct fc_link_view *link = &view;
 		json_t *lo = json_object();
 		json_object_set_new(lo, "link", json_integer(i));
-		bool active;
-		json_object_set_new(lo, "scaled_fc", fc_link_scaling_known(link, &active)
-		                    ? json_boolean(active) : json_null());
+		json_object_set_new(lo, "scaled_fc", link->scaling_known
+		                    ? json_boolean(link->scaling_active) : json_null());
 		json_t *replays = json_object();
 		for (unsigned p = 0; p < DIR_COUNT; p++)
 			json_object_set_new(replays, link_dir_name(p),
@@ -190,7 +191,7 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 		json_object_set_new(lo, "tlps_not_charged", replays);
 		json_t *dl = json_object();
 		for (unsigned p = 0; p < DIR_COUNT; p++) {
-			const struct dl_port *d = &link->dl[p];
+			const struct fc_dl_view *d = &link->dl[p];
 			json_t *po = json_object();
 			json_object_set_new(po, "tlps_new", json_integer((json_int_t)d->tlps_new));
 			json_object_set_new(po, "tlps_replayed", json_integer((json_int_t)d->tlps_replayed));
@@ -212,7 +213,7 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 		json_object_set_new(lo, "damaged", damaged);
 		json_t *vcs = json_array();
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-			const struct fc_vc *v = &link->vc[vc];
+			const struct fc_vc_view *v = &link->vc[vc];
 			bool used = v->state == VC_INIT || v->state == VC_GIVEN ||
 			            v->tlps_while_unknown || v->fc_dllps_while_unknown;
 			if (!used)

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 
 #include "wire/fc_arith.h"
+#include "model/fc_view.h"
 #include "report/report.h"
 #include "base/timefmt.h"
 
@@ -41,13 +42,13 @@ void report_text_finding(void *ctx, const struct finding *f)
 }
 
 /* Per link and VC: each transmitting port's credit state. */
-static bool credit_has_news(const struct fc_credit *c)
+static bool credit_has_news(const struct fc_credit_view *c)
 {
 	return c->advertised_seen || c->limit_known || c->tlps_charged;
 }
 
 static void print_credit(FILE *out, unsigned vc, enum link_dir port,
-                         enum credit_type ct, const struct fc_credit *c)
+                         enum credit_type ct, const struct fc_credit_view *c)
 {
 	if (!credit_has_news(c))
 		return;
@@ -77,15 +78,14 @@ static void print_credit(FILE *out, unsigned vc, enum link_dir port,
 	fputc('\n', out);
 }
 
-static void print_link(FILE *out, unsigned index, const struct fc_link *link)
+static void print_link(FILE *out, unsigned index, const struct fc_link_view *link)
 {
-	bool active;
 	fprintf(out, "  link %u: scaled flow control %s; replays and duplicates not charged: down %"
 	        PRIu64 ", up %" PRIu64 "\n", index,
-	        fc_link_scaling_known(link, &active) ? (active ? "active" : "off") : "unknown",
+	        link->scaling_known ? (link->scaling_active ? "active" : "off") : "unknown",
 	        link->tlps_not_charged[DIR_DOWN], link->tlps_not_charged[DIR_UP]);
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
-		const struct dl_port *d = &link->dl[p];
+		const struct fc_dl_view *d = &link->dl[p];
 		fprintf(out, "    port %-4s sent %" PRIu64 " new TLPs, %" PRIu64 " replayed, %" PRIu64
 		        " nullified, %" PRIu64 " unreadable; received %" PRIu64 " Acks, %" PRIu64
 		        " Naks; most outstanding %u\n", link_dir_name(p), d->tlps_new,
@@ -110,7 +110,7 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 		      "limit CL, consumed CC, least available, TLPs and credits charged, "
 		      "longest wait for credits)\n", out);
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-		const struct fc_vc *v = &link->vc[vc];
+		const struct fc_vc_view *v = &link->vc[vc];
 		for (unsigned p = 0; p < DIR_COUNT; p++)
 			for (unsigned ct = 0; ct < CT_COUNT; ct++)
 				print_credit(out, vc, (enum link_dir)p, (enum credit_type)ct,
@@ -133,7 +133,7 @@ static void print_link(FILE *out, unsigned index, const struct fc_link *link)
 }
 
 /* --stats: TLPs by type, time at zero credits, UpdateFC intervals. */
-static void print_stats(FILE *out, unsigned index, const struct fc_link *link)
+static void print_stats(FILE *out, unsigned index, const struct fc_link_view *link)
 {
 	fprintf(out, "  statistics, link %u:\n", index);
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
@@ -148,25 +148,24 @@ static void print_stats(FILE *out, unsigned index, const struct fc_link *link)
 		fputs(any ? "\n" : " none\n", out);
 	}
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-		const struct fc_vc *v = &link->vc[vc];
+		const struct fc_vc_view *v = &link->vc[vc];
 		for (unsigned p = 0; p < DIR_COUNT; p++) {
 			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
-				uint64_t z = fc_credit_time_at_zero(&v->port[p].credit[ct], link->last_time_ps);
+				uint64_t z = v->port[p].credit[ct].time_at_zero_ps;
 				if (z)
 					fprintf(out, "    VC%u %-4s %-4s time at zero available credits " TIME_PS_FMT "s\n",
 					        vc, link_dir_name(p), credit_type_name(ct), TIME_PS_ARGS(z));
 			}
 			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
-				const struct fc_intervals *iv = &v->port[p].updates[cls];
-				uint64_t median;
+				const struct fc_intervals_view *iv = &v->port[p].updates[cls];
 				if (!iv->events)
 					continue;
 				fprintf(out, "    VC%u %-4s sent %" PRIu64 " UpdateFC-%s", vc,
 				        link_dir_name(p), iv->events, fc_class_name(cls));
-				if (fc_intervals_median(iv, &median))
+				if (iv->has_median)
 					fprintf(out, "; intervals min " TIME_PS_FMT "s median ~" TIME_PS_FMT
 					        "s max " TIME_PS_FMT "s", TIME_PS_ARGS(iv->min_ps),
-					        TIME_PS_ARGS(median), TIME_PS_ARGS(iv->max_ps));
+					        TIME_PS_ARGS(iv->median_ps), TIME_PS_ARGS(iv->max_ps));
 				fputc('\n', out);
 			}
 		}
@@ -200,10 +199,11 @@ void report_text_input(FILE *out, const struct input_report *r)
 	if (!r->model)
 		return;
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		if (r->model->links[i] && r->model->links[i]->active) {
-			print_link(out, i, r->model->links[i]);
+		struct fc_link_view link;
+		if (fc_model_view_link(r->model, i, &link)) {
+			print_link(out, i, &link);
 			if (r->stats_wanted)
-				print_stats(out, i, r->model->links[i]);
+				print_stats(out, i, &link);
 		}
 	}
 	if (r->fc_opts->role[DIR_DOWN] == ROLE_UNKNOWN && r->fc_opts->role[DIR_UP] == ROLE_UNKNOWN)
