@@ -21,9 +21,16 @@ static inline void fc_raise(struct fc_model *m, const struct finding *f)
 	rules_raise(m->sink, f);
 }
 
-/* The link of index, made on its first record (NULL when out of memory:
+/* A new link of index, on its first record (NULL when out of memory:
  * m->out_of_memory). */
-struct fc_link *fc_link_get(struct fc_model *m, unsigned index);
+struct fc_link *fc_link_new(struct fc_model *m, unsigned index);
+
+/* The link of index (inline: once a record). */
+static inline struct fc_link *fc_link_get(struct fc_model *m, unsigned index)
+{
+	struct fc_link *link = m->links[index];
+	return link ? link : fc_link_new(m, index);
+}
 
 /* A new initialisation epoch for one VC (both ports) or the whole link
  * [rules.md "Init evidence"]. */

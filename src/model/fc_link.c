@@ -198,7 +198,7 @@ static void apply_initial_credits(struct fc_link *link,
 	}
 }
 
-static struct fc_link *link_new(struct fc_model *m, unsigned index)
+struct fc_link *fc_link_new(struct fc_model *m, unsigned index)
 {
 	struct fc_link *link = calloc(1, sizeof(*link));
 	if (!link) {
@@ -215,8 +215,3 @@ static struct fc_link *link_new(struct fc_model *m, unsigned index)
 	return link;
 }
 
-struct fc_link *fc_link_get(struct fc_model *m, unsigned index)
-{
-	struct fc_link *link = m->links[index];
-	return link ? link : link_new(m, index);
-}
