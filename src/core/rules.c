@@ -27,10 +27,10 @@ const struct rule_info *rule_info(enum rule_id rule)
 	return &rule_table[rule < RULE_COUNT ? rule : 0];
 }
 
-bool rule_evidence_key_listed(enum rule_id rule, const char *name)
+bool evidence_key_in_list(const char *list, const char *name)
 {
 	size_t n = strlen(name);
-	const char *p = rule_info(rule)->evidence_keys;
+	const char *p = list;
 	while (*p) {
 		while (*p == ' ')
 			p++;
@@ -41,6 +41,11 @@ bool rule_evidence_key_listed(enum rule_id rule, const char *name)
 		p += k;
 	}
 	return false;
+}
+
+bool rule_evidence_key_listed(enum rule_id rule, const char *name)
+{
+	return evidence_key_in_list(rule_info(rule)->evidence_keys, name);
 }
 
 bool rule_lookup(const char *id, enum rule_id *out)

@@ -36,6 +36,8 @@ struct rule_info {
 const struct rule_info *rule_info(enum rule_id rule);
 /* Whether name is one of the rule's evidence keys (rules.def). */
 bool rule_evidence_key_listed(enum rule_id rule, const char *name);
+/* The same for a list written as in rules.def ("CL CC need?"). */
+bool evidence_key_in_list(const char *list, const char *name);
 /* Finds a rule by its id; false when there is none. */
 bool rule_lookup(const char *id, enum rule_id *out);
 const char *severity_name(enum severity sev);

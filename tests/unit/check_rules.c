@@ -247,9 +247,15 @@ START_TEST(test_evidence_keys_wellformed)
 	ck_assert(!rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, ""));
 	ck_assert(!rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, "seq"));
 	ck_assert(!rule_evidence_key_listed(R_DL_PM_DIRECTION, "seq"));
-	/* the optional mark is not part of the key */
 	ck_assert(rule_evidence_key_listed(R_CAPTURE_RESYNC, "bytes_unread"));
-	ck_assert(!rule_evidence_key_listed(R_CAPTURE_RESYNC, "bytes_unread?"));
+	/* the optional mark is not part of the key */
+	ck_assert(evidence_key_in_list("a bb? c", "bb"));
+	ck_assert(evidence_key_in_list("a bb? c", "c"));
+	ck_assert(evidence_key_in_list("bb?", "bb"));
+	ck_assert(!evidence_key_in_list("a bb? c", "bb?"));
+	ck_assert(!evidence_key_in_list("a bb? c", "b"));
+	ck_assert(!evidence_key_in_list("a bb? c", "?"));
+	ck_assert(!evidence_key_in_list("", "a"));
 }
 END_TEST
 
