@@ -394,7 +394,8 @@ START_TEST(test_man_page_evidence_lines)
 		bool opt;
 		unsigned i = 0;
 		for (; evidence_key(r, i, key, sizeof(key), &opt); i++)
-			k += (size_t)snprintf(want + k, sizeof(want) - k, "%s%s", i ? ", " : "", key);
+			k += (size_t)snprintf(want + k, sizeof(want) - k, "%s%s",
+			                      i ? ", " : "", key);
 		snprintf(want + k, sizeof(want) - k, "%s.", i ? "" : "none");
 		size_t want_len = strlen(want);
 		ck_assert_msg((size_t)(next - entry) >= want_len &&
@@ -456,7 +457,8 @@ static void check_report_keys(FILE *report, const char *input, unsigned by_rule[
 		if (type && strcmp(type, "finding") == 0) {
 			const char *id = json_string_value(json_object_get(o, "rule"));
 			enum rule_id rule;
-			ck_assert_msg(id && rule_lookup(id, &rule), "%s: finding of no rule", input);
+			ck_assert_msg(id && rule_lookup(id, &rule), "%s: finding of no rule",
+			              input);
 			by_rule[rule]++;
 			const char *key;
 			json_t *value;
