@@ -8,7 +8,7 @@
 #include "core/rules.h"
 
 static const struct rule_info rule_table[RULE_COUNT] = {
-#define RULE(sym, id, sev, ref, title) [sym] = { id, sev, ref, title },
+#define RULE(sym, id, sev, ref, title, keys) [sym] = { id, sev, ref, title, keys },
 #include "core/rules.def"
 #undef RULE
 };
@@ -25,6 +25,27 @@ static const char *const credit_type_names[CT_COUNT] = {
 const struct rule_info *rule_info(enum rule_id rule)
 {
 	return &rule_table[rule < RULE_COUNT ? rule : 0];
+}
+
+bool evidence_key_in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		size_t k = strcspn(p, " ");
+		size_t key_len = k > 0 && p[k - 1] == '?' ? k - 1 : k;
+		if (key_len == n && n > 0 && memcmp(p, name, n) == 0)
+			return true;
+		p += k;
+	}
+	return false;
+}
+
+bool rule_evidence_key_listed(enum rule_id rule, const char *name)
+{
+	return evidence_key_in_list(rule_info(rule)->evidence_keys, name);
 }
 
 bool rule_lookup(const char *id, enum rule_id *out)

@@ -17,7 +17,7 @@
 enum severity { SEV_INFO = 0, SEV_WARNING = 1, SEV_ERROR = 2, SEV_COUNT = 3 };
 
 enum rule_id {
-#define RULE(sym, id, sev, ref, title) sym,
+#define RULE(sym, id, sev, ref, title, keys) sym,
 #include "core/rules.def"
 #undef RULE
 	RULE_COUNT
@@ -28,9 +28,16 @@ struct rule_info {
 	enum severity severity;
 	const char *spec_ref;  /* spec-digest section */
 	const char *title;
+	/* The evidence keys its findings may carry, space-separated; a key
+	 * ending in '?' is one no scenario reaches (rules.def). */
+	const char *evidence_keys;
 };
 
 const struct rule_info *rule_info(enum rule_id rule);
+/* Whether name is one of the rule's evidence keys (rules.def). */
+bool rule_evidence_key_listed(enum rule_id rule, const char *name);
+/* The same for a list written as in rules.def ("CL CC need?"). */
+bool evidence_key_in_list(const char *list, const char *name);
 /* Finds a rule by its id; false when there is none. */
 bool rule_lookup(const char *id, enum rule_id *out);
 const char *severity_name(enum severity sev);

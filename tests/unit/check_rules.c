@@ -1,8 +1,16 @@
-/* check_rules.c: the rule catalogue and the finding sink. */
+/* check_rules.c: the rule catalogue, its evidence keys and the finding
+ * sink. */
+#include <ctype.h>
+#include <dirent.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_parse.h"
+#include "cli/config.h"
+#include "cli/run.h"
 #include "core/rules.h"
 #include "base/utf8.h"
 #include "suites.h"
@@ -175,6 +183,357 @@ START_TEST(test_every_rule_has_scenarios)
 }
 END_TEST
 
+/* ---- evidence keys (rules.def) ------------------------------------------ */
+
+/* The i-th key of a rule's list into out (without the optional mark '?');
+ * false past the last.  *optional tells whether it had the mark. */
+static bool evidence_key(enum rule_id rule, unsigned i, char *out, size_t cap,
+                         bool *optional)
+{
+	const char *p = rule_info(rule)->evidence_keys;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return false;
+		size_t k = strcspn(p, " ");
+		if (i-- == 0) {
+			*optional = p[k - 1] == '?';
+			size_t n = *optional ? k - 1 : k;
+			if (n >= cap)
+				n = cap - 1;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return true;
+		}
+		p += k;
+	}
+}
+
+/* Every key is a JSON-friendly name (the schemas' propertyNames pattern),
+ * with at most a trailing '?', once per rule, separated by single spaces;
+ * the lookup finds each key and nothing that is only part of one. */
+START_TEST(test_evidence_keys_wellformed)
+{
+	for (unsigned r = 0; r < RULE_COUNT; r++) {
+		const char *list = rule_info(r)->evidence_keys;
+		const char *id = rule_info(r)->id;
+		ck_assert_ptr_nonnull(list);
+		ck_assert_msg(list[0] != ' ' && strstr(list, "  ") == NULL &&
+		              (!*list || list[strlen(list) - 1] != ' '),
+		              "%s: keys not separated by single spaces: \"%s\"", id, list);
+		char key[64], other[64];
+		bool opt, opt2;
+		for (unsigned i = 0; evidence_key(r, i, key, sizeof(key), &opt); i++) {
+			ck_assert_msg(isalpha((unsigned char)key[0]) || key[0] == '_',
+			              "%s: key \"%s\" does not start with a letter", id, key);
+			for (const char *c = key; *c; c++)
+				ck_assert_msg(isalnum((unsigned char)*c) || *c == '_',
+				              "%s: key \"%s\" has a character other than "
+				              "letters, digits and '_'", id, key);
+			for (unsigned j = 0; j < i; j++) {
+				ck_assert(evidence_key(r, j, other, sizeof(other), &opt2));
+				ck_assert_msg(strcmp(key, other) != 0, "%s lists \"%s\" twice",
+				              id, key);
+			}
+			ck_assert_msg(rule_evidence_key_listed(r, key), "%s: lookup of \"%s\"",
+			              id, key);
+		}
+	}
+	ck_assert(rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, "CL"));
+	ck_assert(rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, "width"));
+	ck_assert(!rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, "C"));
+	ck_assert(!rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, "CL "));
+	ck_assert(!rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, ""));
+	ck_assert(!rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, "seq"));
+	ck_assert(!rule_evidence_key_listed(R_DL_PM_DIRECTION, "seq"));
+	ck_assert(rule_evidence_key_listed(R_CAPTURE_RESYNC, "bytes_unread"));
+	/* the optional mark is not part of the key */
+	ck_assert(evidence_key_in_list("a bb? c", "bb"));
+	ck_assert(evidence_key_in_list("a bb? c", "c"));
+	ck_assert(evidence_key_in_list("bb?", "bb"));
+	ck_assert(!evidence_key_in_list("a bb? c", "bb?"));
+	ck_assert(!evidence_key_in_list("a bb? c", "b"));
+	ck_assert(!evidence_key_in_list("a bb? c", "?"));
+	ck_assert(!evidence_key_in_list("", "a"));
+}
+END_TEST
+
+/* A whole file into a static buffer (the man page, rules.def). */
+static const char *slurp(const char *rel)
+{
+	static char text[2][1 << 18];
+	static unsigned which;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", SRCDIR, rel);
+	FILE *fp = fopen(path, "r");
+	ck_assert_msg(fp != NULL, "cannot open %s", path);
+	char *buf = text[which++ % 2];
+	size_t n = fread(buf, 1, sizeof(text[0]) - 1, fp);
+	ck_assert_msg(!ferror(fp) && n < sizeof(text[0]) - 1, "cannot read all of %s", path);
+	fclose(fp);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Whether the first column of one of the lines " *   KEY[, KEY]  meaning"
+ * in rules.def's table of meanings names key. */
+static bool in_meaning_table(const char *def, const char *key)
+{
+	const char *table = strstr(def, " *   key ");
+	ck_assert_msg(table != NULL, "rules.def has no table of the keys' meanings");
+	const char *end = strstr(table, "*/");
+	size_t n = strlen(key);
+	for (const char *line = table; line && line < end; line = strchr(line + 1, '\n')) {
+		const char *p = line + (*line == '\n');
+		if (strncmp(p, " *   ", 5) != 0 || p[5] == ' ')
+			continue;
+		p += 5;
+		/* the first column ends at two spaces or the end of the line */
+		const char *col_end = p;
+		while (*col_end && *col_end != '\n' && strncmp(col_end, "  ", 2) != 0)
+			col_end++;
+		while (p < col_end) {
+			size_t k = strcspn(p, ", \n");
+			if (p + k > col_end)
+				k = (size_t)(col_end - p);
+			if (k == n && memcmp(p, key, n) == 0)
+				return true;
+			p += k;
+			while (p < col_end && (*p == ',' || *p == ' '))
+				p++;
+		}
+	}
+	return false;
+}
+
+/* Whether the man page's JSON REPORTS section has a tagged paragraph for
+ * key: ".B key" or ".BR key ", " other" after a ".TP". */
+static bool in_man_json_section(const char *man, const char *key)
+{
+	const char *sec = strstr(man, "\n.SH JSON REPORTS\n");
+	ck_assert_msg(sec != NULL, "man page has no JSON REPORTS section");
+	const char *end = strstr(sec + 1, "\n.SH ");
+	size_t n = strlen(key);
+	for (const char *tp = strstr(sec, "\n.TP\n.B"); tp && tp < end;
+	     tp = strstr(tp + 1, "\n.TP\n.B")) {
+		const char *p = tp + 7;
+		if (*p == 'R')
+			p++;
+		const char *eol = strchr(p, '\n');
+		/* the words outside quotes of the tag line */
+		bool quoted = false;
+		while (p < eol) {
+			if (*p == '"') {
+				quoted = !quoted;
+				p++;
+				continue;
+			}
+			size_t k = strcspn(p, " \"\n");
+			if (!quoted && k == n && memcmp(p, key, n) == 0)
+				return true;
+			p += k ? k : 1;
+		}
+	}
+	return false;
+}
+
+/* Each key's meaning is written once: every key of every rule is in
+ * rules.def's table and has its paragraph in the man page's JSON REPORTS
+ * section. */
+START_TEST(test_evidence_keys_documented)
+{
+	const char *def = slurp("src/core/rules.def");
+	const char *man = slurp("man/dllpcheck.1");
+	for (unsigned r = 0; r < RULE_COUNT; r++) {
+		char key[64];
+		bool opt;
+		for (unsigned i = 0; evidence_key(r, i, key, sizeof(key), &opt); i++) {
+			ck_assert_msg(in_meaning_table(def, key),
+			              "%s: key %s is not in rules.def's table of meanings",
+			              rule_info(r)->id, key);
+			ck_assert_msg(in_man_json_section(man, key),
+			              "%s: key %s has no paragraph in the man page's JSON REPORTS",
+			              rule_info(r)->id, key);
+		}
+	}
+	/* the helpers can say no */
+	ck_assert(!in_meaning_table(def, "no_such_key"));
+	ck_assert(!in_man_json_section(man, "no_such_key"));
+	ck_assert(!in_man_json_section(man, "hdr"));
+}
+END_TEST
+
+/* The man page's entry of each rule (RULES) ends with the line
+ * "Evidence: K1, K2." (or "Evidence: none.") naming its keys in the
+ * catalogue's order. */
+START_TEST(test_man_page_evidence_lines)
+{
+	const char *man = slurp("man/dllpcheck.1");
+	const char *sec = strstr(man, "\n.SH RULES\n");
+	ck_assert_msg(sec != NULL, "man page has no RULES section");
+	const char *sec_end = strstr(sec + 1, "\n.SH ");
+	for (unsigned r = 0; r < RULE_COUNT; r++) {
+		char tag[160], want[512];
+		size_t k = (size_t)snprintf(tag, sizeof(tag), "\n.B ");
+		for (const char *p = rule_info(r)->id; *p && k + 4 < sizeof(tag); p++) {
+			if (*p == '-')
+				tag[k++] = '\\';
+			tag[k++] = *p;
+		}
+		tag[k++] = '\n';
+		tag[k] = '\0';
+		const char *entry = strstr(sec, tag);
+		ck_assert_msg(entry != NULL && entry < sec_end, "RULES has no entry for %s",
+		              rule_info(r)->id);
+		const char *next = strstr(entry + 1, "\n.TP\n");
+		if (!next || next > sec_end)
+			next = sec_end;
+		k = (size_t)snprintf(want, sizeof(want), "\n.br\nEvidence: ");
+		char key[64];
+		bool opt;
+		unsigned i = 0;
+		for (; evidence_key(r, i, key, sizeof(key), &opt); i++)
+			k += (size_t)snprintf(want + k, sizeof(want) - k, "%s%s",
+			                      i ? ", " : "", key);
+		snprintf(want + k, sizeof(want) - k, "%s.", i ? "" : "none");
+		size_t want_len = strlen(want);
+		ck_assert_msg((size_t)(next - entry) >= want_len &&
+		              memcmp(next - want_len, want, want_len) == 0,
+		              "the man page's entry for %s does not end with \"%s\"",
+		              rule_info(r)->id, want + 5);
+	}
+}
+END_TEST
+
+/* Applies the options of a scenario's args file to cfg: the ones the
+ * scenarios use (main.c's parser is not in the library). */
+static void scenario_options(struct config *cfg, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return;
+	char text[1024];
+	size_t n = fread(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	text[n] = '\0';
+	char err[256] = "";
+	char *save = NULL;
+	for (char *opt = strtok_r(text, " \t\n", &save); opt;
+	     opt = strtok_r(NULL, " \t\n", &save)) {
+		char *val = strchr(opt, '=');
+		if (val && strncmp(opt, "--", 2) == 0)
+			*val++ = '\0';
+		else
+			val = strtok_r(NULL, " \t\n", &save);
+		ck_assert_msg(val != NULL, "%s: %s without a value", path, opt);
+		bool ok;
+		if (strcmp(opt, "--role") == 0)
+			ok = parse_roles(val, cfg->fc.role, err, sizeof(err));
+		else if (strcmp(opt, "--mps") == 0)
+			ok = parse_mps(val, &cfg->fc.mps, err, sizeof(err));
+		else if (strcmp(opt, "--tc-map") == 0)
+			ok = parse_tc_map(val, cfg->fc.tc_to_vc, err, sizeof(err));
+		else if (strcmp(opt, "--initial-credits") == 0)
+			ok = parse_initial_credits(val, cfg->fc.initial, err, sizeof(err));
+		else
+			ck_abort_msg("%s: option %s is new to check_rules.c's "
+			             "scenario_options(): add it there", path, opt);
+		ck_assert_msg(ok, "%s: %s %s: %s", path, opt, val, err);
+	}
+}
+
+/* Checks one JSONL report: every finding's evidence keys are listed for
+ * its rule; counts the findings per rule. */
+static void check_report_keys(FILE *report, const char *input, unsigned by_rule[RULE_COUNT])
+{
+	char line[8192];
+	rewind(report);
+	while (fgets(line, sizeof(line), report)) {
+		json_error_t jerr;
+		json_t *o = json_loads(line, 0, &jerr);
+		ck_assert_msg(o != NULL, "%s: report line is not JSON: %s", input, jerr.text);
+		const char *type = json_string_value(json_object_get(o, "type"));
+		if (type && strcmp(type, "finding") == 0) {
+			const char *id = json_string_value(json_object_get(o, "rule"));
+			enum rule_id rule;
+			ck_assert_msg(id && rule_lookup(id, &rule), "%s: finding of no rule",
+			              input);
+			by_rule[rule]++;
+			const char *key;
+			json_t *value;
+			json_object_foreach(json_object_get(o, "evidence"), key, value) {
+				ck_assert_msg(rule_evidence_key_listed(rule, key),
+				              "%s: %s finding with evidence key \"%s\", which "
+				              "rules.def does not list for it", input, id, key);
+			}
+		}
+		json_decref(o);
+	}
+}
+
+/* Every rule lists at least the keys its findings use: every scenario
+ * input (tests/scenarios/RULE/CASE.{trace,pcap}, with the directory's args
+ * or CASE.args instead, as tests/test-scenarios.sh runs them) is checked
+ * here in-process, and every finding's keys must be listed for its rule.
+ * Every rule must have fired somewhere, or the options were not applied.
+ * (tests/test-evidence.sh checks the other way round: each listed key is
+ * used.) */
+START_TEST(test_evidence_listed_in_scenarios)
+{
+	char top[4096];
+	snprintf(top, sizeof(top), "%s/tests/scenarios", SRCDIR);
+	DIR *dir = opendir(top);
+	ck_assert_msg(dir != NULL, "cannot open %s", top);
+	unsigned by_rule[RULE_COUNT] = { 0 };
+	unsigned inputs = 0;
+	struct dirent *de;
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		char sub[4096 + 256];
+		snprintf(sub, sizeof(sub), "%s/%s", top, de->d_name);
+		DIR *cases = opendir(sub);
+		if (!cases)
+			continue;
+		struct dirent *ce;
+		while ((ce = readdir(cases)) != NULL) {
+			const char *dot = strrchr(ce->d_name, '.');
+			if (!dot || (strcmp(dot, ".trace") != 0 && strcmp(dot, ".pcap") != 0))
+				continue;
+			char input[8192], args[8192];
+			snprintf(input, sizeof(input), "%s/%s", sub, ce->d_name);
+			struct config cfg;
+			config_init(&cfg);
+			cfg.format = OUT_JSONL;
+			cfg.fail_on = SEV_INFO;
+			snprintf(args, sizeof(args), "%s/%.*s.args", sub,
+			         (int)(dot - ce->d_name), ce->d_name);
+			FILE *own = fopen(args, "r");
+			if (own)
+				fclose(own);
+			else
+				snprintf(args, sizeof(args), "%s/args", sub);
+			scenario_options(&cfg, args);
+			FILE *report = tmpfile();
+			ck_assert(report != NULL);
+			struct input_result res;
+			run_one(&cfg, input, report, &res);
+			ck_assert_msg(res.opened && res.status <= 1, "%s: status %d %s", input,
+			              res.status, res.error);
+			check_report_keys(report, input, by_rule);
+			fclose(report);
+			inputs++;
+		}
+		closedir(cases);
+	}
+	closedir(dir);
+	ck_assert_uint_gt(inputs, 0);
+	for (unsigned r = 0; r < RULE_COUNT; r++)
+		ck_assert_msg(by_rule[r] > 0, "no scenario fired %s here", rule_info(r)->id);
+}
+END_TEST
+
 /* File names that are not UTF-8 are escaped byte by byte; valid UTF-8
  * (also multi-byte) is kept; overlongs and surrogates are not valid. */
 START_TEST(test_utf8_escape)
@@ -205,7 +564,15 @@ Suite *suite_rules(void)
 	tcase_add_test(tc, test_evidence_cap);
 	tcase_add_test(tc, test_man_page_lists_rules);
 	tcase_add_test(tc, test_every_rule_has_scenarios);
+	tcase_add_test(tc, test_evidence_keys_wellformed);
+	tcase_add_test(tc, test_evidence_keys_documented);
+	tcase_add_test(tc, test_man_page_evidence_lines);
 	tcase_add_test(tc, test_utf8_escape);
 	suite_add_tcase(s, tc);
+	/* every scenario input, in-process: slower under the sanitizers */
+	TCase *scen = tcase_create("evidence of the scenarios");
+	tcase_add_test(scen, test_evidence_listed_in_scenarios);
+	tcase_set_timeout(scen, 60);
+	suite_add_tcase(s, scen);
 	return s;
 }

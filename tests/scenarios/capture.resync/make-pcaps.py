@@ -12,6 +12,8 @@ miss.pcap: the near miss: a snapshot length of 8 and a DLLP record whose
 captured length (10) is above it but within the file and below 262144:
 libpcap cuts it to 8 bytes and skips the rest, and so does dllpcheck (a
 capture.truncated record, no resync); the events around it are read.
+fire-unread.pcap: the file ends 8 bytes into the third record's header: no
+record follows, the 8 bytes are left unread (the evidence key bytes_unread).
 """
 import random
 import struct
@@ -49,3 +51,6 @@ dllp = bytes([0x40, 0x08, 0x01, 0x00])           # InitFC1-P VC0 hdr=32 data=256
 dllp += crc16(dllp)
 with open('miss.pcap', 'wb') as f:
     f.write(hdr(8) + rec(0, 3, link_up) + rec(10, 1, dllp) + rec(20, 3, recovery))
+
+with open('fire-unread.pcap', 'wb') as f:
+    f.write(hdr() + rec(0, 3, link_up) + rec(10, 3, recovery) + rec(20, 3, recovery)[:8])
