@@ -443,46 +443,15 @@ static bool parse_uint(const char *s, size_t len, bool bare_hex,
 	return true;
 }
 
-static const struct key_rule *form_rule(const struct form *form, enum key_id k)
+/* The rule of form for the key named s[0..len), NULL when the form has
+ * no such key: only the form's few keys are compared. */
+static const struct key_rule *form_rule(const struct form *form, const char *s, size_t len)
 {
 	for (unsigned i = 0; i < form->nrules; i++) {
-		if (form->rules[i].key == k)
+		if (name_eq(s, len, &key_names[form->rules[i].key]))
 			return &form->rules[i];
 	}
 	return NULL;
-}
-
-/* The key names are lower case: the key is folded once, then compared
- * with the names of its length that start with its letter (a mask of
- * them per letter, made from key_names on first use). */
-static int key_lookup(const char *s, size_t len)
-{
-	static unsigned keys_by_letter[26];
-	static bool keys_by_letter_ready;
-	char folded[16];
-
-	if (!keys_by_letter_ready) {
-		for (int k = 0; k < KEY_COUNT; k++)
-			keys_by_letter[key_names[k].s[0] - 'a'] |= BIT(k);
-		keys_by_letter_ready = true;
-	}
-	if (len == 0 || len > sizeof(folded))
-		return -1;
-	for (size_t i = 0; i < len; i++)
-		folded[i] = fold(s[i]);
-	if ((unsigned char)(folded[0] - 'a') >= 26u)
-		return -1;
-	for (unsigned m = keys_by_letter[folded[0] - 'a']; m != 0; m &= m - 1) {
-		int k = __builtin_ctz(m);
-		if (key_names[k].len != len)
-			continue;
-		size_t i = 0;
-		while (i < len && folded[i] == key_names[k].s[i])
-			i++;
-		if (i == len)
-			return k;
-	}
-	return -1;
 }
 
 static int word_lookup(const struct token *t)
@@ -502,14 +471,14 @@ static bool parse_key(struct parse *p, const struct form *form,
 	size_t klen = (size_t)(eq - t->s);
 	const char *v = eq + 1;
 	size_t vlen = t->len - klen - 1;
-	int k = key_lookup(t->s, klen);
-	const struct key_rule *rule = k < 0 ? NULL : form_rule(form, (enum key_id)k);
+	const struct key_rule *rule = form_rule(form, t->s, klen);
 	uint64_t val;
 	bool too_big;
 
 	if (rule == NULL)
 		return fail(p, t->col, "unknown key '%s' for %s",
 			    text_quote(q1, t->s, klen), what);
+	enum key_id k = (enum key_id)rule->key;
 	if (p->f.col[k] != 0)
 		return fail(p, t->col, "duplicate key '%s'", key_names[k].s);
 	if (vlen == 0)
