@@ -75,7 +75,9 @@
 
 #include "base/ascii.h"
 #include "base/attrs.h"
+#include "base/number.h"
 #include "base/text_quote.h"
+#include "base/time_unit.h"
 #include "wire/dllp.h"
 #include "read/reader.h"
 #include "core/record.h"
@@ -410,39 +412,6 @@ static bool has_word(const struct fields *f, enum word_id w)
 	return f->word_col[w] != 0;
 }
 
-/* Decimal, 0x hex, or (bare_hex) hex with an optional 0x. False when s
- * is not such a number; *too_big when it is but exceeds 64 bits. */
-static bool parse_uint(const char *s, size_t len, bool bare_hex,
-		       uint64_t *out, bool *too_big)
-{
-	unsigned base = bare_hex ? 16 : 10;
-	uint64_t v = 0;
-
-	*too_big = false;
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		len -= 2;
-	}
-	if (len == 0)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		int d = base == 16 ? ascii_hex_value(s[i]) : (is_digit(s[i]) ? s[i] - '0' : -1);
-
-		if (d < 0)
-			return false;
-		/* no division per digit: the overflow flags say it */
-		uint64_t next;
-		if (__builtin_mul_overflow(v, base, &next) ||
-		    __builtin_add_overflow(next, (unsigned)d, &next))
-			*too_big = true;
-		else
-			v = next;
-	}
-	*out = v;
-	return true;
-}
-
 /* The rule of form for the key named s[0..len), NULL when the form has
  * no such key: only the form's few keys are compared. */
 static const struct key_rule *form_rule(const struct form *form, const char *s, size_t len)
@@ -483,7 +452,7 @@ static bool parse_key(struct parse *p, const struct form *form,
 		return fail(p, t->col, "duplicate key '%s'", key_names[k].s);
 	if (vlen == 0)
 		return fail(p, t->col, "missing value for '%s'", key_names[k].s);
-	if (!parse_uint(v, vlen, rule->hex, &val, &too_big))
+	if (!number_parse_u64(v, vlen, rule->hex, &val, &too_big))
 		return fail(p, t->col, "%s='%s': not a %s number", key_names[k].s,
 			    text_quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
 	if (too_big || val < rule->min || val > rule->max) {
@@ -551,30 +520,6 @@ static bool conflict(struct parse *p, unsigned col_a, const char *a,
 
 /* ---- TIME ---- */
 
-struct time_unit {
-	struct name name;
-	unsigned frac_digits;    /* decimals down to 1 ps */
-	uint64_t ps;
-};
-
-static const struct time_unit time_units[] = {
-	{ NAME("ps"), 0, UINT64_C(1) },
-	{ NAME("ns"), 3, UINT64_C(1000) },
-	{ NAME("us"), 6, UINT64_C(1000000) },
-	{ NAME("ms"), 9, UINT64_C(1000000000) },
-	{ NAME("s"), 12, UINT64_C(1000000000000) },
-};
-
-static const struct time_unit *time_unit_find(const char *s, size_t len)
-{
-	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
-		if (time_units[i].name.len == len && time_units[i].name.s[0] == s[0] &&
-		    memcmp(time_units[i].name.s, s, len) == 0)
-			return &time_units[i];
-	}
-	return NULL;
-}
-
 /* The digits of a time: integer part and fraction, located in the token. */
 struct time_digits {
 	const char *int_s;
@@ -619,41 +564,16 @@ static bool time_to_ps(struct parse *p, const struct token *t,
 		       const struct time_digits *d, const struct time_unit *u)
 {
 	char q[QUOTE_BUF];
-	uint64_t whole = 0, frac = 0;
-	unsigned kept = 0;
 
-	for (size_t i = 0; i < d->int_len; i++) {
-		unsigned dig = (unsigned)(d->int_s[i] - '0');
-
-		if (whole > (UINT64_MAX - dig) / 10)
-			goto too_big;
-		whole = whole * 10 + dig;
+	switch (time_unit_to_ps(d->int_s, d->int_len, d->frac_s, d->frac_len, u, &p->time_ps)) {
+	case TIME_OK:
+		return true;
+	case TIME_FINER_THAN_PS:
+		return fail(p, t->col, "time '%s': finer than 1 ps", text_quote(q, t->s, t->len));
+	case TIME_TOO_BIG:
+		break;
 	}
-	/* Digits past the unit's resolution may only be zeros. */
-	for (size_t i = 0; i < d->frac_len; i++) {
-		unsigned dig = (unsigned)(d->frac_s[i] - '0');
-
-		if (kept < u->frac_digits) {
-			frac = frac * 10 + dig;
-			kept++;
-		} else if (dig != 0) {
-			return fail(p, t->col, "time '%s': finer than 1 ps",
-				    text_quote(q, t->s, t->len));
-		}
-	}
-	for (; kept < u->frac_digits; kept++)
-		frac *= 10;
-	/* Times stay below 2^63 ps (106 days) so that every report, JSON
-	 * included, carries them as a signed 64-bit integer. */
-	uint64_t whole_ps;
-	if (__builtin_mul_overflow(whole, u->ps, &whole_ps) ||
-	    whole_ps > (uint64_t)INT64_MAX - frac)
-		goto too_big;
-	p->time_ps = whole_ps + frac;
-	return true;
-too_big:
-	return fail(p, t->col, "time '%s': over 2^63-1 ps",
-		    text_quote(q, t->s, t->len));
+	return fail(p, t->col, "time '%s': over 2^63-1 ps", text_quote(q, t->s, t->len));
 }
 
 static bool parse_time(struct parse *p)
@@ -661,7 +581,7 @@ static bool parse_time(struct parse *p)
 	char q1[QUOTE_BUF], q2[QUOTE_BUF];
 	struct token t, unit_tok;
 	struct time_digits d = { 0 };
-	const struct time_unit *u = &time_units[1]; /* no unit: ns */
+	const struct time_unit *u = time_unit_find("ns", 2); /* no unit: ns */
 	const struct time_unit *word_unit;
 
 	if (!lex_next(&p->lx, &t))

@@ -13,5 +13,7 @@ Suite *suite_reader_csv(void);
 Suite *suite_fc(void);
 Suite *suite_decompress(void);
 Suite *suite_pcap_file(void);
+Suite *suite_number(void);
+Suite *suite_time_unit(void);
 
 #endif
