@@ -79,6 +79,7 @@
 #include "base/text_quote.h"
 #include "base/time_unit.h"
 #include "wire/dllp.h"
+#include "wire/fc_arith.h"
 #include "read/reader.h"
 #include "core/record.h"
 #include "wire/tlp.h"
@@ -282,12 +283,12 @@ struct form {
 
 static const struct key_rule fc_rules[] = {
 	RULE_LINK, RULE_CRC,
-	{ KEY_VC, false, 0, 7 }, { KEY_HDR, false, 0, 255 },
-	{ KEY_DATA, false, 0, 4095 }, { KEY_HDRSCALE, false, 0, 3 },
-	{ KEY_DATASCALE, false, 0, 3 },
+	{ KEY_VC, false, 0, 7 }, { KEY_HDR, false, 0, FC_HDR_FIELD_MAX },
+	{ KEY_DATA, false, 0, FC_DATA_FIELD_MAX }, { KEY_HDRSCALE, false, 0, FC_SCALE_MAX },
+	{ KEY_DATASCALE, false, 0, FC_SCALE_MAX },
 };
 static const struct key_rule acknak_rules[] = {
-	RULE_LINK, RULE_CRC, { KEY_SEQ, false, 0, 4095 },
+	RULE_LINK, RULE_CRC, { KEY_SEQ, false, 0, DL_SEQ_MAX },
 };
 static const struct key_rule bare_rules[] = { RULE_LINK, RULE_CRC };
 static const struct key_rule feature_rules[] = {
@@ -299,7 +300,7 @@ static const struct key_rule vendor_rules[] = {
 };
 static const struct key_rule tlp_rules[] = {
 	RULE_LINK,
-	{ KEY_SEQ, false, 0, 4095 }, { KEY_LEN, false, 1, 1024 },
+	{ KEY_SEQ, false, 0, DL_SEQ_MAX }, { KEY_LEN, false, 1, TLP_MAX_LENGTH_DW },
 	{ KEY_TC, false, 0, 7 }, { KEY_TD, false, 0, 1 },
 	{ KEY_LCRC, true, 0, 0xFFFFFFFF },
 };

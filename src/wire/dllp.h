@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Sequence numbers are 12 bits: AckNak_Seq_Num [1.3] and the TLP's [3.1]. */
+#define DL_SEQ_MAX 4095u
+
 /* Flow-control classes; also indexes per-class arrays. */
 enum fc_class { FC_P = 0, FC_NP = 1, FC_CPL = 2, FC_CLASS_COUNT = 3 };
 

@@ -27,7 +27,6 @@
 #define LCRC_BYTES 4u
 #define DW_BYTES 4u
 #define MAX_END_END_PREFIXES 4u   /* [4.4] */
-#define MAX_LENGTH_DW 1024u       /* Length 000h [4.1] */
 
 #define FMT_PREFIX 4u             /* 100b [4.1] */
 #define FMT_4DW 1u                /* Fmt[0]: 4 DW header */
@@ -231,7 +230,7 @@ static void decode_dw0(const uint8_t *h, struct tlp *t)
 	t->td = (h[2] & 0x80u) != 0;
 	t->ep = (h[2] & 0x40u) != 0;
 	t->length_field = (uint16_t)((h[2] & 3u) << 8 | h[3]);
-	t->length_dw = t->length_field ? t->length_field : MAX_LENGTH_DW;
+	t->length_dw = t->length_field ? t->length_field : TLP_MAX_LENGTH_DW;
 }
 
 /* Kind, class and credit cost from DW0 [4.2].  A reserved combination
@@ -495,7 +494,7 @@ size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 	size_t hdr_bytes, data_bytes, tlp_bytes, total, seq_len;
 	uint8_t *tlp;
 
-	if (!row || spec->length_dw == 0 || spec->length_dw > MAX_LENGTH_DW)
+	if (!row || spec->length_dw == 0 || spec->length_dw > TLP_MAX_LENGTH_DW)
 		return 0;
 	fmt_type_for(spec, row, &fmt, &type);
 	hdr_bytes = (fmt & FMT_4DW) ? 16 : 12;

@@ -15,5 +15,6 @@ Suite *suite_decompress(void);
 Suite *suite_pcap_file(void);
 Suite *suite_number(void);
 Suite *suite_time_unit(void);
+Suite *suite_cli_parse(void);
 
 #endif
