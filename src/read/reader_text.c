@@ -24,7 +24,9 @@
  *   Hex: hex digits; spaces, tabs and '_' between them are ignored; an even
  *   number of digits in all.  A TLP is at most TLP_MAX_RECORD_LEN bytes.
  *
- *   Symbolic DLLPs ('_' and '-' are interchangeable in mnemonics):
+ *   Symbolic DLLPs ('_' and '-' are interchangeable in mnemonics; the
+ *   mnemonics are dllp_mnemonic_lookup()'s, wire/dllp.c, the keys below
+ *   this file's, with the field limits of wire/fc_arith.h):
  *     InitFC1-P|NP|Cpl, InitFC2-*, UpdateFC-*  vc=0..7 hdr=0..255 data=0..4095
  *                                              [hdrscale=0..3] [datascale=0..3]
  *     Ack seq=0..4095, Nak seq=0..4095
@@ -326,44 +328,40 @@ static const struct form form_event = FORM(event_rules, 0, 0);
 static const struct form form_event_vc =
 	FORM(event_vc_rules, BIT(KEY_VC), 0);
 
+/* The form of a symbolic DLLP by kind; NULL for the kinds that have
+ * none.  The mnemonics themselves are dllp_mnemonic_lookup()'s. */
+static const struct form *dllp_form(enum dllp_type type)
+{
+	switch (type) {
+	case DLLP_INITFC1:
+	case DLLP_INITFC2:
+	case DLLP_UPDATEFC:
+		return &form_fc;
+	case DLLP_ACK:
+	case DLLP_NAK:
+		return &form_acknak;
+	case DLLP_PM_ENTER_L1:
+	case DLLP_PM_ENTER_L23:
+	case DLLP_PM_AS_REQUEST_L1:
+	case DLLP_PM_REQUEST_ACK:
+	case DLLP_NOP:
+		return &form_bare;
+	case DLLP_FEATURE:
+		return &form_feature;
+	case DLLP_VENDOR:
+		return &form_vendor;
+	default:
+		return NULL;
+	}
+}
+
+/* A symbolic DLLP's mnemonic, as dllp_mnemonic_lookup() found it. */
 struct dllp_mnemonic {
-	struct name name;
+	const char *name;            /* as the table spells it, for messages */
 	enum dllp_type type;
 	enum fc_class cls;
 	const struct form *form;
 };
-
-static const struct dllp_mnemonic dllp_mnemonics[] = {
-	{ NAME("InitFC1-P"), DLLP_INITFC1, FC_P, &form_fc },
-	{ NAME("InitFC1-NP"), DLLP_INITFC1, FC_NP, &form_fc },
-	{ NAME("InitFC1-Cpl"), DLLP_INITFC1, FC_CPL, &form_fc },
-	{ NAME("InitFC2-P"), DLLP_INITFC2, FC_P, &form_fc },
-	{ NAME("InitFC2-NP"), DLLP_INITFC2, FC_NP, &form_fc },
-	{ NAME("InitFC2-Cpl"), DLLP_INITFC2, FC_CPL, &form_fc },
-	{ NAME("UpdateFC-P"), DLLP_UPDATEFC, FC_P, &form_fc },
-	{ NAME("UpdateFC-NP"), DLLP_UPDATEFC, FC_NP, &form_fc },
-	{ NAME("UpdateFC-Cpl"), DLLP_UPDATEFC, FC_CPL, &form_fc },
-	{ NAME("Ack"), DLLP_ACK, FC_P, &form_acknak },
-	{ NAME("Nak"), DLLP_NAK, FC_P, &form_acknak },
-	{ NAME("PM_Enter_L1"), DLLP_PM_ENTER_L1, FC_P, &form_bare },
-	{ NAME("PM_Enter_L23"), DLLP_PM_ENTER_L23, FC_P, &form_bare },
-	{ NAME("PM_Active_State_Request_L1"), DLLP_PM_AS_REQUEST_L1, FC_P, &form_bare },
-	{ NAME("PM_Request_Ack"), DLLP_PM_REQUEST_ACK, FC_P, &form_bare },
-	{ NAME("NOP"), DLLP_NOP, FC_P, &form_bare },
-	{ NAME("Feature"), DLLP_FEATURE, FC_P, &form_feature },
-	/* dllp_name() prints this one; accept it so output reads back. */
-	{ NAME("Data_Link_Feature"), DLLP_FEATURE, FC_P, &form_feature },
-	{ NAME("Vendor"), DLLP_VENDOR, FC_P, &form_vendor },
-};
-
-static const struct dllp_mnemonic *dllp_mnemonic_find(const struct token *t)
-{
-	for (size_t i = 0; i < sizeof(dllp_mnemonics) / sizeof(dllp_mnemonics[0]); i++) {
-		if (name_eq(t->s, t->len, &dllp_mnemonics[i].name))
-			return &dllp_mnemonics[i];
-	}
-	return NULL;
-}
 
 /* ------------------------------------------------------------------ */
 /* Parsing one line */
@@ -778,7 +776,7 @@ static bool parse_dllp_sym(struct parse *p, const struct dllp_mnemonic *m,
 {
 	struct dllp d;
 
-	if (!parse_fields(p, m->form, m->name.s, col))
+	if (!parse_fields(p, m->form, m->name, col))
 		return false;
 	if (!conflict(p, p->f.col[KEY_CRC], "crc=", p->f.word_col[WORD_NOCRC], "nocrc"))
 		return false;
@@ -941,7 +939,7 @@ static bool parse_kind(struct parse *p)
 {
 	char q[QUOTE_BUF];
 	struct token t;
-	const struct dllp_mnemonic *m;
+	struct dllp_mnemonic m;
 
 	if (!parse_link_and_kind(p, &t))
 		return false;
@@ -954,10 +952,11 @@ static bool parse_kind(struct parse *p)
 		return parse_dllp_hex(p);
 	if (name_eq(t.s, t.len, &event_word))
 		return parse_event(p);
-	m = dllp_mnemonic_find(&t);
-	if (m == NULL)
+	m.name = dllp_mnemonic_lookup(t.s, t.len, &m.type, &m.cls);
+	m.form = m.name ? dllp_form(m.type) : NULL;
+	if (m.form == NULL)
 		return fail(p, t.col, "unknown DLLP mnemonic '%s'", text_quote(q, t.s, t.len));
-	return parse_dllp_sym(p, m, t.col);
+	return parse_dllp_sym(p, &m, t.col);
 }
 
 static bool parse_line(struct parse *p)

@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "base/ascii.h"
 #include "core/record.h" /* DLLP_CONTENT_LEN, DLLP_WIRE_LEN */
 
 /* Byte-at-a-time table for the reflected CRC-16 (polynomial 100Bh mirrored
@@ -287,56 +288,118 @@ void dllp_encode(const struct dllp *dllp, uint8_t out[6])
 	dllp_crc16_bytes(out, out + 4);
 }
 
+/* ---- names ------------------------------------------------------------ */
+
+/* Every name of a DLLP kind, once [1.2]: the names dllp_name() and
+ * dllp_type_name() print (NAME_PRINTED) and the mnemonics of the symbolic
+ * text form (capture-format.md section 2) that dllp_mnemonic_lookup()
+ * reads (NAME_READ).  The FC kinds have a row per class and one for the
+ * bare kind (NO_CLASS).  Data_Link_Feature is both printed and read, so
+ * that a --decode listing reads back; Vendor_Specific is printed only, as
+ * the contract's mnemonic is Vendor.  The mnemonics come first, the kinds
+ * a trace holds most at the top, since the text reader looks one up per
+ * symbolic DLLP. */
+enum { NAME_PRINTED = 1u, NAME_READ = 2u, NAME_BOTH = 3u };
+#define NO_CLASS FC_CLASS_COUNT
+
+struct dllp_name_row {
+	const char *name;
+	uint8_t len;                /* strlen(name): compared first */
+	uint8_t use;                /* NAME_PRINTED | NAME_READ */
+	enum dllp_type type;
+	enum fc_class cls;          /* NO_CLASS but for the FC kinds by class */
+};
+
+#define NAME_ROW(str, use, type, cls) { str, sizeof(str) - 1, use, type, cls }
+
+static const struct dllp_name_row dllp_names[] = {
+	NAME_ROW("UpdateFC-P", NAME_BOTH, DLLP_UPDATEFC, FC_P),
+	NAME_ROW("UpdateFC-NP", NAME_BOTH, DLLP_UPDATEFC, FC_NP),
+	NAME_ROW("UpdateFC-Cpl", NAME_BOTH, DLLP_UPDATEFC, FC_CPL),
+	NAME_ROW("Ack", NAME_BOTH, DLLP_ACK, NO_CLASS),
+	NAME_ROW("Nak", NAME_BOTH, DLLP_NAK, NO_CLASS),
+	NAME_ROW("InitFC1-P", NAME_BOTH, DLLP_INITFC1, FC_P),
+	NAME_ROW("InitFC1-NP", NAME_BOTH, DLLP_INITFC1, FC_NP),
+	NAME_ROW("InitFC1-Cpl", NAME_BOTH, DLLP_INITFC1, FC_CPL),
+	NAME_ROW("InitFC2-P", NAME_BOTH, DLLP_INITFC2, FC_P),
+	NAME_ROW("InitFC2-NP", NAME_BOTH, DLLP_INITFC2, FC_NP),
+	NAME_ROW("InitFC2-Cpl", NAME_BOTH, DLLP_INITFC2, FC_CPL),
+	NAME_ROW("PM_Enter_L1", NAME_BOTH, DLLP_PM_ENTER_L1, NO_CLASS),
+	NAME_ROW("PM_Enter_L23", NAME_BOTH, DLLP_PM_ENTER_L23, NO_CLASS),
+	NAME_ROW("PM_Active_State_Request_L1", NAME_BOTH, DLLP_PM_AS_REQUEST_L1, NO_CLASS),
+	NAME_ROW("PM_Request_Ack", NAME_BOTH, DLLP_PM_REQUEST_ACK, NO_CLASS),
+	NAME_ROW("NOP", NAME_BOTH, DLLP_NOP, NO_CLASS),
+	NAME_ROW("Feature", NAME_READ, DLLP_FEATURE, NO_CLASS),
+	NAME_ROW("Data_Link_Feature", NAME_BOTH, DLLP_FEATURE, NO_CLASS),
+	NAME_ROW("Vendor", NAME_READ, DLLP_VENDOR, NO_CLASS),
+	NAME_ROW("Vendor_Specific", NAME_PRINTED, DLLP_VENDOR, NO_CLASS),
+	NAME_ROW("MRInit", NAME_PRINTED, DLLP_MRINIT, NO_CLASS),
+	NAME_ROW("Alt_Protocol_1", NAME_PRINTED, DLLP_ALT_PROTO_1, NO_CLASS),
+	NAME_ROW("Alt_Protocol_2", NAME_PRINTED, DLLP_ALT_PROTO_2, NO_CLASS),
+	NAME_ROW("Link_Management", NAME_PRINTED, DLLP_LINK_MGMT, NO_CLASS),
+	NAME_ROW("InitFC1", NAME_PRINTED, DLLP_INITFC1, NO_CLASS),
+	NAME_ROW("InitFC2", NAME_PRINTED, DLLP_INITFC2, NO_CLASS),
+	NAME_ROW("UpdateFC", NAME_PRINTED, DLLP_UPDATEFC, NO_CLASS),
+	NAME_ROW("MRInitFC1", NAME_PRINTED, DLLP_MRINITFC1, NO_CLASS),
+	NAME_ROW("MRInitFC2", NAME_PRINTED, DLLP_MRINITFC2, NO_CLASS),
+	NAME_ROW("MRUpdateFC", NAME_PRINTED, DLLP_MRUPDATEFC, NO_CLASS),
+	NAME_ROW("Reserved", NAME_PRINTED, DLLP_RESERVED, NO_CLASS),
+};
+
+#define DLLP_NAME_COUNT (sizeof(dllp_names) / sizeof(dllp_names[0]))
+
+/* The printed name of a kind and class (NO_CLASS: the bare kind). */
+static const char *printed_name(enum dllp_type type, enum fc_class cls)
+{
+	for (size_t i = 0; i < DLLP_NAME_COUNT; i++) {
+		const struct dllp_name_row *row = &dllp_names[i];
+
+		if ((row->use & NAME_PRINTED) && row->type == type && row->cls == cls)
+			return row->name;
+	}
+	return NULL;
+}
+
+/* Mnemonics are read letters without case, '_' and '-' alike. */
+static char mnemonic_fold(char c)
+{
+	return c == '_' ? '-' : ascii_lower(c);
+}
+
+const char *dllp_mnemonic_lookup(const char *s, size_t len, enum dllp_type *type,
+				 enum fc_class *cls)
+{
+	for (size_t i = 0; i < DLLP_NAME_COUNT; i++) {
+		const struct dllp_name_row *row = &dllp_names[i];
+		size_t k = 0;
+
+		if (!(row->use & NAME_READ) || row->len != len)
+			continue;
+		while (k < len && mnemonic_fold(s[k]) == mnemonic_fold(row->name[k]))
+			k++;
+		if (k == len) {
+			*type = row->type;
+			*cls = row->cls == NO_CLASS ? FC_P : row->cls;
+			return row->name;
+		}
+	}
+	return NULL;
+}
+
 const char *dllp_type_name(enum dllp_type type)
 {
-	static const char *const names[DLLP_TYPE_COUNT] = {
-		[DLLP_ACK] = "Ack",
-		[DLLP_NAK] = "Nak",
-		[DLLP_MRINIT] = "MRInit",
-		[DLLP_FEATURE] = "Data_Link_Feature",
-		[DLLP_ALT_PROTO_1] = "Alt_Protocol_1",
-		[DLLP_ALT_PROTO_2] = "Alt_Protocol_2",
-		[DLLP_PM_ENTER_L1] = "PM_Enter_L1",
-		[DLLP_PM_ENTER_L23] = "PM_Enter_L23",
-		[DLLP_PM_AS_REQUEST_L1] = "PM_Active_State_Request_L1",
-		[DLLP_PM_REQUEST_ACK] = "PM_Request_Ack",
-		[DLLP_LINK_MGMT] = "Link_Management",
-		[DLLP_VENDOR] = "Vendor_Specific",
-		[DLLP_NOP] = "NOP",
-		[DLLP_INITFC1] = "InitFC1",
-		[DLLP_INITFC2] = "InitFC2",
-		[DLLP_UPDATEFC] = "UpdateFC",
-		[DLLP_MRINITFC1] = "MRInitFC1",
-		[DLLP_MRINITFC2] = "MRInitFC2",
-		[DLLP_MRUPDATEFC] = "MRUpdateFC",
-		[DLLP_RESERVED] = "Reserved",
-	};
+	const char *name = printed_name(type, NO_CLASS);
 
-	if ((unsigned)type >= DLLP_TYPE_COUNT || !names[type])
-		return "Reserved";
-	return names[type];
+	return name ? name : "Reserved";
 }
 
 const char *dllp_name(const struct dllp *dllp)
 {
-	/* Full names of the three NFM FC kinds by [kind][class]. */
-	static const char *const fc_names[3][FC_CLASS_COUNT] = {
-		{ "InitFC1-P", "InitFC1-NP", "InitFC1-Cpl" },
-		{ "InitFC2-P", "InitFC2-NP", "InitFC2-Cpl" },
-		{ "UpdateFC-P", "UpdateFC-NP", "UpdateFC-Cpl" },
-	};
-	unsigned cls = (unsigned)dllp->fc_class;
-	unsigned kind;
+	const char *name = NULL;
 
-	switch (dllp->type) {
-	case DLLP_INITFC1:  kind = 0; break;
-	case DLLP_INITFC2:  kind = 1; break;
-	case DLLP_UPDATEFC: kind = 2; break;
-	default:            return dllp_type_name(dllp->type);
-	}
-	if (cls >= FC_CLASS_COUNT)
-		return dllp_type_name(dllp->type);
-	return fc_names[kind][cls];
+	if (dllp_is_fc(dllp->type) && (unsigned)dllp->fc_class < FC_CLASS_COUNT)
+		name = printed_name(dllp->type, dllp->fc_class);
+	return name ? name : dllp_type_name(dllp->type);
 }
 
 const char *fc_class_name(enum fc_class cls)

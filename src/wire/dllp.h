@@ -102,6 +102,16 @@ const char *dllp_type_name(enum dllp_type type);
 const char *dllp_name(const struct dllp *dllp);
 const char *fc_class_name(enum fc_class cls); /* "P", "NP", "Cpl" */
 
+/* Looks up a DLLP mnemonic of the symbolic text form, s[0..len)
+ * (capture-format.md section 2: "UpdateFC-P", "Ack", "PM_Enter_L1",
+ * "Feature", "Vendor"..., and "Data_Link_Feature" as dllp_name() prints
+ * it), letters without case and '_' and '-' alike.  Returns the name as
+ * the table spells it and fills type and, for the FC kinds, cls (FC_P
+ * for the others); NULL for any other word.  One table in dllp.c holds
+ * these and the printed names. */
+const char *dllp_mnemonic_lookup(const char *s, size_t len, enum dllp_type *type,
+                                 enum fc_class *cls);
+
 static inline bool dllp_is_fc(enum dllp_type t)
 {
 	return t == DLLP_INITFC1 || t == DLLP_INITFC2 || t == DLLP_UPDATEFC;
