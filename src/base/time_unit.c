@@ -6,19 +6,22 @@
 
 #define UNIT(sym, digits, ps) { sym, sizeof(sym) - 1, digits, UINT64_C(ps) }
 
-static const struct time_unit time_units[] = {
-	UNIT("ps", 0, 1),
-	UNIT("ns", 3, 1000),
-	UNIT("us", 6, 1000000),
-	UNIT("ms", 9, 1000000000),
-	UNIT("s", 12, 1000000000000),
+const struct time_unit time_units[TIME_UNIT_COUNT] = {
+	[TIME_UNIT_PS] = UNIT("ps", 0, 1),
+	[TIME_UNIT_NS] = UNIT("ns", 3, 1000),
+	[TIME_UNIT_US] = UNIT("us", 6, 1000000),
+	[TIME_UNIT_MS] = UNIT("ms", 9, 1000000000),
+	[TIME_UNIT_S] = UNIT("s", 12, 1000000000000),
 };
 
 const struct time_unit *time_unit_find(const char *s, size_t len)
 {
-	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
-		if (time_units[i].len == len && memcmp(time_units[i].name, s, len) == 0)
-			return &time_units[i];
+	for (size_t i = 0; i < TIME_UNIT_COUNT; i++) {
+		const struct time_unit *u = &time_units[i];
+
+		/* the first letter first: a time unit is looked up per line */
+		if (u->len == len && u->name[0] == s[0] && memcmp(u->name, s, len) == 0)
+			return u;
 	}
 	return NULL;
 }
@@ -32,9 +35,9 @@ enum time_status time_unit_to_ps(const char *int_s, size_t int_len, const char *
 	for (size_t i = 0; i < int_len; i++) {
 		unsigned dig = (unsigned)(int_s[i] - '0');
 
-		if (whole > (UINT64_MAX - dig) / 10)
+		if (__builtin_mul_overflow(whole, 10u, &whole) ||
+		    __builtin_add_overflow(whole, dig, &whole))
 			return TIME_TOO_BIG;
-		whole = whole * 10 + dig;
 	}
 	for (size_t i = 0; i < frac_len; i++) {
 		unsigned dig = (unsigned)(frac_s[i] - '0');

@@ -15,6 +15,12 @@ struct time_unit {
 	uint64_t ps;             /* picoseconds in one unit */
 };
 
+enum time_unit_id { TIME_UNIT_PS, TIME_UNIT_NS, TIME_UNIT_US, TIME_UNIT_MS, TIME_UNIT_S,
+                    TIME_UNIT_COUNT };
+
+/* The units, indexed by their id. */
+extern const struct time_unit time_units[TIME_UNIT_COUNT];
+
 /* The unit named s[0..len), NULL for none.  SI symbols, so the case
  * counts: "ms" is not "Ms". */
 const struct time_unit *time_unit_find(const char *s, size_t len);

@@ -165,7 +165,7 @@ bool parse_initial_credits(const char *s,
 
 bool parse_microseconds(const char *s, uint64_t *ps, char *err, size_t errlen)
 {
-	const struct time_unit *us = time_unit_find("us", 2);
+	const struct time_unit *us = &time_units[TIME_UNIT_US];
 	size_t int_len = strspn(s, "0123456789"), frac_len = 0;
 	const char *frac = s + int_len;
 

@@ -580,7 +580,7 @@ static bool parse_time(struct parse *p)
 	char q1[QUOTE_BUF], q2[QUOTE_BUF];
 	struct token t, unit_tok;
 	struct time_digits d = { 0 };
-	const struct time_unit *u = time_unit_find("ns", 2); /* no unit: ns */
+	const struct time_unit *u = &time_units[TIME_UNIT_NS]; /* no unit: ns */
 	const struct time_unit *word_unit;
 
 	if (!lex_next(&p->lx, &t))

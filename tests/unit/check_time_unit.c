@@ -28,7 +28,7 @@ START_TEST(test_units)
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		const struct time_unit *u = time_unit_find(units[i].name, strlen(units[i].name));
 
-		ck_assert_ptr_nonnull(u);
+		ck_assert_ptr_eq(u, &time_units[i]);
 		ck_assert_str_eq(u->name, units[i].name);
 		ck_assert_uint_eq(u->len, strlen(units[i].name));
 		ck_assert_uint_eq(u->frac_digits, units[i].digits);
