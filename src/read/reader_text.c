@@ -77,6 +77,7 @@
 
 #include "base/ascii.h"
 #include "base/attrs.h"
+#include "base/blank.h"
 #include "base/number.h"
 #include "base/text_quote.h"
 #include "base/time_unit.h"
@@ -116,16 +117,9 @@ struct text_reader {
 /* ------------------------------------------------------------------ */
 /* Characters, words, messages */
 
-/* ' ', '\t', '\r', '\v' and '\f' as bits of one mask: a compare and a
- * shift per character, which the lexer pays for every byte of a line. */
-#define SPACE_MASK (UINT64_C(1) << ' ' | UINT64_C(1) << '\t' | \
-		    UINT64_C(1) << '\r' | UINT64_C(1) << '\v' | UINT64_C(1) << '\f')
-
 static bool is_space(char c)
 {
-	unsigned char u = (unsigned char)c;
-
-	return u <= ' ' && (SPACE_MASK >> u & 1u);
+	return blank_is(c);
 }
 
 static bool is_digit(char c)
@@ -167,35 +161,6 @@ struct lexer {
 	size_t end;              /* comment and trailing blanks cut off */
 };
 
-/* The first blank in line[p..end), or end.  Eight bytes at a time where
- * eight remain: a hex record is one long token.  In a 64-bit word, bytes
- * below '!' are the ones whose bit 7 (w - 0x21..21) & ~w & 0x80..80
- * sets; a borrow only runs upwards from such a byte, so the lowest bit
- * set is the first of them (which may be a control character, not a
- * blank: then the scan goes on after it). */
-static size_t token_end(const char *line, size_t p, size_t end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while (end - p >= 8) {
-		uint64_t w;
-		memcpy(&w, line + p, sizeof(w));
-		uint64_t below = (w - UINT64_C(0x2121212121212121)) & ~w &
-		                 UINT64_C(0x8080808080808080);
-		if (below == 0) {
-			p += 8;
-			continue;
-		}
-		size_t q = p + (size_t)__builtin_ctzll(below) / 8;
-		if (is_space(line[q]))
-			return q;
-		p = q + 1;
-	}
-#endif
-	while (p < end && !is_space(line[p]))
-		p++;
-	return p;
-}
-
 static bool lex_next(struct lexer *lx, struct token *t)
 {
 	size_t p = lx->pos;
@@ -208,7 +173,7 @@ static bool lex_next(struct lexer *lx, struct token *t)
 	}
 	t->s = lx->line + p;
 	t->col = (unsigned)p + 1;
-	p = token_end(lx->line, p, lx->end);
+	p = blank_find(lx->line, p, lx->end);
 	t->len = (size_t)(lx->line + p - t->s);
 	lx->pos = p;
 	return true;

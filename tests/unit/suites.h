@@ -16,5 +16,6 @@ Suite *suite_pcap_file(void);
 Suite *suite_number(void);
 Suite *suite_time_unit(void);
 Suite *suite_cli_parse(void);
+Suite *suite_blank(void);
 
 #endif
