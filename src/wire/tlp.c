@@ -549,9 +549,11 @@ bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
 			bool *addr64)
 {
 	for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++) {
-		if (len == tlp_mnemonics[i].len && ascii_eq_nocase(name, len, tlp_mnemonics[i].name)) {
-			*kind = tlp_mnemonics[i].kind;
-			*addr64 = tlp_mnemonics[i].addr64;
+		const struct tlp_mnemonic_row *row = &tlp_mnemonics[i];
+
+		if (len == row->len && ascii_eq_nocase(name, len, row->name)) {
+			*kind = row->kind;
+			*addr64 = row->addr64;
 			return true;
 		}
 	}

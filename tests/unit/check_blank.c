@@ -41,7 +41,8 @@ START_TEST(test_matches_plain)
 
 					if (got != want)
 						ck_abort_msg("len %zu byte %02x at %zu from %zu: "
-						             "%zu, plain %zu", len, b, k, p, got, want);
+						             "%zu, plain %zu",
+						             len, b, k, p, got, want);
 				}
 			}
 		}

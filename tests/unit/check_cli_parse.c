@@ -80,7 +80,8 @@ START_TEST(test_microseconds)
 	uint64_t ps;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		ck_assert_msg(parse_microseconds(good[i].s, &ps, err, sizeof(err)), "%s", good[i].s);
+		ck_assert_msg(parse_microseconds(good[i].s, &ps, err, sizeof(err)), "%s",
+		              good[i].s);
 		ck_assert_uint_eq(ps, good[i].ps);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
