@@ -1,31 +1,13 @@
 /* cli_parse.c: option values with a syntax of their own. */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/number.h"
+#include "base/time_unit.h"
 #include "cli/cli_parse.h"
+#include "wire/fc_arith.h"
 
-
-/* A whole decimal (or 0x hex) number of at most max. */
-static bool number(const char *s, size_t len, unsigned long max, unsigned long *out)
-{
-	char buf[24];
-	if (len == 0 || len >= sizeof(buf))
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (buf[0] == '-' || buf[0] == '+')
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(buf, &end, 0);
-	if (errno || *end || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 /* Calls item(s, len) for each comma-separated item of s. */
 #define FOR_EACH_ITEM(s, p, len) \
@@ -37,9 +19,9 @@ bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen)
 {
 	FOR_EACH_ITEM(s, item, len) {
 		const char *eq = memchr(item, '=', len);
-		unsigned long tc, vc;
-		if (!eq || !number(item, (size_t)(eq - item), 7, &tc) ||
-		    !number(eq + 1, len - (size_t)(eq + 1 - item), 7, &vc)) {
+		uint64_t tc, vc;
+		if (!eq || !number_parse_max(item, (size_t)(eq - item), 7, &tc) ||
+		    !number_parse_max(eq + 1, len - (size_t)(eq + 1 - item), 7, &vc)) {
 			snprintf(err, errlen, "--tc-map: '%.*s' is not TC=VC with TC and VC 0-7",
 			         (int)len, item);
 			return false;
@@ -103,8 +85,8 @@ bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err,
 
 bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen)
 {
-	unsigned long v;
-	if (!number(s, strlen(s), 4096, &v) || v < 128 || (v & (v - 1)) != 0) {
+	uint64_t v;
+	if (!number_parse_max(s, strlen(s), 4096, &v) || v < 128 || (v & (v - 1)) != 0) {
 		snprintf(err, errlen, "--mps takes 128, 256, 512, 1024, 2048 or 4096 (bytes), not '%s'", s);
 		return false;
 	}
@@ -129,7 +111,7 @@ bool parse_initial_credits(const char *s,
                            char *err, size_t errlen)
 {
 	enum link_dir adv;
-	unsigned long vc;
+	uint64_t vc;
 	const char *rest;
 	if (strncmp(s, "down:", 5) == 0) {
 		adv = DIR_DOWN;
@@ -142,7 +124,7 @@ bool parse_initial_credits(const char *s,
 		return false;
 	}
 	const char *colon = strchr(rest, ':');
-	if (!colon || !number(rest, (size_t)(colon - rest), 7, &vc)) {
+	if (!colon || !number_parse_max(rest, (size_t)(colon - rest), 7, &vc)) {
 		snprintf(err, errlen, "--initial-credits: '%s': expected PORT:VC:TYPE=N,... with VC 0-7", s);
 		return false;
 	}
@@ -158,13 +140,16 @@ bool parse_initial_credits(const char *s,
 		const char *val = eq + 1;
 		size_t vlen = len - (size_t)(val - item);
 		struct initial_credit *ic = &initial[adv][vc][ct];
-		unsigned long n;
-		unsigned long max = ct_is_data(ct) ? 32752 : 2032;
+		uint64_t n;
+		/* the most a receiver may advertise: the field's largest
+		 * value at the largest scale, x16 [5.5] */
+		unsigned long max = ct_is_data(ct) ? fc_data_max(FC_SCALE_MAX)
+		                                   : fc_hdr_max(FC_SCALE_MAX);
 		if (vlen == 3 && strncasecmp(val, "inf", 3) == 0) {
 			ic->given = true;
 			ic->infinite = true;
 			ic->credits = 0;
-		} else if (number(val, vlen, max, &n) && n > 0) {
+		} else if (number_parse_max(val, vlen, max, &n) && n > 0) {
 			ic->given = true;
 			ic->infinite = false;
 			ic->credits = (uint32_t)n;
@@ -180,31 +165,20 @@ bool parse_initial_credits(const char *s,
 
 bool parse_microseconds(const char *s, uint64_t *ps, char *err, size_t errlen)
 {
-	uint64_t whole = 0, frac = 0;
-	unsigned frac_digits = 0;
-	const char *p = s;
-	bool digits = false;
-	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
-		if (whole > UINT64_C(1000000000))
-			goto bad;
-		whole = whole * 10 + (uint64_t)(*p - '0');
+	const struct time_unit *us = &time_units[TIME_UNIT_US];
+	size_t int_len = strspn(s, "0123456789"), frac_len = 0;
+	const char *frac = s + int_len;
+
+	if (*frac == '.') {
+		frac++;
+		frac_len = strspn(frac, "0123456789");
 	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
-			if (++frac_digits > 6)
-				goto bad;
-			frac = frac * 10 + (uint64_t)(*p - '0');
-		}
+	/* at least one digit, nothing else, and at most the six decimals of
+	 * a microsecond down to 1 ps (man page: "up to six decimals") */
+	if (int_len + frac_len == 0 || frac[frac_len] != '\0' || frac_len > us->frac_digits ||
+	    time_unit_to_ps(s, int_len, frac, frac_len, us, ps) != TIME_OK || *ps == 0) {
+		snprintf(err, errlen, "'%s' is not a time in microseconds (e.g. 45 or 17.5)", s);
+		return false;
 	}
-	if (*p || !digits)
-		goto bad;
-	while (frac_digits++ < 6)
-		frac *= 10;
-	*ps = whole * UINT64_C(1000000) + frac;
-	if (*ps == 0)
-		goto bad;
 	return true;
-bad:
-	snprintf(err, errlen, "'%s' is not a time in microseconds (e.g. 45 or 17.5)", s);
-	return false;
 }

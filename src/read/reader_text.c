@@ -24,7 +24,9 @@
  *   Hex: hex digits; spaces, tabs and '_' between them are ignored; an even
  *   number of digits in all.  A TLP is at most TLP_MAX_RECORD_LEN bytes.
  *
- *   Symbolic DLLPs ('_' and '-' are interchangeable in mnemonics):
+ *   Symbolic DLLPs ('_' and '-' are interchangeable in mnemonics; the
+ *   mnemonics are dllp_mnemonic_lookup()'s, wire/dllp.c, the keys below
+ *   this file's, with the field limits of wire/fc_arith.h):
  *     InitFC1-P|NP|Cpl, InitFC2-*, UpdateFC-*  vc=0..7 hdr=0..255 data=0..4095
  *                                              [hdrscale=0..3] [datascale=0..3]
  *     Ack seq=0..4095, Nak seq=0..4095
@@ -75,8 +77,12 @@
 
 #include "base/ascii.h"
 #include "base/attrs.h"
+#include "base/blank.h"
+#include "base/number.h"
 #include "base/text_quote.h"
+#include "base/time_unit.h"
 #include "wire/dllp.h"
+#include "wire/fc_arith.h"
 #include "read/reader.h"
 #include "core/record.h"
 #include "wire/tlp.h"
@@ -111,16 +117,9 @@ struct text_reader {
 /* ------------------------------------------------------------------ */
 /* Characters, words, messages */
 
-/* ' ', '\t', '\r', '\v' and '\f' as bits of one mask: a compare and a
- * shift per character, which the lexer pays for every byte of a line. */
-#define SPACE_MASK (UINT64_C(1) << ' ' | UINT64_C(1) << '\t' | \
-		    UINT64_C(1) << '\r' | UINT64_C(1) << '\v' | UINT64_C(1) << '\f')
-
 static bool is_space(char c)
 {
-	unsigned char u = (unsigned char)c;
-
-	return u <= ' ' && (SPACE_MASK >> u & 1u);
+	return blank_is(c);
 }
 
 static bool is_digit(char c)
@@ -162,35 +161,6 @@ struct lexer {
 	size_t end;              /* comment and trailing blanks cut off */
 };
 
-/* The first blank in line[p..end), or end.  Eight bytes at a time where
- * eight remain: a hex record is one long token.  In a 64-bit word, bytes
- * below '!' are the ones whose bit 7 (w - 0x21..21) & ~w & 0x80..80
- * sets; a borrow only runs upwards from such a byte, so the lowest bit
- * set is the first of them (which may be a control character, not a
- * blank: then the scan goes on after it). */
-static size_t token_end(const char *line, size_t p, size_t end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while (end - p >= 8) {
-		uint64_t w;
-		memcpy(&w, line + p, sizeof(w));
-		uint64_t below = (w - UINT64_C(0x2121212121212121)) & ~w &
-		                 UINT64_C(0x8080808080808080);
-		if (below == 0) {
-			p += 8;
-			continue;
-		}
-		size_t q = p + (size_t)__builtin_ctzll(below) / 8;
-		if (is_space(line[q]))
-			return q;
-		p = q + 1;
-	}
-#endif
-	while (p < end && !is_space(line[p]))
-		p++;
-	return p;
-}
-
 static bool lex_next(struct lexer *lx, struct token *t)
 {
 	size_t p = lx->pos;
@@ -203,7 +173,7 @@ static bool lex_next(struct lexer *lx, struct token *t)
 	}
 	t->s = lx->line + p;
 	t->col = (unsigned)p + 1;
-	p = token_end(lx->line, p, lx->end);
+	p = blank_find(lx->line, p, lx->end);
 	t->len = (size_t)(lx->line + p - t->s);
 	lx->pos = p;
 	return true;
@@ -280,12 +250,12 @@ struct form {
 
 static const struct key_rule fc_rules[] = {
 	RULE_LINK, RULE_CRC,
-	{ KEY_VC, false, 0, 7 }, { KEY_HDR, false, 0, 255 },
-	{ KEY_DATA, false, 0, 4095 }, { KEY_HDRSCALE, false, 0, 3 },
-	{ KEY_DATASCALE, false, 0, 3 },
+	{ KEY_VC, false, 0, 7 }, { KEY_HDR, false, 0, FC_HDR_FIELD_MAX },
+	{ KEY_DATA, false, 0, FC_DATA_FIELD_MAX }, { KEY_HDRSCALE, false, 0, FC_SCALE_MAX },
+	{ KEY_DATASCALE, false, 0, FC_SCALE_MAX },
 };
 static const struct key_rule acknak_rules[] = {
-	RULE_LINK, RULE_CRC, { KEY_SEQ, false, 0, 4095 },
+	RULE_LINK, RULE_CRC, { KEY_SEQ, false, 0, DL_SEQ_MAX },
 };
 static const struct key_rule bare_rules[] = { RULE_LINK, RULE_CRC };
 static const struct key_rule feature_rules[] = {
@@ -297,7 +267,7 @@ static const struct key_rule vendor_rules[] = {
 };
 static const struct key_rule tlp_rules[] = {
 	RULE_LINK,
-	{ KEY_SEQ, false, 0, 4095 }, { KEY_LEN, false, 1, 1024 },
+	{ KEY_SEQ, false, 0, DL_SEQ_MAX }, { KEY_LEN, false, 1, TLP_MAX_LENGTH_DW },
 	{ KEY_TC, false, 0, 7 }, { KEY_TD, false, 0, 1 },
 	{ KEY_LCRC, true, 0, 0xFFFFFFFF },
 };
@@ -323,44 +293,40 @@ static const struct form form_event = FORM(event_rules, 0, 0);
 static const struct form form_event_vc =
 	FORM(event_vc_rules, BIT(KEY_VC), 0);
 
+/* The form of a symbolic DLLP by kind; NULL for the kinds that have
+ * none.  The mnemonics themselves are dllp_mnemonic_lookup()'s. */
+static const struct form *dllp_form(enum dllp_type type)
+{
+	switch (type) {
+	case DLLP_INITFC1:
+	case DLLP_INITFC2:
+	case DLLP_UPDATEFC:
+		return &form_fc;
+	case DLLP_ACK:
+	case DLLP_NAK:
+		return &form_acknak;
+	case DLLP_PM_ENTER_L1:
+	case DLLP_PM_ENTER_L23:
+	case DLLP_PM_AS_REQUEST_L1:
+	case DLLP_PM_REQUEST_ACK:
+	case DLLP_NOP:
+		return &form_bare;
+	case DLLP_FEATURE:
+		return &form_feature;
+	case DLLP_VENDOR:
+		return &form_vendor;
+	default:
+		return NULL;
+	}
+}
+
+/* A symbolic DLLP's mnemonic, as dllp_mnemonic_lookup() found it. */
 struct dllp_mnemonic {
-	struct name name;
+	const char *name;            /* as the table spells it, for messages */
 	enum dllp_type type;
 	enum fc_class cls;
 	const struct form *form;
 };
-
-static const struct dllp_mnemonic dllp_mnemonics[] = {
-	{ NAME("InitFC1-P"), DLLP_INITFC1, FC_P, &form_fc },
-	{ NAME("InitFC1-NP"), DLLP_INITFC1, FC_NP, &form_fc },
-	{ NAME("InitFC1-Cpl"), DLLP_INITFC1, FC_CPL, &form_fc },
-	{ NAME("InitFC2-P"), DLLP_INITFC2, FC_P, &form_fc },
-	{ NAME("InitFC2-NP"), DLLP_INITFC2, FC_NP, &form_fc },
-	{ NAME("InitFC2-Cpl"), DLLP_INITFC2, FC_CPL, &form_fc },
-	{ NAME("UpdateFC-P"), DLLP_UPDATEFC, FC_P, &form_fc },
-	{ NAME("UpdateFC-NP"), DLLP_UPDATEFC, FC_NP, &form_fc },
-	{ NAME("UpdateFC-Cpl"), DLLP_UPDATEFC, FC_CPL, &form_fc },
-	{ NAME("Ack"), DLLP_ACK, FC_P, &form_acknak },
-	{ NAME("Nak"), DLLP_NAK, FC_P, &form_acknak },
-	{ NAME("PM_Enter_L1"), DLLP_PM_ENTER_L1, FC_P, &form_bare },
-	{ NAME("PM_Enter_L23"), DLLP_PM_ENTER_L23, FC_P, &form_bare },
-	{ NAME("PM_Active_State_Request_L1"), DLLP_PM_AS_REQUEST_L1, FC_P, &form_bare },
-	{ NAME("PM_Request_Ack"), DLLP_PM_REQUEST_ACK, FC_P, &form_bare },
-	{ NAME("NOP"), DLLP_NOP, FC_P, &form_bare },
-	{ NAME("Feature"), DLLP_FEATURE, FC_P, &form_feature },
-	/* dllp_name() prints this one; accept it so output reads back. */
-	{ NAME("Data_Link_Feature"), DLLP_FEATURE, FC_P, &form_feature },
-	{ NAME("Vendor"), DLLP_VENDOR, FC_P, &form_vendor },
-};
-
-static const struct dllp_mnemonic *dllp_mnemonic_find(const struct token *t)
-{
-	for (size_t i = 0; i < sizeof(dllp_mnemonics) / sizeof(dllp_mnemonics[0]); i++) {
-		if (name_eq(t->s, t->len, &dllp_mnemonics[i].name))
-			return &dllp_mnemonics[i];
-	}
-	return NULL;
-}
 
 /* ------------------------------------------------------------------ */
 /* Parsing one line */
@@ -410,79 +376,15 @@ static bool has_word(const struct fields *f, enum word_id w)
 	return f->word_col[w] != 0;
 }
 
-/* Decimal, 0x hex, or (bare_hex) hex with an optional 0x. False when s
- * is not such a number; *too_big when it is but exceeds 64 bits. */
-static bool parse_uint(const char *s, size_t len, bool bare_hex,
-		       uint64_t *out, bool *too_big)
-{
-	unsigned base = bare_hex ? 16 : 10;
-	uint64_t v = 0;
-
-	*too_big = false;
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		len -= 2;
-	}
-	if (len == 0)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		int d = base == 16 ? ascii_hex_value(s[i]) : (is_digit(s[i]) ? s[i] - '0' : -1);
-
-		if (d < 0)
-			return false;
-		/* no division per digit: the overflow flags say it */
-		uint64_t next;
-		if (__builtin_mul_overflow(v, base, &next) ||
-		    __builtin_add_overflow(next, (unsigned)d, &next))
-			*too_big = true;
-		else
-			v = next;
-	}
-	*out = v;
-	return true;
-}
-
-static const struct key_rule *form_rule(const struct form *form, enum key_id k)
+/* The rule of form for the key named s[0..len), NULL when the form has
+ * no such key: only the form's few keys are compared. */
+static const struct key_rule *form_rule(const struct form *form, const char *s, size_t len)
 {
 	for (unsigned i = 0; i < form->nrules; i++) {
-		if (form->rules[i].key == k)
+		if (name_eq(s, len, &key_names[form->rules[i].key]))
 			return &form->rules[i];
 	}
 	return NULL;
-}
-
-/* The key names are lower case: the key is folded once, then compared
- * with the names of its length that start with its letter (a mask of
- * them per letter, made from key_names on first use). */
-static int key_lookup(const char *s, size_t len)
-{
-	static unsigned keys_by_letter[26];
-	static bool keys_by_letter_ready;
-	char folded[16];
-
-	if (!keys_by_letter_ready) {
-		for (int k = 0; k < KEY_COUNT; k++)
-			keys_by_letter[key_names[k].s[0] - 'a'] |= BIT(k);
-		keys_by_letter_ready = true;
-	}
-	if (len == 0 || len > sizeof(folded))
-		return -1;
-	for (size_t i = 0; i < len; i++)
-		folded[i] = fold(s[i]);
-	if ((unsigned char)(folded[0] - 'a') >= 26u)
-		return -1;
-	for (unsigned m = keys_by_letter[folded[0] - 'a']; m != 0; m &= m - 1) {
-		int k = __builtin_ctz(m);
-		if (key_names[k].len != len)
-			continue;
-		size_t i = 0;
-		while (i < len && folded[i] == key_names[k].s[i])
-			i++;
-		if (i == len)
-			return k;
-	}
-	return -1;
 }
 
 static int word_lookup(const struct token *t)
@@ -502,19 +404,19 @@ static bool parse_key(struct parse *p, const struct form *form,
 	size_t klen = (size_t)(eq - t->s);
 	const char *v = eq + 1;
 	size_t vlen = t->len - klen - 1;
-	int k = key_lookup(t->s, klen);
-	const struct key_rule *rule = k < 0 ? NULL : form_rule(form, (enum key_id)k);
+	const struct key_rule *rule = form_rule(form, t->s, klen);
 	uint64_t val;
 	bool too_big;
 
 	if (rule == NULL)
 		return fail(p, t->col, "unknown key '%s' for %s",
 			    text_quote(q1, t->s, klen), what);
+	enum key_id k = (enum key_id)rule->key;
 	if (p->f.col[k] != 0)
 		return fail(p, t->col, "duplicate key '%s'", key_names[k].s);
 	if (vlen == 0)
 		return fail(p, t->col, "missing value for '%s'", key_names[k].s);
-	if (!parse_uint(v, vlen, rule->hex, &val, &too_big))
+	if (!number_parse_u64(v, vlen, rule->hex, &val, &too_big))
 		return fail(p, t->col, "%s='%s': not a %s number", key_names[k].s,
 			    text_quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
 	if (too_big || val < rule->min || val > rule->max) {
@@ -582,30 +484,6 @@ static bool conflict(struct parse *p, unsigned col_a, const char *a,
 
 /* ---- TIME ---- */
 
-struct time_unit {
-	struct name name;
-	unsigned frac_digits;    /* decimals down to 1 ps */
-	uint64_t ps;
-};
-
-static const struct time_unit time_units[] = {
-	{ NAME("ps"), 0, UINT64_C(1) },
-	{ NAME("ns"), 3, UINT64_C(1000) },
-	{ NAME("us"), 6, UINT64_C(1000000) },
-	{ NAME("ms"), 9, UINT64_C(1000000000) },
-	{ NAME("s"), 12, UINT64_C(1000000000000) },
-};
-
-static const struct time_unit *time_unit_find(const char *s, size_t len)
-{
-	for (size_t i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++) {
-		if (time_units[i].name.len == len && time_units[i].name.s[0] == s[0] &&
-		    memcmp(time_units[i].name.s, s, len) == 0)
-			return &time_units[i];
-	}
-	return NULL;
-}
-
 /* The digits of a time: integer part and fraction, located in the token. */
 struct time_digits {
 	const char *int_s;
@@ -650,41 +528,16 @@ static bool time_to_ps(struct parse *p, const struct token *t,
 		       const struct time_digits *d, const struct time_unit *u)
 {
 	char q[QUOTE_BUF];
-	uint64_t whole = 0, frac = 0;
-	unsigned kept = 0;
 
-	for (size_t i = 0; i < d->int_len; i++) {
-		unsigned dig = (unsigned)(d->int_s[i] - '0');
-
-		if (whole > (UINT64_MAX - dig) / 10)
-			goto too_big;
-		whole = whole * 10 + dig;
+	switch (time_unit_to_ps(d->int_s, d->int_len, d->frac_s, d->frac_len, u, &p->time_ps)) {
+	case TIME_OK:
+		return true;
+	case TIME_FINER_THAN_PS:
+		return fail(p, t->col, "time '%s': finer than 1 ps", text_quote(q, t->s, t->len));
+	case TIME_TOO_BIG:
+		break;
 	}
-	/* Digits past the unit's resolution may only be zeros. */
-	for (size_t i = 0; i < d->frac_len; i++) {
-		unsigned dig = (unsigned)(d->frac_s[i] - '0');
-
-		if (kept < u->frac_digits) {
-			frac = frac * 10 + dig;
-			kept++;
-		} else if (dig != 0) {
-			return fail(p, t->col, "time '%s': finer than 1 ps",
-				    text_quote(q, t->s, t->len));
-		}
-	}
-	for (; kept < u->frac_digits; kept++)
-		frac *= 10;
-	/* Times stay below 2^63 ps (106 days) so that every report, JSON
-	 * included, carries them as a signed 64-bit integer. */
-	uint64_t whole_ps;
-	if (__builtin_mul_overflow(whole, u->ps, &whole_ps) ||
-	    whole_ps > (uint64_t)INT64_MAX - frac)
-		goto too_big;
-	p->time_ps = whole_ps + frac;
-	return true;
-too_big:
-	return fail(p, t->col, "time '%s': over 2^63-1 ps",
-		    text_quote(q, t->s, t->len));
+	return fail(p, t->col, "time '%s': over 2^63-1 ps", text_quote(q, t->s, t->len));
 }
 
 static bool parse_time(struct parse *p)
@@ -692,7 +545,7 @@ static bool parse_time(struct parse *p)
 	char q1[QUOTE_BUF], q2[QUOTE_BUF];
 	struct token t, unit_tok;
 	struct time_digits d = { 0 };
-	const struct time_unit *u = &time_units[1]; /* no unit: ns */
+	const struct time_unit *u = &time_units[TIME_UNIT_NS]; /* no unit: ns */
 	const struct time_unit *word_unit;
 
 	if (!lex_next(&p->lx, &t))
@@ -888,7 +741,7 @@ static bool parse_dllp_sym(struct parse *p, const struct dllp_mnemonic *m,
 {
 	struct dllp d;
 
-	if (!parse_fields(p, m->form, m->name.s, col))
+	if (!parse_fields(p, m->form, m->name, col))
 		return false;
 	if (!conflict(p, p->f.col[KEY_CRC], "crc=", p->f.word_col[WORD_NOCRC], "nocrc"))
 		return false;
@@ -1051,7 +904,7 @@ static bool parse_kind(struct parse *p)
 {
 	char q[QUOTE_BUF];
 	struct token t;
-	const struct dllp_mnemonic *m;
+	struct dllp_mnemonic m;
 
 	if (!parse_link_and_kind(p, &t))
 		return false;
@@ -1064,10 +917,11 @@ static bool parse_kind(struct parse *p)
 		return parse_dllp_hex(p);
 	if (name_eq(t.s, t.len, &event_word))
 		return parse_event(p);
-	m = dllp_mnemonic_find(&t);
-	if (m == NULL)
+	m.name = dllp_mnemonic_lookup(t.s, t.len, &m.type, &m.cls);
+	m.form = m.name ? dllp_form(m.type) : NULL;
+	if (m.form == NULL)
 		return fail(p, t.col, "unknown DLLP mnemonic '%s'", text_quote(q, t.s, t.len));
-	return parse_dllp_sym(p, m, t.col);
+	return parse_dllp_sym(p, &m, t.col);
 }
 
 static bool parse_line(struct parse *p)

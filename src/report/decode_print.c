@@ -79,8 +79,6 @@ static void print_dllp(FILE *out, const struct dllp *d)
 	print_crc16(out, d);
 }
 
-static const char *const credit_prefix[FC_CLASS_COUNT] = { "P", "NP", "Cpl" };
-
 static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 {
 	fputs(" TLP", out);
@@ -109,8 +107,8 @@ static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 		fputs(" ep", out);
 	if (t->kind != TLP_KIND_UNKNOWN && t->status == TLP_OK)
 		fprintf(out, " %s %sH=%u %sD=%u", fc_class_name(t->fc_class),
-		        credit_prefix[t->fc_class], t->hdr_credits,
-		        credit_prefix[t->fc_class], t->data_credits);
+		        fc_class_name(t->fc_class), t->hdr_credits,
+		        fc_class_name(t->fc_class), t->data_credits);
 	if (t->status != TLP_OK && !truncated)
 		fprintf(out, " malformed(%s)", tlp_status_text(t->status));
 	switch (t->lcrc) {

@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Sequence numbers are 12 bits: AckNak_Seq_Num [1.3] and the TLP's [3.1]. */
+#define DL_SEQ_MAX 4095u
+
 /* Flow-control classes; also indexes per-class arrays. */
 enum fc_class { FC_P = 0, FC_NP = 1, FC_CPL = 2, FC_CLASS_COUNT = 3 };
 
@@ -98,6 +101,16 @@ uint8_t dllp_fc_type_byte(enum dllp_type type, enum fc_class cls, unsigned vc);
 const char *dllp_type_name(enum dllp_type type);
 const char *dllp_name(const struct dllp *dllp);
 const char *fc_class_name(enum fc_class cls); /* "P", "NP", "Cpl" */
+
+/* Looks up a DLLP mnemonic of the symbolic text form, s[0..len)
+ * (capture-format.md section 2: "UpdateFC-P", "Ack", "PM_Enter_L1",
+ * "Feature", "Vendor"..., and "Data_Link_Feature" as dllp_name() prints
+ * it), letters without case and '_' and '-' alike.  Returns the name as
+ * the table spells it and fills type and, for the FC kinds, cls (FC_P
+ * for the others); NULL for any other word.  One table in dllp.c holds
+ * these and the printed names. */
+const char *dllp_mnemonic_lookup(const char *s, size_t len, enum dllp_type *type,
+                                 enum fc_class *cls);
 
 static inline bool dllp_is_fc(enum dllp_type t)
 {

@@ -53,6 +53,12 @@ static inline bool fc_regresses(uint32_t old_value, uint32_t new_value,
 	return fc_sub(new_value, old_value, width) > fc_half(width);
 }
 
+/* The fields of an FC DLLP [1.4, 1.5]: HdrFC 8 bits, DataFC 12 bits, and
+ * a 2-bit scale for each (0 and 1: x1, 2: x4, 3: x16). */
+#define FC_HDR_FIELD_MAX 255u
+#define FC_DATA_FIELD_MAX 4095u
+#define FC_SCALE_MAX 3u
+
 /* Header and data counter widths for a scale field [1.5 table]. */
 static inline unsigned fc_hdr_width(unsigned scale)
 {

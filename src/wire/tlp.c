@@ -27,7 +27,6 @@
 #define LCRC_BYTES 4u
 #define DW_BYTES 4u
 #define MAX_END_END_PREFIXES 4u   /* [4.4] */
-#define MAX_LENGTH_DW 1024u       /* Length 000h [4.1] */
 
 #define FMT_PREFIX 4u             /* 100b [4.1] */
 #define FMT_4DW 1u                /* Fmt[0]: 4 DW header */
@@ -112,10 +111,14 @@ struct tlp_type_row {
 	enum fc_class fc_class;
 };
 
+/* No Fmt/Type matches two rows, so the order only decides how soon a
+ * TLP is found: memory requests and completions, most of any link, first. */
 static const struct tlp_type_row tlp_type_rows[] = {
-	{ 6, 0, 0x1F, 0x00, TLP_MRD, FC_NP },
-	{ 6, 0, 0x1F, 0x01, TLP_MRDLK, FC_NP },
 	{ 6, 2, 0x1F, 0x00, TLP_MWR, FC_P },
+	{ 6, 0, 0x1F, 0x00, TLP_MRD, FC_NP },
+	{ 7, 2, 0x1F, 0x0A, TLP_CPLD, FC_CPL },
+	{ 7, 0, 0x1F, 0x0A, TLP_CPL, FC_CPL },
+	{ 6, 0, 0x1F, 0x01, TLP_MRDLK, FC_NP },
 	{ 7, 0, 0x1F, 0x02, TLP_IORD, FC_NP },
 	{ 7, 2, 0x1F, 0x02, TLP_IOWR, FC_NP },
 	{ 7, 0, 0x1F, 0x04, TLP_CFGRD0, FC_NP },
@@ -124,8 +127,6 @@ static const struct tlp_type_row tlp_type_rows[] = {
 	{ 7, 2, 0x1F, 0x05, TLP_CFGWR1, FC_NP },
 	{ 7, 1, 0x18, 0x10, TLP_MSG, FC_P },
 	{ 7, 3, 0x18, 0x10, TLP_MSGD, FC_P },
-	{ 7, 0, 0x1F, 0x0A, TLP_CPL, FC_CPL },
-	{ 7, 2, 0x1F, 0x0A, TLP_CPLD, FC_CPL },
 	{ 7, 0, 0x1F, 0x0B, TLP_CPLLK, FC_CPL },
 	{ 7, 2, 0x1F, 0x0B, TLP_CPLDLK, FC_CPL },
 	{ 6, 2, 0x1F, 0x0C, TLP_FETCHADD, FC_NP },
@@ -136,36 +137,16 @@ static const struct tlp_type_row tlp_type_rows[] = {
 
 #define TLP_TYPE_ROW_COUNT (sizeof(tlp_type_rows) / sizeof(tlp_type_rows[0]))
 
-/* DW0 byte 0 (Fmt|Type) -> index of its row + 1, 0 for a reserved
- * combination.  Filled from tlp_type_rows on first use, so the rows stay
- * the one statement of the encoding and decoding is one look-up. */
-static uint8_t row_of_byte0[256];
-static bool row_of_byte0_ready;
-
-static void fill_row_of_byte0(void)
-{
-	for (unsigned b0 = 0; b0 < 256; b0++) {
-		uint8_t fmt = (uint8_t)(b0 >> 5), type = (uint8_t)(b0 & 0x1Fu);
-
-		for (size_t i = 0; i < TLP_TYPE_ROW_COUNT; i++) {
-			const struct tlp_type_row *row = &tlp_type_rows[i];
-
-			if ((fmt & row->fmt_mask) == row->fmt &&
-			    (type & row->type_mask) == row->type) {
-				row_of_byte0[b0] = (uint8_t)(i + 1);
-				break;
-			}
-		}
-	}
-	row_of_byte0_ready = true;
-}
-
+/* The first row that matches, NULL for a reserved combination. */
 static const struct tlp_type_row *row_by_fmt_type(uint8_t fmt, uint8_t type)
 {
-	if (!row_of_byte0_ready)
-		fill_row_of_byte0();
-	unsigned index = row_of_byte0[(fmt & 7u) << 5 | (type & 0x1Fu)];
-	return index ? &tlp_type_rows[index - 1] : NULL;
+	for (size_t i = 0; i < TLP_TYPE_ROW_COUNT; i++) {
+		const struct tlp_type_row *row = &tlp_type_rows[i];
+
+		if ((fmt & row->fmt_mask) == row->fmt && (type & row->type_mask) == row->type)
+			return row;
+	}
+	return NULL;
 }
 
 static const struct tlp_type_row *row_by_kind(enum tlp_kind kind)
@@ -249,7 +230,7 @@ static void decode_dw0(const uint8_t *h, struct tlp *t)
 	t->td = (h[2] & 0x80u) != 0;
 	t->ep = (h[2] & 0x40u) != 0;
 	t->length_field = (uint16_t)((h[2] & 3u) << 8 | h[3]);
-	t->length_dw = t->length_field ? t->length_field : MAX_LENGTH_DW;
+	t->length_dw = t->length_field ? t->length_field : TLP_MAX_LENGTH_DW;
 }
 
 /* Kind, class and credit cost from DW0 [4.2].  A reserved combination
@@ -491,16 +472,13 @@ static void put_lcrc(const struct tlp_spec *spec, const uint8_t seq[2],
 /* The payload of a generated TLP: bytes 00h, 01h, ... FFh, 00h, ...
  * copied from one ramp in 256-byte pieces (a symbolic text trace gives
  * only the length; a byte loop here was 4% of reading one). */
+#define RAMP4(n) (n), (n) + 1, (n) + 2, (n) + 3
+#define RAMP16(n) RAMP4(n), RAMP4((n) + 4), RAMP4((n) + 8), RAMP4((n) + 12)
+#define RAMP64(n) RAMP16(n), RAMP16((n) + 16), RAMP16((n) + 32), RAMP16((n) + 48)
+static const uint8_t ramp[256] = { RAMP64(0), RAMP64(64), RAMP64(128), RAMP64(192) };
+
 static void fill_payload(uint8_t *p, size_t n)
 {
-	static uint8_t ramp[256];
-	static bool ramp_ready;
-
-	if (!ramp_ready) {
-		for (unsigned i = 0; i < 256; i++)
-			ramp[i] = (uint8_t)i;
-		ramp_ready = true;
-	}
 	for (size_t done = 0; done < n; done += sizeof(ramp)) {
 		size_t chunk = n - done < sizeof(ramp) ? n - done : sizeof(ramp);
 		memcpy(p + done, ramp, chunk);
@@ -516,7 +494,7 @@ size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 	size_t hdr_bytes, data_bytes, tlp_bytes, total, seq_len;
 	uint8_t *tlp;
 
-	if (!row || spec->length_dw == 0 || spec->length_dw > MAX_LENGTH_DW)
+	if (!row || spec->length_dw == 0 || spec->length_dw > TLP_MAX_LENGTH_DW)
 		return 0;
 	fmt_type_for(spec, row, &fmt, &type);
 	hdr_bytes = (fmt & FMT_4DW) ? 16 : 12;
@@ -567,33 +545,15 @@ static const struct tlp_mnemonic_row tlp_mnemonics[] = {
 
 #define TLP_MNEMONIC_COUNT (sizeof(tlp_mnemonics) / sizeof(tlp_mnemonics[0]))
 
-_Static_assert(TLP_MNEMONIC_COUNT <= 64, "a mnemonic mask is 64 bits");
-
 bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
 			bool *addr64)
 {
-	/* the rows whose name starts with each letter, made on first use */
-	static uint64_t rows_by_letter[26];
-	static bool rows_by_letter_ready;
+	for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++) {
+		const struct tlp_mnemonic_row *row = &tlp_mnemonics[i];
 
-	if (!rows_by_letter_ready) {
-		for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++)
-			rows_by_letter[(unsigned char)ascii_lower(tlp_mnemonics[i].name[0]) - 'a'] |=
-				UINT64_C(1) << i;
-		rows_by_letter_ready = true;
-	}
-	if (len == 0)
-		return false;
-	unsigned letter = (unsigned)(unsigned char)ascii_lower(name[0]) - 'a';
-	if (letter >= 26)
-		return false;
-	for (uint64_t m = rows_by_letter[letter]; m != 0; m &= m - 1) {
-		size_t i = (size_t)__builtin_ctzll(m);
-		if (len != tlp_mnemonics[i].len)
-			continue;
-		if (ascii_eq_nocase(name, len, tlp_mnemonics[i].name)) {
-			*kind = tlp_mnemonics[i].kind;
-			*addr64 = tlp_mnemonics[i].addr64;
+		if (len == row->len && ascii_eq_nocase(name, len, row->name)) {
+			*kind = row->kind;
+			*addr64 = row->addr64;
 			return true;
 		}
 	}

@@ -37,6 +37,8 @@ enum tlp_status {
 };
 
 #define TLP_PREFIX_MAX 8
+/* The most DW a Length field says: 1024, written 000h [4.1]. */
+#define TLP_MAX_LENGTH_DW 1024u
 
 struct tlp {
 	/* Data link layer */

@@ -505,6 +505,77 @@ START_TEST(test_names_and_fallbacks)
 }
 END_TEST
 
+/* ---- mnemonics -------------------------------------------------------------- */
+
+/* Every mnemonic of capture-format.md section 2 (and Data_Link_Feature)
+ * is found, in any case and with '_' for '-', and comes back spelt as the
+ * table spells it; an FC mnemonic names its class.  Where the mnemonic is
+ * the printed name, dllp_name() of the kind gives it back (a --decode
+ * listing reads back). */
+START_TEST(test_mnemonic_lookup)
+{
+	static const struct {
+		const char *written, *name;
+		enum dllp_type type;
+		enum fc_class cls;
+		bool printed;
+	} cases[] = {
+		{ "UpdateFC-P", "UpdateFC-P", DLLP_UPDATEFC, FC_P, true },
+		{ "updatefc_np", "UpdateFC-NP", DLLP_UPDATEFC, FC_NP, true },
+		{ "UPDATEFC-CPL", "UpdateFC-Cpl", DLLP_UPDATEFC, FC_CPL, true },
+		{ "InitFC1-P", "InitFC1-P", DLLP_INITFC1, FC_P, true },
+		{ "initfc1_cpl", "InitFC1-Cpl", DLLP_INITFC1, FC_CPL, true },
+		{ "InitFC2-NP", "InitFC2-NP", DLLP_INITFC2, FC_NP, true },
+		{ "ack", "Ack", DLLP_ACK, FC_P, true },
+		{ "NAK", "Nak", DLLP_NAK, FC_P, true },
+		{ "pm-enter-l1", "PM_Enter_L1", DLLP_PM_ENTER_L1, FC_P, true },
+		{ "PM_Enter_L23", "PM_Enter_L23", DLLP_PM_ENTER_L23, FC_P, true },
+		{ "PM_Active_State_Request_L1", "PM_Active_State_Request_L1",
+		  DLLP_PM_AS_REQUEST_L1, FC_P, true },
+		{ "pm_request_ack", "PM_Request_Ack", DLLP_PM_REQUEST_ACK, FC_P, true },
+		{ "nop", "NOP", DLLP_NOP, FC_P, true },
+		{ "Feature", "Feature", DLLP_FEATURE, FC_P, false },
+		{ "data-link-feature", "Data_Link_Feature", DLLP_FEATURE, FC_P, true },
+		{ "VENDOR", "Vendor", DLLP_VENDOR, FC_P, false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum dllp_type type = DLLP_RESERVED;
+		enum fc_class cls = FC_CLASS_COUNT;
+		const char *name = dllp_mnemonic_lookup(cases[i].written, strlen(cases[i].written),
+		                                        &type, &cls);
+		struct dllp d = { .type = cases[i].type, .fc_class = cases[i].cls };
+
+		ck_assert_msg(name != NULL, "%s not found", cases[i].written);
+		ck_assert_str_eq(name, cases[i].name);
+		ck_assert_int_eq(type, cases[i].type);
+		ck_assert_int_eq(cls, cases[i].cls);
+		if (cases[i].printed)
+			ck_assert_str_eq(dllp_name(&d), cases[i].name);
+	}
+}
+END_TEST
+
+/* Printed names that are no mnemonic of the text form, near misses and
+ * words of other lengths are not found. */
+START_TEST(test_mnemonic_unknown)
+{
+	static const char *const words[] = {
+		"", "Vendor_Specific", "InitFC1", "UpdateFC", "MRInit", "MRUpdateFC",
+		"Alt_Protocol_1", "Link_Management", "Reserved", "UpdateFC-", "UpdateFC-X",
+		"UpdateFCP", "UpdateFC.P", "Acks", "Ac", "PM Enter L1", "DLLP", "TLP",
+	};
+	enum dllp_type type;
+	enum fc_class cls;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		ck_assert_msg(dllp_mnemonic_lookup(words[i], strlen(words[i]), &type, &cls) == NULL,
+		              "'%s' found", words[i]);
+	/* only len bytes are read */
+	ck_assert_ptr_nonnull(dllp_mnemonic_lookup("Ack seq=1", 3, &type, &cls));
+}
+END_TEST
+
 Suite *suite_dllp(void)
 {
 	Suite *s = suite_create("dllp");
@@ -523,6 +594,11 @@ Suite *suite_dllp(void)
 	tcase_add_test(tc, test_type_byte_table);
 	tcase_add_test(tc, test_every_type_byte_round_trips);
 	tcase_add_test(tc, test_names_and_fallbacks);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("mnemonics");
+	tcase_add_test(tc, test_mnemonic_lookup);
+	tcase_add_test(tc, test_mnemonic_unknown);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("round_trip");

@@ -14,6 +14,10 @@ int main(void)
 	srunner_add_suite(sr, suite_fc());
 	srunner_add_suite(sr, suite_decompress());
 	srunner_add_suite(sr, suite_pcap_file());
+	srunner_add_suite(sr, suite_number());
+	srunner_add_suite(sr, suite_time_unit());
+	srunner_add_suite(sr, suite_cli_parse());
+	srunner_add_suite(sr, suite_blank());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

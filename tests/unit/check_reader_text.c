@@ -774,6 +774,13 @@ static const struct {
 	{ "10 down link=1 NOP link=2", 20, "duplicate key 'link'" },
 	{ "10 down InitFC3-P vc=0 hdr=1 data=1", 9, "unknown DLLP mnemonic 'InitFC3-P'" },
 	{ "10 down TPL MWr32", 9, "unknown DLLP mnemonic 'TPL'" },
+	/* printed names that are no mnemonic of the text form (wire/dllp.c) */
+	{ "10 down Vendor_Specific data=1", 9, "unknown DLLP mnemonic 'Vendor_Specific'" },
+	{ "10 down UpdateFC vc=0 hdr=1 data=1", 9, "unknown DLLP mnemonic 'UpdateFC'" },
+	{ "10 down MRInit", 9, "unknown DLLP mnemonic 'MRInit'" },
+	{ "10 down Reserved", 9, "unknown DLLP mnemonic 'Reserved'" },
+	{ "10 down Data_Link_Feature ack=1", 9, "missing key 'bits' for Data_Link_Feature" },
+	{ "10 down feature ack=1", 9, "missing key 'bits' for Feature" },
 	/* symbolic DLLP keys */
 	{ "10 down InitFC1-P vc=0 hdr=1", 9, "missing key 'data' for InitFC1-P" },
 	{ "10 down InitFC1-P hdr=1 data=1", 9, "missing key 'vc' for InitFC1-P" },

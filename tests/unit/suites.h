@@ -13,5 +13,9 @@ Suite *suite_reader_csv(void);
 Suite *suite_fc(void);
 Suite *suite_decompress(void);
 Suite *suite_pcap_file(void);
+Suite *suite_number(void);
+Suite *suite_time_unit(void);
+Suite *suite_cli_parse(void);
+Suite *suite_blank(void);
 
 #endif
