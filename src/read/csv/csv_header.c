@@ -56,8 +56,8 @@ static bool take_header_at(struct csv_reader *r, char *err, size_t errlen)
 		if (d == CSV_DELIM_AUTO)
 			d = csv_guess_delimiter(r->line, r->line_len);
 		mode = d == CSV_DELIM_AUTO || d == CSV_DELIM_ALIGNED
-		       ? (struct split_mode){ LAYOUT_ALIGNED, 0, 2 }
-		       : (struct split_mode){ LAYOUT_DELIMITED, d, 0 };
+		       ? (struct split_mode){ CSV_LAYOUT_ALIGNED, 0, 2 }
+		       : (struct split_mode){ CSV_LAYOUT_DELIMITED, d, 0 };
 	}
 	take_header(r, &mode);
 	return true;
@@ -183,7 +183,7 @@ static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
 static bool shape_open_for_dump(struct csv_reader *r)
 {
 	const struct shape_keep *k = &r->shape_best;
-	struct split_mode mode = { LAYOUT_DELIMITED, k->sh.delim, 0 };
+	struct split_mode mode = { CSV_LAYOUT_DELIMITED, k->sh.delim, 0 };
 
 	memcpy(r->line, k->header.text, k->header.len);
 	r->line[k->header.len] = '\0';
@@ -233,12 +233,12 @@ bool csv_find_header(struct csv_reader *r, char *err, size_t errlen)
 		if (r->o.delimiter != CSV_DELIM_AUTO)
 			continue;
 		if (csv_parse_agilent(r->line, r->line_len, &a)) {
-			r->layout = LAYOUT_AGILENT;
+			r->layout = CSV_LAYOUT_AGILENT;
 			r->pending = true;
 			return true;
 		}
 		if (csv_is_fpga_line(r->line, r->line_len, r->scratch, r->cells)) {
-			r->layout = LAYOUT_FPGA;
+			r->layout = CSV_LAYOUT_FPGA;
 			r->pending = true;
 			return true;
 		}
@@ -280,9 +280,9 @@ bool csv_open_headerless(struct csv_reader *r, char *err, size_t errlen)
 		struct agilent_line a;
 
 		if (csv_parse_agilent(r->line, r->line_len, &a))
-			r->layout = LAYOUT_AGILENT;
+			r->layout = CSV_LAYOUT_AGILENT;
 		else if (csv_is_fpga_line(r->line, r->line_len, r->scratch, r->cells))
-			r->layout = LAYOUT_FPGA;
+			r->layout = CSV_LAYOUT_FPGA;
 		else
 			return csv_set_err(err, errlen,
 			                   "%s: --header-line 0: name the columns with --map KEY=#N",
@@ -293,6 +293,6 @@ bool csv_open_headerless(struct csv_reader *r, char *err, size_t errlen)
 	if (r->delim == CSV_DELIM_AUTO)
 		r->delim = csv_guess_delimiter(r->line, r->line_len);
 	r->layout = r->delim == CSV_DELIM_AUTO || r->delim == CSV_DELIM_ALIGNED
-	            ? LAYOUT_BLANKS : LAYOUT_DELIMITED;
+	            ? CSV_LAYOUT_BLANKS : CSV_LAYOUT_DELIMITED;
 	return true;
 }

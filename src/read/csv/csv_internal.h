@@ -14,8 +14,10 @@
  *   csv_header.c   finding the header (or layout) when an input opens
  *   csv_mapping.c  columns to fields, and the units of their values
  *   csv_rows.c     one row to one record
- *   reader_csv.c   the reader: lines, opening, next, close
- *   csv_dump.c     --dump-columns
+ *   reader_csv.c   the reader: lines, opening, next, close, and what an
+ *                  open export shows of itself (csv_reader_layout())
+ * --dump-columns (src/cli/dump_columns.c) reads an export through
+ * reader_next() and those accessors, never through this header.
  */
 #ifndef DLLPCHECK_CSV_INTERNAL_H
 #define DLLPCHECK_CSV_INTERNAL_H
@@ -37,17 +39,8 @@
 #define CSV_UNIT_MAX 16u
 #define CSV_HEADER_COPY 1024u   /* header text kept for --dump-columns */
 #define CSV_SNIFF_LINE 4096u    /* longest line csv_sniff() looks at */
-#define CSV_DUMP_ROWS 3
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-enum csv_layout {
-	LAYOUT_DELIMITED,   /* a delimiter character */
-	LAYOUT_ALIGNED,     /* columns cut at the header's positions */
-	LAYOUT_BLANKS,      /* no header, columns split at blank runs */
-	LAYOUT_AGILENT,
-	LAYOUT_FPGA,
-};
 
 /* One cell of the current line: content line[off .. off+len), already
  * trimmed and unquoted; col is the 1-based byte column where it starts. */
@@ -99,9 +92,6 @@ struct shape_keep {
 	unsigned nrows;
 };
 
-/* Where a field's column came from, for --dump-columns. */
-enum field_source { SRC_NONE, SRC_ALIAS, SRC_MAP };
-
 struct csv_reader {
 	FILE *fp;
 	const char *name;
@@ -117,7 +107,7 @@ struct csv_reader {
 	unsigned ncols;
 	struct csv_column cols[CSV_MAX_COLS];
 	int field_col[CSV_F_COUNT];        /* 0-based column, -1: none */
-	enum field_source field_src[CSV_F_COUNT];
+	enum csv_source field_src[CSV_F_COUNT];
 	int time_pow;              /* unitless times are 10^time_pow ps */
 	bool time_ticks;           /* unitless times count --clock-period */
 	bool data_fc_bytes;        /* the DataFC column is in bytes */
@@ -194,7 +184,7 @@ bool csv_field_is_primary(int f);
 
 /* How a header line is split. */
 struct split_mode {
-	enum csv_layout layout;    /* LAYOUT_DELIMITED or LAYOUT_ALIGNED */
+	enum csv_layout layout;    /* CSV_LAYOUT_DELIMITED or CSV_LAYOUT_ALIGNED */
 	char delim;
 	unsigned min_run;          /* aligned: blanks between names */
 };
@@ -296,8 +286,6 @@ enum line_status { LINE_OK, LINE_EOF, LINE_ERROR };
 
 /* Reads one line (without '\n') into r->line. */
 enum line_status csv_read_line(struct csv_reader *r);
-enum reader_result csv_next(void *state, struct record *rec,
-                            struct reader_malformed *bad);
 
 struct row {
 	struct csv_reader *r;

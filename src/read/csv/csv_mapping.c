@@ -76,7 +76,7 @@ static bool apply_map(struct csv_reader *r, char *err, size_t errlen)
 			break;
 		}
 		r->field_col[f] = c;
-		r->field_src[f] = c < 0 ? SRC_NONE : SRC_MAP;
+		r->field_src[f] = c < 0 ? CSV_SRC_NONE : CSV_SRC_MAP;
 	}
 	return true;
 }
@@ -141,7 +141,7 @@ bool csv_resolve_mapping(struct csv_reader *r, char *err, size_t errlen)
 
 		if (f >= 0 && r->field_col[f] < 0) {
 			r->field_col[f] = (int)i;
-			r->field_src[f] = SRC_ALIAS;
+			r->field_src[f] = CSV_SRC_ALIAS;
 		}
 	}
 	if (!apply_map(r, err, errlen) || !set_units(r, err, errlen))

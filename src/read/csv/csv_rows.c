@@ -176,7 +176,7 @@ static bool field_uint(struct row *w, enum csv_field f, uint32_t min,
  * comma there stays malformed rather than read as 1. */
 static bool decimal_comma(const struct csv_reader *r)
 {
-	return r->layout != LAYOUT_FPGA && !(r->layout == LAYOUT_DELIMITED && r->delim == ',');
+	return r->layout != CSV_LAYOUT_FPGA && !(r->layout == CSV_LAYOUT_DELIMITED && r->delim == ',');
 }
 
 static bool row_time(struct row *w)
@@ -732,19 +732,19 @@ static bool split_row(struct csv_reader *r, struct row *w)
 	unsigned unterminated = 0;
 
 	switch (r->layout) {
-	case LAYOUT_DELIMITED:
-	case LAYOUT_FPGA:
+	case CSV_LAYOUT_DELIMITED:
+	case CSV_LAYOUT_FPGA:
 		r->ncells = csv_split_delimited(r->line, r->line_len,
-		                                r->layout == LAYOUT_FPGA ? ',' : r->delim,
+		                                r->layout == CSV_LAYOUT_FPGA ? ',' : r->delim,
 		                                r->cells, CSV_MAX_COLS, &unterminated);
 		break;
-	case LAYOUT_ALIGNED:
+	case CSV_LAYOUT_ALIGNED:
 		r->ncells = csv_split_aligned(r, r->line, r->line_len, r->cells);
 		break;
-	case LAYOUT_BLANKS:
+	case CSV_LAYOUT_BLANKS:
 		r->ncells = csv_split_blanks(r->line, r->line_len, 1, r->cells, CSV_MAX_COLS);
 		break;
-	case LAYOUT_AGILENT:
+	case CSV_LAYOUT_AGILENT:
 		r->ncells = 0;
 		break;
 	}
@@ -765,12 +765,12 @@ static void row_packet_number(struct csv_reader *r)
 	int c = r->field_col[CSV_F_PACKET];
 	struct agilent_line a;
 
-	if (r->layout == LAYOUT_AGILENT) {
+	if (r->layout == CSV_LAYOUT_AGILENT) {
 		if (!csv_parse_agilent(r->line, r->line_len, &a))
 			return;
 		s = r->line + a.rec_off;
 		len = a.rec_len;
-	} else if (r->layout != LAYOUT_FPGA && c >= 0 && (unsigned)c < r->ncells) {
+	} else if (r->layout != CSV_LAYOUT_FPGA && c >= 0 && (unsigned)c < r->ncells) {
 		s = r->line + r->cells[c].off;
 		len = r->cells[c].len;
 	}
@@ -788,8 +788,8 @@ enum row_result csv_parse_row(struct csv_reader *r, struct row *w)
 		return ROW_MALFORMED;
 	row_packet_number(r);
 	switch (r->layout) {
-	case LAYOUT_AGILENT: return row_agilent(w);
-	case LAYOUT_FPGA: return row_fpga(w);
+	case CSV_LAYOUT_AGILENT: return row_agilent(w);
+	case CSV_LAYOUT_FPGA: return row_fpga(w);
 	default: return row_from_cells(w);
 	}
 }

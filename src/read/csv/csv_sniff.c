@@ -91,22 +91,22 @@ unsigned csv_guess_header(const char *line, size_t len, char *scratch,
 	if (forced == CSV_DELIM_AUTO || forced == CSV_DELIM_ALIGNED) {
 		for (size_t i = 0; forced == CSV_DELIM_AUTO && i < ARRAY_LEN(delims); i++) {
 			if (memchr(line, delims[i], len) != NULL)
-				modes[nmodes++] = (struct split_mode){ LAYOUT_DELIMITED, delims[i], 0 };
+				modes[nmodes++] = (struct split_mode){ CSV_LAYOUT_DELIMITED, delims[i], 0 };
 		}
-		modes[nmodes++] = (struct split_mode){ LAYOUT_ALIGNED, 0, 2 };
-		modes[nmodes++] = (struct split_mode){ LAYOUT_ALIGNED, 0, 1 };
+		modes[nmodes++] = (struct split_mode){ CSV_LAYOUT_ALIGNED, 0, 2 };
+		modes[nmodes++] = (struct split_mode){ CSV_LAYOUT_ALIGNED, 0, 1 };
 	} else {
-		modes[nmodes++] = (struct split_mode){ LAYOUT_DELIMITED, forced, 0 };
+		modes[nmodes++] = (struct split_mode){ CSV_LAYOUT_DELIMITED, forced, 0 };
 	}
 	*best = modes[0];
 	for (unsigned m = 0; m < nmodes; m++) {
 		unsigned n = csv_split_copy(line, len, scratch, &modes[m], cells);
 		unsigned score = header_score(scratch, cells, n, o,
-		                              modes[m].layout == LAYOUT_ALIGNED);
+		                              modes[m].layout == CSV_LAYOUT_ALIGNED);
 
 		/* A later group is tried only when no earlier one made a header. */
-		if (best_score > 0 && modes[m].layout == LAYOUT_ALIGNED &&
-		    (best->layout == LAYOUT_DELIMITED || best->min_run != modes[m].min_run))
+		if (best_score > 0 && modes[m].layout == CSV_LAYOUT_ALIGNED &&
+		    (best->layout == CSV_LAYOUT_DELIMITED || best->min_run != modes[m].min_run))
 			break;
 		if (score > best_score) {
 			best_score = score;
@@ -169,7 +169,7 @@ bool csv_parse_agilent(const char *s, size_t len, struct agilent_line *a)
 bool csv_is_fpga_line(const char *line, size_t len, char *scratch,
                       struct csv_cell *cells)
 {
-	static const struct split_mode comma = { LAYOUT_DELIMITED, ',', 0 };
+	static const struct split_mode comma = { CSV_LAYOUT_DELIMITED, ',', 0 };
 	unsigned n = csv_split_copy(line, len, scratch, &comma, cells);
 	int pow;
 
@@ -292,7 +292,7 @@ enum shape_event csv_shape_feed(struct shape *sh, const char *line, size_t len,
                                 char forced, char *scratch, struct csv_cell *cells)
 {
 	size_t b = csv_skip_blanks(line, len, 0);
-	struct split_mode mode = { LAYOUT_DELIMITED, 0, 0 };
+	struct split_mode mode = { CSV_LAYOUT_DELIMITED, 0, 0 };
 	unsigned unterminated, n;
 
 	if (b == len || line[b] == '#')

@@ -193,7 +193,7 @@ unsigned csv_split_copy(const char *line, size_t len, char *scratch,
 	unsigned unterminated;
 
 	memcpy(scratch, line, len);
-	if (mode->layout == LAYOUT_DELIMITED)
+	if (mode->layout == CSV_LAYOUT_DELIMITED)
 		return csv_split_delimited(scratch, len, mode->delim, cells,
 		                           CSV_MAX_COLS, &unterminated);
 	return csv_split_blanks(scratch, len, mode->min_run, cells, CSV_MAX_COLS);

@@ -122,8 +122,8 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 		ok = csv_open_headerless(r, err, errlen);
 	else
 		ok = csv_find_header(r, err, errlen);
-	if (ok && (r->layout == LAYOUT_DELIMITED || r->layout == LAYOUT_ALIGNED ||
-	           r->layout == LAYOUT_BLANKS))
+	if (ok && (r->layout == CSV_LAYOUT_DELIMITED || r->layout == CSV_LAYOUT_ALIGNED ||
+	           r->layout == CSV_LAYOUT_BLANKS))
 		ok = csv_resolve_mapping(r, err, errlen);
 	if (!ok) {
 		free(r);
@@ -137,8 +137,8 @@ const char *csv_reader_format(void *state)
 	const struct csv_reader *r = state;
 
 	switch (r->layout) {
-	case LAYOUT_AGILENT: return "agilent-dump";
-	case LAYOUT_FPGA: return "fpga-csv";
+	case CSV_LAYOUT_AGILENT: return "agilent-dump";
+	case CSV_LAYOUT_FPGA: return "fpga-csv";
 	default: return "csv";
 	}
 }
@@ -233,8 +233,8 @@ static enum line_status next_line(struct csv_reader *r)
 	return csv_read_line(r);
 }
 
-enum reader_result csv_next(void *state, struct record *rec,
-                            struct reader_malformed *bad)
+static enum reader_result csv_next(void *state, struct record *rec,
+                                   struct reader_malformed *bad)
 {
 	struct csv_reader *r = state;
 
@@ -313,3 +313,63 @@ const struct reader_ops csv_reader_ops = {
 	.next = csv_next,
 	.close = csv_close,
 };
+
+/* ------------------------------------------------------------------ */
+/* What an open export shows of itself (--dump-columns) */
+
+void csv_reader_layout(const void *state, struct csv_layout_info *info)
+{
+	const struct csv_reader *r = state;
+
+	memset(info, 0, sizeof(*info));
+	info->layout = r->layout;
+	info->delim = r->delim;
+	info->header_line = r->header_line_no;
+	info->header = r->header_copy;
+	info->header_cut = r->header_len >= CSV_HEADER_COPY;
+	info->problem = r->problem;
+	info->ncols = r->ncols;
+	memcpy(info->field_col, r->field_col, sizeof(info->field_col));
+	memcpy(info->field_src, r->field_src, sizeof(info->field_src));
+	info->time_ticks = r->time_ticks;
+	info->clock_period_fs = r->o.clock_period_fs;
+	info->time_unit = csv_pow_unit(r->time_pow);
+	info->data_fc_bytes = r->data_fc_bytes;
+	info->length_bytes = r->length_bytes;
+}
+
+void csv_reader_column(const void *state, unsigned i, struct csv_column_info *col)
+{
+	const struct csv_reader *r = state;
+
+	if (i >= r->ncols) {
+		col->name = col->unit = "";
+		col->field = -1;
+		return;
+	}
+	col->name = r->cols[i].name;
+	col->unit = r->cols[i].unit;
+	col->field = r->cols[i].field;
+}
+
+uint64_t csv_reader_line(const void *state, const char **text, size_t *len)
+{
+	const struct csv_reader *r = state;
+
+	*text = r->line;
+	*len = r->line_len;
+	return r->line_no;
+}
+
+bool csv_reader_cell(const void *state, enum csv_field f, const char **text,
+                     size_t *len)
+{
+	const struct csv_reader *r = state;
+	int c = (unsigned)f < CSV_F_COUNT ? r->field_col[f] : -1;
+
+	if (c < 0 || (unsigned)c >= r->ncells)
+		return false;
+	*text = r->line + r->cells[c].off;
+	*len = r->cells[c].len;
+	return true;
+}
