@@ -47,7 +47,8 @@ static bool take_header_at(struct csv_reader *r, char *err, size_t errlen)
 	struct split_mode mode;
 
 	if (r->line_too_long)
-		return csv_set_err(err, errlen, "%s: header line %" PRIu64 " is longer than %u bytes",
+		return csv_set_err(err, errlen,
+		                   "%s: header line %" PRIu64 " is longer than %u bytes",
 		                   r->name, r->line_no, CSV_LINE_MAX);
 	if (csv_guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o,
 	                     &mode) == 0) {
@@ -284,9 +285,8 @@ bool csv_open_headerless(struct csv_reader *r, char *err, size_t errlen)
 		else if (csv_is_fpga_line(r->line, r->line_len, r->scratch, r->cells))
 			r->layout = CSV_LAYOUT_FPGA;
 		else
-			return csv_set_err(err, errlen,
-			                   "%s: --header-line 0: name the columns with --map KEY=#N",
-			                   r->name);
+			return csv_set_err(err, errlen, "%s: --header-line 0: name the "
+			                   "columns with --map KEY=#N", r->name);
 		return true;
 	}
 	r->delim = r->o.delimiter;

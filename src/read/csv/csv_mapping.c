@@ -63,9 +63,9 @@ static bool apply_map(struct csv_reader *r, char *err, size_t errlen)
 			break;
 		case CSV_MAP_NAME:
 			if (r->header_line_no == 0)
-				return csv_set_err(err, errlen,
-				                   "%s: --map %s=%s: no header to find it in; use #N",
-				                   r->name, csv_field_names[f], m->name);
+				return csv_set_err(err, errlen, "%s: --map %s=%s: no header "
+				                   "to find it in; use #N", r->name,
+				                   csv_field_names[f], m->name);
 			c = column_by_name(r, m->name);
 			if (c < 0) {
 				column_list(r, list, sizeof(list));

@@ -176,7 +176,8 @@ static bool field_uint(struct row *w, enum csv_field f, uint32_t min,
  * comma there stays malformed rather than read as 1. */
 static bool decimal_comma(const struct csv_reader *r)
 {
-	return r->layout != CSV_LAYOUT_FPGA && !(r->layout == CSV_LAYOUT_DELIMITED && r->delim == ',');
+	return r->layout != CSV_LAYOUT_FPGA &&
+	       !(r->layout == CSV_LAYOUT_DELIMITED && r->delim == ',');
 }
 
 static bool row_time(struct row *w)
@@ -685,8 +686,8 @@ static enum row_result row_agilent(struct row *w)
 	}
 	if (!row_dir(w, r->line + a.dir_off, a.dir_len, (unsigned)a.dir_off + 1))
 		return ROW_MALFORMED;
-	if (!csv_parse_time_comma(r->line + a.time_off, a.time_len, 12, decimal_comma(r), &w->time_ps,
-	                          &why)) {
+	if (!csv_parse_time_comma(r->line + a.time_off, a.time_len, 12, decimal_comma(r),
+	                          &w->time_ps, &why)) {
 		row_fail(w, (unsigned)a.time_off + 1, "time '%s': %s",
 		         text_quote(q, r->line + a.time_off, a.time_len), why);
 		return ROW_MALFORMED;

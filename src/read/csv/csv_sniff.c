@@ -305,7 +305,8 @@ enum shape_event csv_shape_feed(struct shape *sh, const char *line, size_t len,
 	}
 	if (sh->have) {
 		memcpy(scratch, line, len);
-		n = csv_split_delimited(scratch, len, sh->delim, cells, CSV_MAX_COLS, &unterminated);
+		n = csv_split_delimited(scratch, len, sh->delim, cells, CSV_MAX_COLS,
+		                        &unterminated);
 		if (n == sh->ncells && unterminated == 0) {
 			sh->rows++;
 			sh->digits |= shape_row_digits(scratch, cells, n);
