@@ -67,14 +67,14 @@ static void open_fails(const char *text, const struct csv_options *o,
 	ck_assert_msg(strstr(err, expect) != NULL, "error '%s' lacks '%s'", err, expect);
 }
 
-/* What --dump-columns prints for text (cli/dump_columns.c, which reads
- * the rows with reader_next()); o may be NULL.  The caller frees it. */
-static char *dump_of(const char *text, const struct csv_options *o)
+/* What --dump-columns prints for text[0..n) (cli/dump_columns.c, which
+ * reads the rows with reader_next()); o may be NULL.  The caller frees it. */
+static char *dump_of_n(const char *text, size_t n, const struct csv_options *o)
 {
 	struct reader_opts ro = { .format = INPUT_CSV, .csv = o, .csv_steered = true };
 	char err[512] = "", *buf = NULL;
 	size_t len = 0;
-	FILE *fp = mem_file(text, strlen(text)), *out;
+	FILE *fp = mem_file(text, n), *out;
 	struct reader *r = reader_open_stream(fp, "t.csv", true, &ro, err, sizeof(err));
 
 	ck_assert_msg(r != NULL, "open failed: %s", err);
@@ -84,6 +84,11 @@ static char *dump_of(const char *text, const struct csv_options *o)
 	fclose(out);
 	reader_close(r);
 	return buf;
+}
+
+static char *dump_of(const char *text, const struct csv_options *o)
+{
+	return dump_of_n(text, strlen(text), o);
 }
 
 static enum reader_result next(void *r, struct record *rec,
@@ -926,6 +931,13 @@ START_TEST(test_dump_agrees)
 	ck_assert_msg(strstr(buf, "TLP seq=") == NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "  line 3:\n") != NULL, "%s", buf);
 	ck_assert_msg(strstr(buf, "DLLP Ack seq=0x000 crc=none") != NULL, "%s", buf);
+	free(buf);
+	/* a row refused before it is split shows no cells (not the previous
+	 * row's, over its own bytes) */
+	static const char nul[] = "Time,Dir,Type,Raw\n1ns,DS,DLLP,5c800803f0f2fcfd\nXY\0,up\n";
+	buf = dump_of_n(nul, sizeof(nul) - 1, NULL);
+	ck_assert_msg(strstr(buf, "  line 3:\n    -> malformed at column 3: NUL byte") != NULL,
+	              "%s", buf);
 	free(buf);
 	r = open_csv(text);
 	expect_record(r, &rec);

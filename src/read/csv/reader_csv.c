@@ -256,6 +256,9 @@ static enum reader_result csv_next(void *state, struct record *rec,
 		memset(bad, 0, sizeof(*bad));
 		r->row_has_packet = false;
 		r->row_packet = 0;
+		/* no cells until this line is split: a line refused before
+		 * (too long, a NUL) shows none of the previous row's */
+		r->ncells = 0;
 		if (r->line_too_long) {
 			r->record_no++;
 			bad->column = CSV_LINE_MAX + 1;
