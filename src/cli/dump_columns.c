@@ -5,7 +5,7 @@
  * The rows are read with reader_next(), as the analysis reads them, so a
  * row the export reader turns into a record that the record checks
  * refuse (a raw-bytes TLP shorter than a TLP header, say) is shown
- * malformed with their reason, as the analysis reports it
+ * malformed, with the reason the analysis reports for it
  * (capture.malformed), not decoded.  Of the export reader it needs only
  * the read-only accessors of reader_csv.h. */
 #include <inttypes.h>

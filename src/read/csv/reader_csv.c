@@ -2,6 +2,8 @@
  * aligned text columns, and two headerless line layouts.
  * specification: capture-format.md section 3; issue 7 (the layouts,
  * aliases, values and options below are what the man page documents).
+ * This file is the reader itself (lines, opening, next, close, the view
+ * --dump-columns reads); csv_internal.h lists the pieces it uses.
  *
  * Finding the layout (csv_reader_new), on the first lines only:
  *   - a header: the first line (of at most CSV_HEADER_SEARCH) whose
