@@ -7,7 +7,8 @@
 # findings of a trace (dllp.crc, tlp.lcrc, tlp.nullified) are not expected
 # from its fields-only export, and --decode must show crc=none there.
 # Then: format detection (also on standard input), --dump-columns
-# (golden: tests/csv/dump-columns.expected; UPDATE_GOLDEN=1 rewrites it),
+# (golden: tests/csv/dump-columns.expected; UPDATE_GOLDEN=1 rewrites it;
+# each row as the analysis takes it, a capture.malformed row malformed),
 # --map overriding an alias, --map-file, malformed rows with line and
 # column (golden: tests/csv/bad-rows.expected), and --strict, which stops
 # at the first malformed row with exit status 1 (a capture.malformed
@@ -118,6 +119,35 @@ compare_golden "$csvdir/dump-columns.expected" "$tmpdir/out" "--dump-columns"
 run_dllpcheck --dump-columns "$csvdir/overrun.trace"
 expect_status 2 "--dump-columns on a text trace"
 expect_grep "$tmpdir/err" 'no header in the first' "--dump-columns on a text trace: message"
+# --dump-columns shows each row as the analysis takes it (cli/dump_columns.c
+# reads them with reader_next): a raw-bytes TLP of 6 bytes, which the export
+# reader yields as a record, is no TLP (the record checks), so it is
+# malformed in the dump as in the check, with the same reason, not decoded.
+printf 'Time,Dir,Type,Raw\n1ns,down,TLP,000040000001\n2ns,up,DLLP,00000000\n' >"$tmpdir/short-tlp.csv"
+run_dllpcheck --dump-columns "$tmpdir/short-tlp.csv"
+expect_status 0 "--dump-columns: a row the record checks refuse"
+expect_grep "$tmpdir/out" "^    -> malformed: a TLP is 18 to 4154 bytes, this record has 6$" \
+	"--dump-columns: a row the record checks refuse is malformed"
+grep -q " TLP seq=" "$tmpdir/out" && fail "--dump-columns: a 6-byte TLP row decoded" || pass
+expect_grep "$tmpdir/out" "^    -> 2 0.000000002000 link0 up DLLP Ack seq=0x000 crc=none$" \
+	"--dump-columns: the next row decoded"
+run_dllpcheck "$tmpdir/short-tlp.csv"
+expect_status 1 "a row the record checks refuse: check"
+expect_grep "$tmpdir/out" "short-tlp.csv:2: record 1: error capture.malformed: a TLP is 18 to 4154 bytes, this record has 6$" \
+	"a row the record checks refuse: capture.malformed with the dump's reason"
+# ... and a compressed export cut short: the decompressor's reason, as the
+# check gives it (the dump used to say only "read error")
+if command -v gzip >/dev/null; then
+	printf 'Time,Dir,Type,Raw\n1ns,DS,DLLP,5c800803f0f2fcfd\n' | gzip -c -n >"$tmpdir/cut.gz"
+	size=$(wc -c <"$tmpdir/cut.gz")
+	head -c $((size - 4)) "$tmpdir/cut.gz" >"$tmpdir/cut.csv.gz"
+	run_dllpcheck --dump-columns "$tmpdir/cut.csv.gz"
+	expect_grep "$tmpdir/out" "^    -> malformed: .*cut.csv.gz: gzip data truncated" \
+		"--dump-columns: a compressed export cut short"
+	run_dllpcheck "$tmpdir/cut.csv.gz"
+	expect_grep "$tmpdir/out" "error capture.malformed: .*cut.csv.gz: gzip data truncated" \
+		"a compressed export cut short: the dump's reason"
+fi
 
 # ---- --map overrides an alias; --map and --map-file name unknown columns ----
 # A first column "Time" of nothing useful: the alias takes it ...

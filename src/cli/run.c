@@ -13,7 +13,7 @@
 
 #include "report/decode_print.h"
 #include "cli/pipeline.h"
-#include "read/csv/reader_csv.h"
+#include "cli/dump_columns.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
 
@@ -97,11 +97,7 @@ void run_one(const struct config *cfg, const char *path, FILE *out,
 	if (cfg->mode == MODE_DUMP_COLUMNS) {
 		res->opened = true;
 		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
-		if (r->ops == &csv_reader_ops)
-			csv_dump_columns(out, r->state);
-		else
-			fprintf(out, "file: %s\nformat: %s (not an export: no columns; "
-			        "--input-format=csv reads it as one)\n", path, r->format_name);
+		dump_columns(out, path, r);
 	} else {
 		run_reader(cfg, r, path, out, stderr, res);
 	}

@@ -89,8 +89,8 @@ struct csv_options {
 	bool strict;                   /* first malformed row ends the input */
 	bool dump_only;                /* --dump-columns: open an export whose
 	                                * columns are unknown or missing too, to
-	                                * show it (csv_dump_columns names what
-	                                * is missing) */
+	                                * show it (csv_reader_layout() says
+	                                * what is missing) */
 };
 
 /* The defaults: everything detected, unitless times in seconds. */
@@ -140,9 +140,68 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 extern const struct reader_ops csv_reader_ops;
 /* "csv", "agilent-dump" or "fpga-csv". */
 const char *csv_reader_format(void *state);
-/* --dump-columns: layout, delimiter, header, mapping and the first three
- * data rows as parsed (consumed from the input). */
-void csv_dump_columns(FILE *out, void *state);
+
+/* ---- what an open export shows of itself (--dump-columns) ------------
+ * Read-only: src/cli/dump_columns.c prints the layout below, then reads
+ * the first CSV_DUMP_ROWS rows with reader_next() (so that it shows each
+ * row as the analysis takes it) and, for each, csv_reader_line() and
+ * csv_reader_cell().  The strings are the reader's own and live as long
+ * as it does. */
+
+/* Data rows --dump-columns shows; as many rows of a table of unknown
+ * columns are kept while the header is looked for, to be shown. */
+#define CSV_DUMP_ROWS 3
+
+/* How the lines of an export are cut into cells. */
+enum csv_layout {
+	CSV_LAYOUT_DELIMITED,   /* a delimiter character */
+	CSV_LAYOUT_ALIGNED,     /* columns cut at the header's positions */
+	CSV_LAYOUT_BLANKS,      /* no header, columns split at blank runs */
+	CSV_LAYOUT_AGILENT,     /* "DS Record N @ TIME: HEX" lines: no columns */
+	CSV_LAYOUT_FPGA,        /* "DIR, TIME, UNIT, 0xNN, ..." lines: no columns */
+};
+
+/* Where a field's column came from. */
+enum csv_source { CSV_SRC_NONE, CSV_SRC_ALIAS, CSV_SRC_MAP };
+
+/* The layout csv_reader_new() found. */
+struct csv_layout_info {
+	enum csv_layout layout;
+	char delim;                    /* CSV_LAYOUT_DELIMITED: the delimiter */
+	uint64_t header_line;          /* 1-based; 0: no header */
+	const char *header;            /* the header line ("" for none), */
+	bool header_cut;               /* ... cut to its first bytes */
+	const char *problem;           /* dump_only: why the export cannot be
+	                                * checked as it is; "" when it can */
+	unsigned ncols;                /* header columns (csv_reader_column) */
+	int field_col[CSV_F_COUNT];    /* 0-based column of each field, -1: none */
+	enum csv_source field_src[CSV_F_COUNT];
+	/* times written without a unit: clock ticks of clock_period_fs when
+	 * time_ticks, else in time_unit ("s", "ns", ...) */
+	bool time_ticks;
+	uint64_t clock_period_fs;
+	const char *time_unit;
+	bool data_fc_bytes;            /* the DataFC column is in bytes */
+	bool length_bytes;             /* the Length column is in bytes */
+};
+
+/* One column of the header. */
+struct csv_column_info {
+	const char *name;              /* as written, trimmed (cut) */
+	const char *unit;              /* in () or [] after the name, normalised; "" */
+	int field;                     /* what the aliases make of it, or -1 */
+};
+
+void csv_reader_layout(const void *state, struct csv_layout_info *info);
+/* Column i (0-based, below ncols) of the header. */
+void csv_reader_column(const void *state, unsigned i, struct csv_column_info *col);
+/* The line of the row read last (by csv_reader_ops.next): its physical
+ * line number, and its text in *text, *len. */
+uint64_t csv_reader_line(const void *state, const char **text, size_t *len);
+/* The cell of field f in that row (trimmed, unquoted; it may be empty);
+ * false when the field has no column or the row no such cell. */
+bool csv_reader_cell(const void *state, enum csv_field f, const char **text,
+                     size_t *len);
 
 /* ---- parsers, exposed for the unit tests ------------------------------ */
 
