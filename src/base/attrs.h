@@ -5,8 +5,7 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 /* printf-style arguments checked against the format */
-#define PRINTF_LIKE(fmt_index, first_arg) \
-	__attribute__((format(printf, fmt_index, first_arg)))
+#define PRINTF_LIKE(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
 /* For the code that reports a problem (a finding, a malformed record):
  * out of line and laid out apart, so that the path every good record
  * takes stays short. */

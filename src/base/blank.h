@@ -15,8 +15,9 @@
 
 /* The blanks as bits of one mask: a compare and a shift per character,
  * which the lexer pays for every byte of a line. */
-#define BLANK_MASK (UINT64_C(1) << ' ' | UINT64_C(1) << '\t' | UINT64_C(1) << '\r' | \
-                    UINT64_C(1) << '\v' | UINT64_C(1) << '\f')
+#define BLANK_MASK                                                                              \
+	(UINT64_C(1) << ' ' | UINT64_C(1) << '\t' | UINT64_C(1) << '\r' | UINT64_C(1) << '\v' | \
+	 UINT64_C(1) << '\f')
 
 static inline bool blank_is(char c)
 {
@@ -46,8 +47,8 @@ static inline size_t blank_find(const char *s, size_t p, size_t end)
 		uint64_t w;
 
 		memcpy(&w, s + p, sizeof(w));
-		uint64_t below = (w - UINT64_C(0x2121212121212121)) & ~w &
-		                 UINT64_C(0x8080808080808080);
+		uint64_t below =
+		        (w - UINT64_C(0x2121212121212121)) & ~w & UINT64_C(0x8080808080808080);
 		if (below == 0) {
 			p += 8;
 			continue;

@@ -13,8 +13,7 @@
 
 static uint32_t le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* Slicing-by-8: the register absorbs 4 bytes, and the 8 bytes are looked
@@ -26,21 +25,20 @@ static uint32_t le32(const uint8_t *p)
  * dependent lookup of its own. */
 uint32_t crc32_update_portable(uint32_t reg, const uint8_t *p, size_t n)
 {
-	const uint32_t (*t)[256] = crc32_slice8;
+	const uint32_t(*t)[256] = crc32_slice8;
 
 	for (; n >= 8; p += 8, n -= 8) {
 		uint32_t lo = reg ^ le32(p), hi = le32(p + 4);
 
-		reg = t[7][lo & 0xFFu] ^ t[6][lo >> 8 & 0xFFu] ^
-		      t[5][lo >> 16 & 0xFFu] ^ t[4][lo >> 24] ^
-		      t[3][hi & 0xFFu] ^ t[2][hi >> 8 & 0xFFu] ^
+		reg = t[7][lo & 0xFFu] ^ t[6][lo >> 8 & 0xFFu] ^ t[5][lo >> 16 & 0xFFu] ^
+		      t[4][lo >> 24] ^ t[3][hi & 0xFFu] ^ t[2][hi >> 8 & 0xFFu] ^
 		      t[1][hi >> 16 & 0xFFu] ^ t[0][hi >> 24];
 	}
 	if (n >= 4) {
 		uint32_t w = reg ^ le32(p);
 
-		reg = t[3][w & 0xFFu] ^ t[2][w >> 8 & 0xFFu] ^
-		      t[1][w >> 16 & 0xFFu] ^ t[0][w >> 24];
+		reg = t[3][w & 0xFFu] ^ t[2][w >> 8 & 0xFFu] ^ t[1][w >> 16 & 0xFFu] ^
+		      t[0][w >> 24];
 		p += 4;
 		n -= 4;
 	}
@@ -78,7 +76,7 @@ uint32_t crc32_update_portable(uint32_t reg, const uint8_t *p, size_t n)
 #define CRC32_R4 0x0ccaa009eLL
 #define CRC32_R5 0x163cd6124LL
 #define CRC32_MU 0x1f7011641LL
-#define CRC32_P  0x1db710641LL
+#define CRC32_P 0x1db710641LL
 
 /* Only these functions use the instructions, so the rest of the program
  * runs on any x86-64; have_fold() checks before the first call. */
@@ -118,8 +116,7 @@ static uint32_t crc32_update_fold(uint32_t reg, const uint8_t *p, size_t n)
 	__m128i acc = _mm_xor_si128(load16(p), _mm_cvtsi32_si128((int)reg));
 
 	if (n >= 64) {
-		__m128i l1 = acc, l2 = load16(p + 16), l3 = load16(p + 32),
-			l4 = load16(p + 48);
+		__m128i l1 = acc, l2 = load16(p + 16), l3 = load16(p + 32), l4 = load16(p + 48);
 
 		for (p += 64, n -= 64; n >= 64; p += 64, n -= 64) {
 			l1 = fold(l1, k12, load16(p));
@@ -137,11 +134,10 @@ static uint32_t crc32_update_fold(uint32_t reg, const uint8_t *p, size_t n)
 
 	/* 128 -> 64 bits: the low half times x^(128-32) onto the high half;
 	 * this also appends the 32 zero bits that the CRC's remainder is of. */
-	acc = _mm_xor_si128(_mm_srli_si128(acc, 8),
-			    _mm_clmulepi64_si128(acc, k34, 0x10));
+	acc = _mm_xor_si128(_mm_srli_si128(acc, 8), _mm_clmulepi64_si128(acc, k34, 0x10));
 	/* 64 -> 32 + 32 bits: the low 32 bits times x^64 onto the rest. */
 	acc = _mm_xor_si128(_mm_srli_si128(acc, 4),
-			    _mm_clmulepi64_si128(_mm_and_si128(acc, low32), k5, 0x00));
+	                    _mm_clmulepi64_si128(_mm_and_si128(acc, low32), k5, 0x00));
 	/* Barrett reduction 64 -> 32 bits: the quotient q by P is the top
 	 * 32 bits of the value (the low 32 here, reflected) times MU, and
 	 * the remainder, value + q*P, is left in bits 63:32. */
@@ -161,8 +157,7 @@ static bool have_fold(void)
 	int v = atomic_load_explicit(&known, memory_order_relaxed);
 
 	if (v == 0) {
-		v = __builtin_cpu_supports("pclmul") &&
-		    __builtin_cpu_supports("sse4.1") ? 2 : 1;
+		v = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1") ? 2 : 1;
 		atomic_store_explicit(&known, v, memory_order_relaxed);
 	}
 	return v == 2;

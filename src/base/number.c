@@ -11,8 +11,7 @@ static int digit_value(char c, unsigned base)
 	return c >= '0' && c <= '9' ? c - '0' : -1;
 }
 
-bool number_parse_u64(const char *s, size_t len, bool bare_hex, uint64_t *out,
-                      bool *too_big)
+bool number_parse_u64(const char *s, size_t len, bool bare_hex, uint64_t *out, bool *too_big)
 {
 	unsigned base = bare_hex ? 16 : 10;
 	uint64_t v = 0;

@@ -14,8 +14,7 @@
  * with *too_big set when it is one but exceeds 64 bits, so that a caller
  * can say "out of range" rather than "not a number"; *out is then
  * unspecified. */
-bool number_parse_u64(const char *s, size_t len, bool bare_hex, uint64_t *out,
-                      bool *too_big);
+bool number_parse_u64(const char *s, size_t len, bool bare_hex, uint64_t *out, bool *too_big);
 
 /* number_parse_u64() without bare hex, for a value of at most max: false
  * for anything else. */

@@ -14,16 +14,15 @@ static const char *same_as_input(const struct stat *st, char *const *inputs, int
 	for (int i = 0; i < n; i++) {
 		struct stat in;
 		int rc = strcmp(inputs[i], "-") == 0 ? fstat(STDIN_FILENO, &in)
-		                                      : stat(inputs[i], &in);
+		                                     : stat(inputs[i], &in);
 		if (rc == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino)
 			return strcmp(inputs[i], "-") == 0 ? "- (standard input)" : inputs[i];
 	}
 	return NULL;
 }
 
-bool out_file_open(struct out_file *of, const char *path, const char *what,
-                   bool allow_stdout, char *const *inputs, int input_count,
-                   char *err, size_t errlen)
+bool out_file_open(struct out_file *of, const char *path, const char *what, bool allow_stdout,
+                   char *const *inputs, int input_count, char *err, size_t errlen)
 {
 	memset(of, 0, sizeof(*of));
 	if (allow_stdout && strcmp(path, "-") == 0) {
@@ -35,9 +34,11 @@ bool out_file_open(struct out_file *of, const char *path, const char *what,
 	if (exists) {
 		const char *input = same_as_input(&st, inputs, input_count);
 		if (input) {
-			snprintf(err, errlen, "%s %s: the output is the input %s (the same file: "
-			         "device %lu, inode %lu); refusing to overwrite it", what, path,
-			         input, (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+			snprintf(err, errlen,
+			         "%s %s: the output is the input %s (the same file: "
+			         "device %lu, inode %lu); refusing to overwrite it",
+			         what, path, input, (unsigned long)st.st_dev,
+			         (unsigned long)st.st_ino);
 			return false;
 		}
 	}
@@ -96,8 +97,10 @@ bool out_file_finish(struct out_file *of, bool keep, char *err, size_t errlen)
 	bool ok = true;
 	if (of->tmp) {
 		if (keep && rename(of->tmp, of->path) != 0) {
-			snprintf(err, errlen, "%s: cannot rename the finished output into "
-			         "place: %s", of->path, strerror(errno));
+			snprintf(err, errlen,
+			         "%s: cannot rename the finished output into "
+			         "place: %s",
+			         of->path, strerror(errno));
 			ok = false;
 		}
 		if (!keep || !ok)

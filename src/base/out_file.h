@@ -17,9 +17,9 @@
 #include <stdio.h>
 
 struct out_file {
-	FILE *fp;       /* write here */
-	char *path;     /* the file it becomes (a symbolic link resolved) */
-	char *tmp;      /* the temporary file; NULL when written in place */
+	FILE *fp; /* write here */
+	char *path; /* the file it becomes (a symbolic link resolved) */
+	char *tmp; /* the temporary file; NULL when written in place */
 };
 
 /* Opens path ("-" when allow_stdout: standard output) for writing; what
@@ -27,9 +27,8 @@ struct out_file {
  * standard input) are the run's inputs.  False, with a message naming
  * the output and the input, when path is one of them or cannot be
  * written. */
-bool out_file_open(struct out_file *of, const char *path, const char *what,
-                   bool allow_stdout, char *const *inputs, int input_count,
-                   char *err, size_t errlen);
+bool out_file_open(struct out_file *of, const char *path, const char *what, bool allow_stdout,
+                   char *const *inputs, int input_count, char *err, size_t errlen);
 /* After of->fp is closed (by the caller, who checks that the writing
  * succeeded): keep renames the temporary file to the output, otherwise
  * it is removed.  False (message in err) when the rename fails. */

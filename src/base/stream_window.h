@@ -18,13 +18,13 @@
 #include <stdio.h>
 
 struct stream_window {
-	FILE *fp;              /* not owned */
+	FILE *fp; /* not owned */
 	uint8_t *buf;
-	size_t size, max;      /* allocated; the most it may grow to */
-	size_t pos, end;       /* buf[pos, end) holds the bytes not yet taken */
-	uint64_t base;         /* the input offset of buf[0] */
-	bool eof;              /* the stream has given its last byte */
-	int read_errno;        /* non-zero: the stream failed (or no memory) */
+	size_t size, max; /* allocated; the most it may grow to */
+	size_t pos, end; /* buf[pos, end) holds the bytes not yet taken */
+	uint64_t base; /* the input offset of buf[0] */
+	bool eof; /* the stream has given its last byte */
+	int read_errno; /* non-zero: the stream failed (or no memory) */
 };
 
 /* False when the first buffer cannot be allocated. */

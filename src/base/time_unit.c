@@ -4,7 +4,10 @@
 
 #include <string.h>
 
-#define UNIT(sym, digits, ps) { sym, sizeof(sym) - 1, digits, UINT64_C(ps) }
+#define UNIT(sym, digits, ps)                              \
+	{                                                  \
+		sym, sizeof(sym) - 1, digits, UINT64_C(ps) \
+	}
 
 const struct time_unit time_units[TIME_UNIT_COUNT] = {
 	[TIME_UNIT_PS] = UNIT("ps", 0, 1),

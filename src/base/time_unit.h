@@ -9,14 +9,20 @@
 #include <stdint.h>
 
 struct time_unit {
-	const char *name;        /* the SI symbol: "ps", "ns", "us", "ms", "s" */
-	size_t len;              /* strlen(name) */
-	unsigned frac_digits;    /* decimals down to 1 ps */
-	uint64_t ps;             /* picoseconds in one unit */
+	const char *name; /* the SI symbol: "ps", "ns", "us", "ms", "s" */
+	size_t len; /* strlen(name) */
+	unsigned frac_digits; /* decimals down to 1 ps */
+	uint64_t ps; /* picoseconds in one unit */
 };
 
-enum time_unit_id { TIME_UNIT_PS, TIME_UNIT_NS, TIME_UNIT_US, TIME_UNIT_MS, TIME_UNIT_S,
-                    TIME_UNIT_COUNT };
+enum time_unit_id {
+	TIME_UNIT_PS,
+	TIME_UNIT_NS,
+	TIME_UNIT_US,
+	TIME_UNIT_MS,
+	TIME_UNIT_S,
+	TIME_UNIT_COUNT
+};
 
 /* The units, indexed by their id. */
 extern const struct time_unit time_units[TIME_UNIT_COUNT];
@@ -27,8 +33,8 @@ const struct time_unit *time_unit_find(const char *s, size_t len);
 
 enum time_status {
 	TIME_OK,
-	TIME_FINER_THAN_PS,      /* a non-zero digit below 1 ps */
-	TIME_TOO_BIG,            /* 2^63 ps or more */
+	TIME_FINER_THAN_PS, /* a non-zero digit below 1 ps */
+	TIME_TOO_BIG, /* 2^63 ps or more */
 };
 
 /* INT.FRAC units in picoseconds, exactly, with integers: int_s[0..int_len)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #define TIME_PS_FMT "%" PRIu64 ".%012" PRIu64
-#define TIME_PS_ARGS(ps) ((uint64_t)((ps) / UINT64_C(1000000000000))), \
-	((uint64_t)((ps) % UINT64_C(1000000000000)))
+#define TIME_PS_ARGS(ps) \
+	((uint64_t)((ps) / UINT64_C(1000000000000))), ((uint64_t)((ps) % UINT64_C(1000000000000)))
 
 #endif

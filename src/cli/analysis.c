@@ -5,8 +5,7 @@
 #include "cli/analysis.h"
 #include "decode/rules_packet.h"
 
-static void raise_malformed(struct finding_sink *sink,
-                            const struct reader_malformed *bad)
+static void raise_malformed(struct finding_sink *sink, const struct reader_malformed *bad)
 {
 	struct finding f;
 	finding_init(&f, R_CAPTURE_MALFORMED, NULL);
@@ -45,8 +44,7 @@ struct analysis_pass {
 
 /* One record of the input (reader_visit_fn): it owns nothing beyond the
  * call, so memory does not grow with the capture. */
-static bool analysis_record(void *ctx, enum reader_result res,
-                            const struct record *rec,
+static bool analysis_record(void *ctx, enum reader_result res, const struct record *rec,
                             const struct reader_malformed *bad)
 {
 	struct analysis_pass *a = ctx;
@@ -76,9 +74,15 @@ static bool analysis_record(void *ctx, enum reader_result res,
 	stats->records_decoded++;
 	stats->time_base_s = rec->time_base_s;
 	switch (rec->kind) {
-	case REC_DLLP: stats->dllps++; break;
-	case REC_TLP: stats->tlps++; break;
-	case REC_EVENT: stats->events++; break;
+	case REC_DLLP:
+		stats->dllps++;
+		break;
+	case REC_TLP:
+		stats->tlps++;
+		break;
+	case REC_EVENT:
+		stats->events++;
+		break;
 	}
 	if (hooks && hooks->on_progress && (stats->records_read & 0xFFFFu) == 0)
 		hooks->on_progress(stats, rec->pos.byte_offset);
@@ -91,8 +95,7 @@ static bool analysis_record(void *ctx, enum reader_result res,
 	return true;
 }
 
-bool analysis_run(struct reader *r, struct finding_sink *sink,
-                  const struct analysis_hooks *hooks,
+bool analysis_run(struct reader *r, struct finding_sink *sink, const struct analysis_hooks *hooks,
                   struct input_stats *stats)
 {
 	struct analysis_pass a = { sink, hooks, stats, false };

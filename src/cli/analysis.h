@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "decode/packet.h"
-#include "read/reader.h"
 #include "core/input_stats.h"
 #include "core/rules.h"
+#include "decode/packet.h"
+#include "read/reader.h"
 
 /* What a pass over an input calls for each record.  on_packet is called
  * for every decoded record; on_malformed for every record that could not
@@ -30,8 +30,7 @@ struct analysis_hooks {
  * regions skipped capture.resync findings.
  * Returns false when the input ended on a fatal read error (reported as
  * capture.malformed too). */
-bool analysis_run(struct reader *r, struct finding_sink *sink,
-                  const struct analysis_hooks *hooks,
+bool analysis_run(struct reader *r, struct finding_sink *sink, const struct analysis_hooks *hooks,
                   struct input_stats *stats);
 
 #endif

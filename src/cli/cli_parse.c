@@ -8,16 +8,18 @@
 #include "cli/cli_parse.h"
 #include "wire/fc_arith.h"
 
-
 /* Calls item(s, len) for each comma-separated item of s. */
-#define FOR_EACH_ITEM(s, p, len) \
-	for (const char *p = (s), *next_; p; p = next_) \
-		for (size_t len = (next_ = strchr(p, ','), next_ ? (size_t)(next_++ - p) : strlen(p)), \
-		     once_ = 1; once_; once_ = 0)
+#define FOR_EACH_ITEM(s, p, len)                                              \
+	for (const char *p = (s), *next_; p; p = next_)                       \
+		for (size_t len = (next_ = strchr(p, ','),                    \
+		                  next_ ? (size_t)(next_++ - p) : strlen(p)), \
+		            once_ = 1;                                        \
+		     once_; once_ = 0)
 
 bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen)
 {
-	FOR_EACH_ITEM(s, item, len) {
+	FOR_EACH_ITEM(s, item, len)
+	{
 		const char *eq = memchr(item, '=', len);
 		uint64_t tc, vc;
 		if (!eq || !number_parse_max(item, (size_t)(eq - item), 7, &tc) ||
@@ -47,10 +49,10 @@ static bool role_from(const char *s, size_t len, enum port_role *out)
 	return false;
 }
 
-bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err,
-                 size_t errlen)
+bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err, size_t errlen)
 {
-	FOR_EACH_ITEM(s, item, len) {
+	FOR_EACH_ITEM(s, item, len)
+	{
 		const char *eq = memchr(item, '=', len);
 		enum port_role r;
 		enum link_dir dir;
@@ -66,16 +68,21 @@ bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err,
 		}
 		if (!role_from(eq + 1, len - klen - 1, &r)) {
 			snprintf(err, errlen,
-			         "--role: unknown role '%.*s' (root-port, root-port-p2p, switch, endpoint)",
+			         "--role: unknown role '%.*s' (root-port, root-port-p2p, switch, "
+			         "endpoint)",
 			         (int)(len - klen - 1), eq + 1);
 			return false;
 		}
 		if (dir == DIR_DOWN && r == ROLE_ENDPOINT) {
-			snprintf(err, errlen, "--role: port D (down) is a downstream port: it cannot be an endpoint");
+			snprintf(err, errlen,
+			         "--role: port D (down) is a downstream port: it cannot be an "
+			         "endpoint");
 			return false;
 		}
 		if (dir == DIR_UP && (r == ROLE_ROOT_PORT || r == ROLE_ROOT_PORT_P2P)) {
-			snprintf(err, errlen, "--role: port U (up) is an upstream port: it cannot be a root port");
+			snprintf(err, errlen,
+			         "--role: port U (up) is an upstream port: it cannot be a root "
+			         "port");
 			return false;
 		}
 		role[dir] = r;
@@ -87,7 +94,8 @@ bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen)
 {
 	uint64_t v;
 	if (!number_parse_max(s, strlen(s), 4096, &v) || v < 128 || (v & (v - 1)) != 0) {
-		snprintf(err, errlen, "--mps takes 128, 256, 512, 1024, 2048 or 4096 (bytes), not '%s'", s);
+		snprintf(err, errlen,
+		         "--mps takes 128, 256, 512, 1024, 2048 or 4096 (bytes), not '%s'", s);
 		return false;
 	}
 	*mps = (uint32_t)v;
@@ -120,20 +128,24 @@ bool parse_initial_credits(const char *s,
 		adv = DIR_UP;
 		rest = s + 3;
 	} else {
-		snprintf(err, errlen, "--initial-credits: '%s' does not start with down: or up:", s);
+		snprintf(err, errlen,
+		         "--initial-credits: '%s' does not start with down: or up:", s);
 		return false;
 	}
 	const char *colon = strchr(rest, ':');
 	if (!colon || !number_parse_max(rest, (size_t)(colon - rest), 7, &vc)) {
-		snprintf(err, errlen, "--initial-credits: '%s': expected PORT:VC:TYPE=N,... with VC 0-7", s);
+		snprintf(err, errlen,
+		         "--initial-credits: '%s': expected PORT:VC:TYPE=N,... with VC 0-7", s);
 		return false;
 	}
-	FOR_EACH_ITEM(colon + 1, item, len) {
+	FOR_EACH_ITEM(colon + 1, item, len)
+	{
 		const char *eq = memchr(item, '=', len);
 		enum credit_type ct;
 		if (!eq || !credit_type_from(item, (size_t)(eq - item), &ct)) {
 			snprintf(err, errlen,
-			         "--initial-credits: '%.*s' is not TYPE=N with TYPE one of PH PD NPH NPD CplH CplD",
+			         "--initial-credits: '%.*s' is not TYPE=N with TYPE one of PH PD "
+			         "NPH NPD CplH CplD",
 			         (int)len, item);
 			return false;
 		}
@@ -143,8 +155,8 @@ bool parse_initial_credits(const char *s,
 		uint64_t n;
 		/* the most a receiver may advertise: the field's largest
 		 * value at the largest scale, x16 [5.5] */
-		unsigned long max = ct_is_data(ct) ? fc_data_max(FC_SCALE_MAX)
-		                                   : fc_hdr_max(FC_SCALE_MAX);
+		unsigned long max =
+		        ct_is_data(ct) ? fc_data_max(FC_SCALE_MAX) : fc_hdr_max(FC_SCALE_MAX);
 		if (vlen == 3 && strncasecmp(val, "inf", 3) == 0) {
 			ic->given = true;
 			ic->infinite = true;

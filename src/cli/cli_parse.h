@@ -13,8 +13,7 @@
 bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen);
 /* "down=ROLE[,up=ROLE]"; ROLE is root-port, root-port-p2p, switch or
  * endpoint.  Port D cannot be an endpoint; port U cannot be a root port. */
-bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err,
-                 size_t errlen);
+bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err, size_t errlen);
 /* A Max_Payload_Size: 128, 256, 512, 1024, 2048 or 4096 bytes. */
 bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen);
 /* "PORT:VC:TYPE=N[,TYPE=N...]" where PORT (down|up) is the advertising

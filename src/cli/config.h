@@ -5,13 +5,12 @@
 
 #include <stdbool.h>
 
-#include "model/fc_model.h"
-#include "read/reader.h"
-#include "read/csv/reader_csv.h"
 #include "core/rules.h"
+#include "model/fc_model.h"
+#include "read/csv/reader_csv.h"
+#include "read/reader.h"
 
-enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES,
-                MODE_DUMP_COLUMNS };
+enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES, MODE_DUMP_COLUMNS };
 enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JUNIT };
 
 /* Exit status (rules.md): 0 clean, 1 a finding at or above --fail-on,
@@ -21,17 +20,17 @@ struct config {
 	enum run_mode mode;
 	enum out_format format;
 	struct reader_opts reader;
-	struct csv_options csv;    /* reader.csv points here */
+	struct csv_options csv; /* reader.csv points here */
 	const char *write_pcap_path;
 	enum severity fail_on;
 	bool rule_enabled[RULE_COUNT];
 	bool quiet;
 	struct fc_options fc;
 	bool extended_synch;
-	bool stats;                /* --stats */
-	bool progress;             /* a progress line on a terminal */
-	int jobs;                  /* -j: inputs analysed at once */
-	const char *output_path;   /* -o */
+	bool stats; /* --stats */
+	bool progress; /* a progress line on a terminal */
+	int jobs; /* -j: inputs analysed at once */
+	const char *output_path; /* -o */
 	bool update_period_given;
 	char **inputs;
 	int input_count;

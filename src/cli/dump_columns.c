@@ -75,8 +75,8 @@ static void dump_mapping(FILE *out, const void *state, const struct csv_layout_i
 			continue;
 		if ((unsigned)col < l->ncols) {
 			csv_reader_column(state, (unsigned)col, &c);
-			fprintf(out, "  %-11s <- #%d '%s' (%s)\n", field_name(f), col + 1,
-			        c.name, src[l->field_src[f]]);
+			fprintf(out, "  %-11s <- #%d '%s' (%s)\n", field_name(f), col + 1, c.name,
+			        src[l->field_src[f]]);
 		} else {
 			fprintf(out, "  %-11s <- #%d (%s)\n", field_name(f), col + 1,
 			        src[l->field_src[f]]);
@@ -190,8 +190,10 @@ void dump_columns(FILE *out, const char *path, struct reader *r)
 	char buf[64];
 
 	if (r->ops != &csv_reader_ops) {
-		fprintf(out, "file: %s\nformat: %s (not an export: no columns; "
-		        "--input-format=csv reads it as one)\n", path, r->format_name);
+		fprintf(out,
+		        "file: %s\nformat: %s (not an export: no columns; "
+		        "--input-format=csv reads it as one)\n",
+		        path, r->format_name);
 		return;
 	}
 	csv_reader_layout(r->state, &l);

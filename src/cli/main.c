@@ -10,30 +10,30 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/config.h"
-#include "cli/analysis.h"
-#include "report/decode_print.h"
-#include "read/pcap_writer.h"
-#include "cli/cli_parse.h"
-#include "model/fc_model.h"
 #include "base/out_file.h"
+#include "cli/analysis.h"
+#include "cli/cli_parse.h"
+#include "cli/config.h"
 #include "cli/pipeline.h"
-#include "report/report.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
+#include "model/fc_model.h"
+#include "read/pcap_writer.h"
+#include "report/decode_print.h"
+#include "report/report.h"
 
 const char *argp_program_version = PACKAGE_STRING;
 const char *argp_program_bug_address = PACKAGE_BUGREPORT;
 
 static const char program_doc[] =
-	"dllpcheck -- check PCI Express data link layer traces against the "
-	"flow-control rules.\v"
-	"Each FILE is a pcap/pcapng capture (link type LINKTYPE_USER0 by "
-	"default), a text trace or a protocol-analyzer export (CSV and kin); "
-	"'-' reads standard input.  See "
-	"dllpcheck(1) and dllpcheck-capture(5).\n\n"
-	"Exit status: 0 no finding at or above --fail-on, 1 such findings, "
-	"2 usage or input error.";
+        "dllpcheck -- check PCI Express data link layer traces against the "
+        "flow-control rules.\v"
+        "Each FILE is a pcap/pcapng capture (link type LINKTYPE_USER0 by "
+        "default), a text trace or a protocol-analyzer export (CSV and kin); "
+        "'-' reads standard input.  See "
+        "dllpcheck(1) and dllpcheck-capture(5).\n\n"
+        "Exit status: 0 no finding at or above --fail-on, 1 such findings, "
+        "2 usage or input error.";
 static const char args_doc[] = "FILE...";
 
 /* Long-only options get keys above the character range. */
@@ -73,7 +73,8 @@ static const struct argp_option options[] = {
 	  "Print every record decoded, one line each, instead of checking", 1 },
 	{ "write-pcap", OPT_WRITE_PCAP, "OUT", 0,
 	  "Write the records of the input as a pcap (nanosecond timestamps) to "
-	  "OUT ('-' for standard output)", 1 },
+	  "OUT ('-' for standard output)",
+	  1 },
 	{ "list-rules", OPT_LIST_RULES, NULL, 0,
 	  "List the rule catalogue (id, severity, spec section, meaning)", 1 },
 
@@ -84,40 +85,52 @@ static const struct argp_option options[] = {
 	  "auto (default), pcap, text or csv (an analyzer export)", 2 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Export: stop at the first row that cannot be read (a capture.malformed "
-	  "finding; exit status 1)", 2 },
+	  "finding; exit status 1)",
+	  2 },
 
-	{ NULL, 0, NULL, 0, "Analyzer exports (CSV, TSV, aligned columns; see "
-	  "dllpcheck-capture(5)):", 6 },
+	{ NULL, 0, NULL, 0,
+	  "Analyzer exports (CSV, TSV, aligned columns; see "
+	  "dllpcheck-capture(5)):",
+	  6 },
 	{ "dump-columns", OPT_DUMP_COLUMNS, NULL, 0,
 	  "Print the detected layout, delimiter, header, column mapping and the "
-	  "first three rows as parsed, then stop", 6 },
+	  "first three rows as parsed, then stop",
+	  6 },
 	{ "map", OPT_MAP, "KEY=COLUMN", 0,
 	  "Read KEY (time, dir, link, type, dllp-type, tlp-type, vc, hdr-fc, "
 	  "data-fc, hdr-scale, data-scale, seq, acknak-seq, length, tc, raw) from "
-	  "the column named COLUMN, or #N (1-based), or none (repeatable)", 6 },
+	  "the column named COLUMN, or #N (1-based), or none (repeatable)",
+	  6 },
 	{ "map-file", OPT_MAP_FILE, "FILE", 0,
 	  "Read --map KEY=COLUMN lines (and delimiter=, header-line=, time-unit=, "
-	  "clock-period=, dir-map=) from FILE: a saved profile per analyzer", 6 },
+	  "clock-period=, dir-map=) from FILE: a saved profile per analyzer",
+	  6 },
 	{ "delimiter", OPT_DELIMITER, "C", 0,
 	  "Column delimiter: a character, tab, comma, semicolon, pipe, space "
-	  "(aligned columns) or auto (default)", 6 },
+	  "(aligned columns) or auto (default)",
+	  6 },
 	{ "header-line", OPT_HEADER_LINE, "N", 0,
 	  "The header is line N (1-based); 0: no header, name columns with "
-	  "--map KEY=#N", 6 },
+	  "--map KEY=#N",
+	  6 },
 	{ "time-unit", OPT_TIME_UNIT, "UNIT", 0,
 	  "Unit of times written without one: ps, ns, us, ms or s (default: the "
-	  "header's unit, else s)", 6 },
+	  "header's unit, else s)",
+	  6 },
 	{ "clock-period", OPT_CLOCK_PERIOD, "PERIOD", 0,
 	  "Times without a unit count clock ticks (samples) of PERIOD, e.g. 4ns "
-	  "or 250MHz", 6 },
+	  "or 250MHz",
+	  6 },
 	{ "dir-map", OPT_DIR_MAP, "VALUE=DIR,...", 0,
 	  "Direction cells equal to VALUE mean DIR (down or up), e.g. 0=down,1=up "
-	  "(repeatable)", 6 },
+	  "(repeatable)",
+	  6 },
 
 	{ NULL, 0, NULL, 0, "Checking and output:", 3 },
 	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
 	  "Exit 1 when a finding of SEVERITY or above is reported: error "
-	  "(default), warning or info", 3 },
+	  "(default), warning or info",
+	  3 },
 	{ "disable", OPT_DISABLE, "RULE", 0,
 	  "Do not report RULE (repeatable; 'all' disables every rule)", 3 },
 	{ "enable", OPT_ENABLE, "RULE", 0,
@@ -125,40 +138,48 @@ static const struct argp_option options[] = {
 	{ "quiet", 'q', NULL, 0, "Print nothing; only set the exit status", 3 },
 	{ "format", OPT_FORMAT, "FMT", 0,
 	  "Report format: text (default), json (one document), jsonl (one "
-	  "object per line) or junit (JUnit XML); with --decode: text or jsonl", 3 },
+	  "object per line) or junit (JUnit XML); with --decode: text or jsonl",
+	  3 },
 	{ "output", 'o', "FILE", 0, "Write the report to FILE instead of standard output", 3 },
-	{ "jobs", 'j', "N", 0,
-	  "Analyse N inputs at once (output identical to -j 1)", 3 },
+	{ "jobs", 'j', "N", 0, "Analyse N inputs at once (output identical to -j 1)", 3 },
 	{ "stats", OPT_STATS, NULL, 0,
 	  "Add statistics to the report: per port, VC and credit type, time at "
-	  "zero available credits; TLP counts by type; UpdateFC counts and intervals", 3 },
+	  "zero available credits; TLP counts by type; UpdateFC counts and intervals",
+	  3 },
 
 	{ NULL, 0, NULL, 0, "What the capture cannot tell:", 4 },
 	{ "tc-map", OPT_TC_MAP, "TC=VC,...", 0,
 	  "Map traffic classes to VCs (default: every TC on VC0), e.g. 1=1,2=1", 4 },
 	{ "role", OPT_ROLE, "down=ROLE,up=ROLE", 0,
 	  "What the ports are: root-port, root-port-p2p, switch or endpoint "
-	  "(enables fc.adv.cpl-finite)", 4 },
+	  "(enables fc.adv.cpl-finite)",
+	  4 },
 	{ "mps", OPT_MPS, "BYTES", 0,
 	  "Rx_MPS_Limit of the receivers, 128-4096 (enables the data minima of "
-	  "fc.adv.below-min)", 4 },
+	  "fc.adv.below-min)",
+	  4 },
 	{ "initial-credits", OPT_INITIAL_CREDITS, "PORT:VC:TYPE=N,...", 0,
 	  "Credits PORT (down|up) advertised at an initialisation the capture does "
-	  "not show, e.g. up:0:PH=8,PD=64,CplH=inf (repeatable)", 4 },
+	  "not show, e.g. up:0:PH=8,PD=64,CplH=inf (repeatable)",
+	  4 },
 	{ "extended-synch", OPT_EXTENDED_SYNCH, NULL, 0,
 	  "The Extended Synch bit is set: UpdateFCs are due every 120 us +50% "
-	  "(fc.update.period limit 180 us instead of 45 us)", 4 },
+	  "(fc.update.period limit 180 us instead of 45 us)",
+	  4 },
 
 	{ NULL, 0, NULL, 0, "Time limits (microseconds):", 5 },
 	{ "update-period", OPT_UPDATE_PERIOD, "US", 0,
 	  "Longest gap between a sender's UpdateFCs of a class and VC "
-	  "(fc.update.period; default 45, or 180 with --extended-synch)", 5 },
+	  "(fc.update.period; default 45, or 180 with --extended-synch)",
+	  5 },
 	{ "init-repeat-interval", OPT_INIT_REPEAT, "US", 0,
 	  "Longest time between the starts of a sender's InitFC sets "
-	  "(fc.init.repeat-interval; default 34; 17 for PCIe 1.0a devices)", 5 },
+	  "(fc.init.repeat-interval; default 34; 17 for PCIe 1.0a devices)",
+	  5 },
 	{ "starve-threshold", OPT_STARVE, "US", 0,
 	  "Report a transmitter that waited longer than this for credits "
-	  "(fc.credit.starved; default 100)", 5 },
+	  "(fc.credit.starved; default 100)",
+	  5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
 
@@ -174,23 +195,30 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 }
 
 /* The export options: each has its parser in reader_csv.c. */
-static bool parse_csv_option(struct csv_options *o, int key, const char *arg,
-                             char *err, size_t errlen)
+static bool parse_csv_option(struct csv_options *o, int key, const char *arg, char *err,
+                             size_t errlen)
 {
 	switch (key) {
-	case OPT_MAP: return csv_options_set_map(o, arg, err, errlen);
-	case OPT_MAP_FILE: return csv_options_load_map_file(o, arg, err, errlen);
-	case OPT_DELIMITER: return csv_options_set_delimiter(o, arg, err, errlen);
-	case OPT_HEADER_LINE: return csv_options_set_header_line(o, arg, err, errlen);
-	case OPT_TIME_UNIT: return csv_options_set_time_unit(o, arg, err, errlen);
-	case OPT_CLOCK_PERIOD: return csv_options_set_clock_period(o, arg, err, errlen);
-	case OPT_DIR_MAP: return csv_options_set_dir_map(o, arg, err, errlen);
-	default: return false;
+	case OPT_MAP:
+		return csv_options_set_map(o, arg, err, errlen);
+	case OPT_MAP_FILE:
+		return csv_options_load_map_file(o, arg, err, errlen);
+	case OPT_DELIMITER:
+		return csv_options_set_delimiter(o, arg, err, errlen);
+	case OPT_HEADER_LINE:
+		return csv_options_set_header_line(o, arg, err, errlen);
+	case OPT_TIME_UNIT:
+		return csv_options_set_time_unit(o, arg, err, errlen);
+	case OPT_CLOCK_PERIOD:
+		return csv_options_set_clock_period(o, arg, err, errlen);
+	case OPT_DIR_MAP:
+		return csv_options_set_dir_map(o, arg, err, errlen);
+	default:
+		return false;
 	}
 }
 
-static void set_rule(struct config *cfg, const char *name, bool on,
-                     struct argp_state *state)
+static void set_rule(struct config *cfg, const char *name, bool on, struct argp_state *state)
 {
 	enum rule_id rule;
 	if (strcmp(name, "all") == 0) {
@@ -222,7 +250,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DLT:
 		if (!parse_uint(arg, 162, &v) || v < 147)
-			argp_error(state, "--dlt takes a user link type from 147 to 162, not '%s'", arg);
+			argp_error(state, "--dlt takes a user link type from 147 to 162, not '%s'",
+			           arg);
 		cfg->reader.dlt = (int)v;
 		break;
 	case OPT_INPUT_FORMAT:
@@ -235,7 +264,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else if (strcmp(arg, "csv") == 0)
 			cfg->reader.format = INPUT_CSV;
 		else
-			argp_error(state, "--input-format takes auto, pcap, text or csv, not '%s'", arg);
+			argp_error(state, "--input-format takes auto, pcap, text or csv, not '%s'",
+			           arg);
 		break;
 	case OPT_STRICT:
 		cfg->csv.strict = true;
@@ -279,7 +309,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		else if (strcmp(arg, "junit") == 0)
 			cfg->format = OUT_JUNIT;
 		else
-			argp_error(state, "--format takes text, json, jsonl or junit, not '%s'", arg);
+			argp_error(state, "--format takes text, json, jsonl or junit, not '%s'",
+			           arg);
 		break;
 	case 'o':
 		cfg->output_path = arg;
@@ -337,7 +368,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (cfg->mode == MODE_WRITE_PCAP && cfg->input_count != 1)
 			argp_error(state, "--write-pcap takes exactly one input");
-		if (cfg->mode == MODE_DECODE && (cfg->format == OUT_JSON || cfg->format == OUT_JUNIT))
+		if (cfg->mode == MODE_DECODE &&
+		    (cfg->format == OUT_JSON || cfg->format == OUT_JUNIT))
 			argp_error(state, "--decode prints text or jsonl (--format=jsonl)");
 		if (cfg->extended_synch && !cfg->update_period_given)
 			cfg->fc.update_period_ps = FC_UPDATE_PERIOD_EXTENDED_PS;
@@ -352,8 +384,8 @@ static void list_rules(FILE *out)
 {
 	for (unsigned i = 0; i < RULE_COUNT; i++) {
 		const struct rule_info *ri = rule_info(i);
-		fprintf(out, "%-30s %-8s %-15s %s\n", ri->id,
-		        severity_name(ri->severity), ri->spec_ref, ri->title);
+		fprintf(out, "%-30s %-8s %-15s %s\n", ri->id, severity_name(ri->severity),
+		        ri->spec_ref, ri->title);
 	}
 }
 
@@ -378,8 +410,8 @@ static void report_malformed_stderr(void *ctx, const struct reader_malformed *ba
 	        (unsigned long long)bad->pos.record_no);
 	if (bad->pos.line)
 		fprintf(msgs, " (line %llu)", (unsigned long long)bad->pos.line);
-	fprintf(msgs, " offset %llu: skipped: %s\n",
-	        (unsigned long long)bad->pos.byte_offset, bad->reason);
+	fprintf(msgs, " offset %llu: skipped: %s\n", (unsigned long long)bad->pos.byte_offset,
+	        bad->reason);
 }
 
 /* Every readable record of the input into the writer; the exit status. */
@@ -405,8 +437,8 @@ static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 	analysis_run(r, NULL, &hooks, &stats);
 	bool none = stats.records_decoded == 0;
 	if (none)
-		report_hold_no_record(&hold, cfg->inputs[0], r->format_name, r->compression,
-		                      &stats, err, sizeof(err));
+		report_hold_no_record(&hold, cfg->inputs[0], r->format_name, r->compression, &stats,
+		                      err, sizeof(err));
 	report_hold_close(&hold, !none);
 	reader_close(r);
 	if (none) {
@@ -415,7 +447,8 @@ static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 	}
 	/* a region skipped is a capture.resync warning, as in a check */
 	return stats.records_malformed || (stats.resyncs && cfg->fail_on <= SEV_WARNING)
-	       ? EXIT_FINDINGS : EXIT_CLEAN;
+	               ? EXIT_FINDINGS
+	               : EXIT_CLEAN;
 }
 
 /* --write-pcap OUT FILE: every readable record of FILE into OUT, which
@@ -430,8 +463,8 @@ static int write_pcap(const struct config *cfg)
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;
 	}
-	struct pcap_writer *writer = pcap_writer_open(of.fp, cfg->write_pcap_path,
-	                                              cfg->reader.dlt, err, sizeof(err));
+	struct pcap_writer *writer =
+	        pcap_writer_open(of.fp, cfg->write_pcap_path, cfg->reader.dlt, err, sizeof(err));
 	if (!writer) {
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		out_file_finish(&of, false, err, sizeof(err));
@@ -456,7 +489,7 @@ int main(int argc, char **argv)
 
 	argp_err_exit_status = EXIT_ERROR;
 	static const struct argp argp = { options, parse_opt, args_doc, program_doc,
-	                                  NULL, NULL, NULL };
+		                          NULL,    NULL,      NULL };
 	argp_parse(&argp, argc, argv, 0, NULL, &cfg);
 
 	if (cfg.mode == MODE_LIST_RULES) {
@@ -472,8 +505,8 @@ int main(int argc, char **argv)
 	struct out_file of = { 0 };
 	char err[600];
 	if (cfg.output_path) {
-		if (!out_file_open(&of, cfg.output_path, "-o", false, cfg.inputs,
-		                   cfg.input_count, err, sizeof(err))) {
+		if (!out_file_open(&of, cfg.output_path, "-o", false, cfg.inputs, cfg.input_count,
+		                   err, sizeof(err))) {
 			fprintf(stderr, "dllpcheck: %s\n", err);
 			return EXIT_ERROR;
 		}

@@ -17,14 +17,12 @@ static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
  * [rules.md "What the capture saw damaged"]. */
 static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
 {
-	fc_model_damaged(ctx, bad->has_link ? bad->link : -1,
-	                 bad->has_dir ? (int)bad->dir : -1,
+	fc_model_damaged(ctx, bad->has_link ? bad->link : -1, bad->has_dir ? (int)bad->dir : -1,
 	                 bad->kind == REC_DLLP || bad->kind == REC_TLP ? bad->kind : 0);
 }
 
-void pipeline_check(const struct config *cfg, struct reader *r,
-                    const char *path, FILE *out, struct input_result *res,
-                    struct report_hold *hold)
+void pipeline_check(const struct config *cfg, struct reader *r, const char *path, FILE *out,
+                    struct input_result *res, struct report_hold *hold)
 {
 	void (*emit)(void *, const struct finding *) = NULL;
 	void *emit_ctx = out;
@@ -57,7 +55,7 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 	struct fc_model model;
 	fc_model_init(&model, &cfg->fc, &sink);
 	struct analysis_hooks hooks = { model_on_packet, model_on_malformed, &model,
-	                                cfg->progress ? progress_report : NULL };
+		                        cfg->progress ? progress_report : NULL };
 	if (hold)
 		report_hold_hooks(hold, &hooks);
 	analysis_run(r, &sink, &hooks, &res->stats);
@@ -66,16 +64,28 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 		progress_done();
 
 	struct input_report rep = {
-		.file = path, .format = r->format_name, .stats = &res->stats,
-		.sink = &sink, .model = &model, .fc_opts = &cfg->fc,
+		.file = path,
+		.format = r->format_name,
+		.stats = &res->stats,
+		.sink = &sink,
+		.model = &model,
+		.fc_opts = &cfg->fc,
 		.stats_wanted = cfg->stats,
 	};
 	if (!cfg->quiet) {
 		switch (cfg->format) {
-		case OUT_TEXT: report_text_input(out, &rep); break;
-		case OUT_JSONL: report_jsonl_input(out, &rep); break;
-		case OUT_JSON: report_json_input_end(&json_in, &rep); break;
-		case OUT_JUNIT: report_junit_input_end(out, &rep); break;
+		case OUT_TEXT:
+			report_text_input(out, &rep);
+			break;
+		case OUT_JSONL:
+			report_jsonl_input(out, &rep);
+			break;
+		case OUT_JSON:
+			report_json_input_end(&json_in, &rep);
+			break;
+		case OUT_JUNIT:
+			report_junit_input_end(out, &rep);
+			break;
 		}
 	}
 	bool model_failed = fc_model_failed(&model);
@@ -91,7 +101,8 @@ void pipeline_check(const struct config *cfg, struct reader *r,
 		/* the library reported it; an incomplete analysis never passes */
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error),
-		         "%s: out of memory for the shadow model: the analysis is incomplete", path);
+		         "%s: out of memory for the shadow model: the analysis is incomplete",
+		         path);
 		fprintf(stderr, "dllpcheck: %s\n", res->error);
 	}
 }

@@ -147,21 +147,21 @@ static void format_noun(const char *format, char *buf, size_t len)
 		snprintf(buf, len, "%s export", format);
 }
 
-void report_hold_no_record(const struct report_hold *h, const char *path,
-                           const char *format, const char *compression,
-                           const struct input_stats *stats, char *msg, size_t len)
+void report_hold_no_record(const struct report_hold *h, const char *path, const char *format,
+                           const char *compression, const struct input_stats *stats, char *msg,
+                           size_t len)
 {
 	char noun[40], inside[40] = "";
 	format_noun(format, noun, sizeof(noun));
 	if (compression)
 		snprintf(inside, sizeof(inside), "%s data holding a ", compression);
 	if (stats->records_read == 0 || !h->have_first) {
-		const char *what =
-			strcmp(format, "pcap") == 0 ? "with its 24-byte header and no records" :
-			strcmp(format, "pcapng") == 0 ? "with no packet records" :
-			strcmp(format, "text") == 0 ?
-			"with no records (only blank lines and comments)" :
-			"with no data rows";
+		const char *what = strcmp(format, "pcap") == 0
+		                           ? "with its 24-byte header and no records"
+		                   : strcmp(format, "pcapng") == 0 ? "with no packet records"
+		                   : strcmp(format, "text") == 0
+		                           ? "with no records (only blank lines and comments)"
+		                           : "with no data rows";
 		snprintf(msg, len, "%s: %s%s %s", path, inside, noun, what);
 		return;
 	}
@@ -173,17 +173,20 @@ void report_hold_no_record(const struct report_hold *h, const char *path,
 			snprintf(where + n, sizeof(where) - (size_t)n, " column %u",
 			         h->first.column);
 	} else {
-		snprintf(where, sizeof(where), "record %" PRIu64 " offset %" PRIu64,
-		         p->record_no, p->byte_offset);
+		snprintf(where, sizeof(where), "record %" PRIu64 " offset %" PRIu64, p->record_no,
+		         p->byte_offset);
 	}
 	const char *unit = p->line ? "line" : "record";
 	if (stats->records_read == 1)
-		snprintf(msg, len, "%s: no record could be read from this %s%s: its one %s "
-		         "is malformed: %s: %s", path, inside, noun, unit, where, h->first.reason);
+		snprintf(msg, len,
+		         "%s: no record could be read from this %s%s: its one %s "
+		         "is malformed: %s: %s",
+		         path, inside, noun, unit, where, h->first.reason);
 	else
-		snprintf(msg, len, "%s: no record could be read from this %s%s: %" PRIu64 " %ss, "
-		         "all malformed; first: %s: %s", path, inside, noun, stats->records_read,
-		         unit, where, h->first.reason);
+		snprintf(msg, len,
+		         "%s: no record could be read from this %s%s: %" PRIu64 " %ss, "
+		         "all malformed; first: %s: %s",
+		         path, inside, noun, stats->records_read, unit, where, h->first.reason);
 }
 
 bool report_hold_close(struct report_hold *h, bool keep)

@@ -25,17 +25,17 @@
 #define REPORT_HOLD_MEM (64u * 1024u)
 
 struct report_hold {
-	FILE *out;                     /* the input's report is written here */
+	FILE *out; /* the input's report is written here */
 	/* the rest is the hold's own */
-	FILE *under;                   /* the real output */
-	struct analysis_hooks *hooks;  /* the hooks it stands in front of */
-	struct analysis_hooks inner;   /* and what they were */
+	FILE *under; /* the real output */
+	struct analysis_hooks *hooks; /* the hooks it stands in front of */
+	struct analysis_hooks inner; /* and what they were */
 	unsigned char *mem;
 	size_t mem_len;
 	FILE *spill;
-	bool released;                 /* a record decoded: writes go through */
-	bool discarding;               /* closing without keeping */
-	bool failed;                   /* holding or writing failed */
+	bool released; /* a record decoded: writes go through */
+	bool discarding; /* closing without keeping */
+	bool failed; /* holding or writing failed */
 	bool have_first;
 	struct reader_malformed first; /* the first record that could not be read */
 };
@@ -51,9 +51,9 @@ void report_hold_hooks(struct report_hold *h, struct analysis_hooks *hooks);
 bool report_hold_released(const struct report_hold *h);
 /* The input error for an input of which no record decoded (stats): what
  * the file seems to be and, when records were read, the first reason. */
-void report_hold_no_record(const struct report_hold *h, const char *path,
-                           const char *format, const char *compression,
-                           const struct input_stats *stats, char *msg, size_t len);
+void report_hold_no_record(const struct report_hold *h, const char *path, const char *format,
+                           const char *compression, const struct input_stats *stats, char *msg,
+                           size_t len);
 /* Ends the hold and closes h->out: keep writes what is held (if it was
  * not yet), otherwise it is dropped.  False when writing failed. */
 bool report_hold_close(struct report_hold *h, bool keep);

@@ -11,11 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/decode_print.h"
-#include "cli/pipeline.h"
 #include "cli/dump_columns.h"
+#include "cli/pipeline.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
+#include "report/decode_print.h"
 
 #define RUN_AHEAD 64
 
@@ -42,9 +42,8 @@ static void decode_json_bad(void *ctx, const struct reader_malformed *bad)
 	decode_json_malformed(ctx, bad);
 }
 
-static void run_decode(const struct config *cfg, struct reader *r,
-                       const char *path, FILE *out, struct input_result *res,
-                       struct report_hold *hold)
+static void run_decode(const struct config *cfg, struct reader *r, const char *path, FILE *out,
+                       struct input_result *res, struct report_hold *hold)
 {
 	struct analysis_hooks hooks = { decode_text_packet, decode_text_malformed, out, NULL };
 	if (cfg->format == OUT_JSONL) {
@@ -62,28 +61,35 @@ static void run_decode(const struct config *cfg, struct reader *r,
 	/* a region skipped is a capture.resync warning, as in a check */
 	res->by_rule[R_CAPTURE_RESYNC] = res->stats.resyncs;
 	res->by_severity[SEV_WARNING] = res->stats.resyncs;
-	res->status = res->stats.records_malformed ||
-	              (res->stats.resyncs && cfg->fail_on <= SEV_WARNING)
-	              ? EXIT_FINDINGS : EXIT_CLEAN;
+	res->status =
+	        res->stats.records_malformed || (res->stats.resyncs && cfg->fail_on <= SEV_WARNING)
+	                ? EXIT_FINDINGS
+	                : EXIT_CLEAN;
 }
 
-static void input_error(const struct config *cfg, const char *path, FILE *out,
-                        FILE *msgs, const char *error)
+static void input_error(const struct config *cfg, const char *path, FILE *out, FILE *msgs,
+                        const char *error)
 {
 	if (msgs)
 		fprintf(msgs, "dllpcheck: %s\n", error);
 	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
 		return;
 	switch (cfg->format) {
-	case OUT_JSON: report_json_input_error(out, path, error); break;
-	case OUT_JSONL: report_jsonl_input_error(out, path, error); break;
-	case OUT_JUNIT: report_junit_input_error(out, path, error); break;
-	case OUT_TEXT: break; /* standard error only */
+	case OUT_JSON:
+		report_json_input_error(out, path, error);
+		break;
+	case OUT_JSONL:
+		report_jsonl_input_error(out, path, error);
+		break;
+	case OUT_JUNIT:
+		report_junit_input_error(out, path, error);
+		break;
+	case OUT_TEXT:
+		break; /* standard error only */
 	}
 }
 
-void run_one(const struct config *cfg, const char *path, FILE *out,
-             struct input_result *res)
+void run_one(const struct config *cfg, const char *path, FILE *out, struct input_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	char err[512];
@@ -104,8 +110,8 @@ void run_one(const struct config *cfg, const char *path, FILE *out,
 	reader_close(r);
 }
 
-void run_reader(const struct config *cfg, struct reader *r, const char *path,
-                FILE *out, FILE *msgs, struct input_result *res)
+void run_reader(const struct config *cfg, struct reader *r, const char *path, FILE *out, FILE *msgs,
+                struct input_result *res)
 {
 	char err[512];
 	struct report_hold hold;
@@ -126,8 +132,8 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path,
 	 * nothing counted as findings (rules.md, exit status). */
 	bool none = res->stats.records_decoded == 0;
 	if (none)
-		report_hold_no_record(&hold, path, r->format_name, r->compression, &res->stats,
-		                      err, sizeof(err));
+		report_hold_no_record(&hold, path, r->format_name, r->compression, &res->stats, err,
+		                      sizeof(err));
 	report_hold_close(&hold, !none);
 	if (none) {
 		struct input_stats stats = res->stats;
@@ -158,15 +164,19 @@ static void report_between(const struct config *cfg, FILE *out, int index)
 		report_json_separator(out);
 }
 
-static void report_end(const struct config *cfg, FILE *out,
-                       const struct input_result *results, int status)
+static void report_end(const struct config *cfg, FILE *out, const struct input_result *results,
+                       int status)
 {
 	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
 		return;
 	int n = cfg->input_count;
 	switch (cfg->format) {
-	case OUT_JSON: report_json_end(out, results, n, status); break;
-	case OUT_JUNIT: report_junit_end(out); break;
+	case OUT_JSON:
+		report_json_end(out, results, n, status);
+		break;
+	case OUT_JUNIT:
+		report_junit_end(out);
+		break;
 	case OUT_JSONL:
 		if (n > 1)
 			report_jsonl_batch(out, cfg->inputs, results, n, status);
@@ -182,8 +192,8 @@ static void report_end(const struct config *cfg, FILE *out,
 
 struct job {
 	pid_t pid;
-	FILE *out;      /* its part of the report */
-	FILE *result;   /* its struct input_result */
+	FILE *out; /* its part of the report */
+	FILE *result; /* its struct input_result */
 	bool done;
 };
 
@@ -198,8 +208,7 @@ static bool copy_stream(FILE *from, FILE *to)
 	return !ferror(from);
 }
 
-static bool job_start(const struct config *cfg, int index, struct job *job,
-                      FILE *out)
+static bool job_start(const struct config *cfg, int index, struct job *job, FILE *out)
 {
 	job->out = tmpfile();
 	job->result = tmpfile();
@@ -214,8 +223,7 @@ static bool job_start(const struct config *cfg, int index, struct job *job,
 	if (job->pid == 0) {
 		struct input_result res;
 		run_one(cfg, cfg->inputs[index], job->out, &res);
-		bool ok = fflush(job->out) == 0 &&
-		          fwrite(&res, sizeof(res), 1, job->result) == 1 &&
+		bool ok = fflush(job->out) == 0 && fwrite(&res, sizeof(res), 1, job->result) == 1 &&
 		          fflush(job->result) == 0;
 		_exit(ok ? 0 : 3);
 	}
@@ -241,8 +249,7 @@ static bool job_reap(struct job *jobs, int count)
 	return true;
 }
 
-static bool job_collect(struct job *job, FILE *out, struct input_result *res,
-                        const char *path)
+static bool job_collect(struct job *job, FILE *out, struct input_result *res, const char *path)
 {
 	bool ok = job->pid != -1 && job->out && job->result;
 	if (ok) {
@@ -264,8 +271,7 @@ static bool job_collect(struct job *job, FILE *out, struct input_result *res,
 	return ok;
 }
 
-static int run_parallel(const struct config *cfg, FILE *out,
-                        struct input_result *results)
+static int run_parallel(const struct config *cfg, FILE *out, struct input_result *results)
 {
 	int n = cfg->input_count;
 	struct job *jobs = calloc((size_t)n, sizeof(*jobs));
@@ -275,9 +281,11 @@ static int run_parallel(const struct config *cfg, FILE *out,
 	}
 	int next_start = 0, next_emit = 0, running = 0, status = EXIT_CLEAN;
 	while (next_emit < n) {
-		while (running < cfg->jobs && next_start < n && next_start < next_emit + RUN_AHEAD) {
+		while (running < cfg->jobs && next_start < n &&
+		       next_start < next_emit + RUN_AHEAD) {
 			if (!job_start(cfg, next_start, &jobs[next_start], out)) {
-				fprintf(stderr, "dllpcheck: cannot start a job: %s\n", strerror(errno));
+				fprintf(stderr, "dllpcheck: cannot start a job: %s\n",
+				        strerror(errno));
 				jobs[next_start].pid = -1;
 				jobs[next_start].done = true;
 				if (jobs[next_start].out && jobs[next_start].pid == -1) {
@@ -290,7 +298,8 @@ static int run_parallel(const struct config *cfg, FILE *out,
 		}
 		if (jobs[next_emit].done) {
 			report_between(cfg, out, next_emit);
-			job_collect(&jobs[next_emit], out, &results[next_emit], cfg->inputs[next_emit]);
+			job_collect(&jobs[next_emit], out, &results[next_emit],
+			            cfg->inputs[next_emit]);
 			if (results[next_emit].status > status)
 				status = results[next_emit].status;
 			next_emit++;

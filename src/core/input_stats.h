@@ -17,10 +17,10 @@ struct input_stats {
 	uint64_t records_malformed;
 	uint64_t records_truncated;
 	uint64_t dllps, tlps, events;
-	uint64_t time_base_s;      /* record.time_base_s of the input */
+	uint64_t time_base_s; /* record.time_base_s of the input */
 	bool bytes_counted;
 	uint64_t bytes_read, bytes_skipped;
-	uint64_t resyncs;          /* regions skipped */
+	uint64_t resyncs; /* regions skipped */
 };
 
 /* The exit status of a run (rules.md): 1 when a finding is at or above

@@ -5,9 +5,8 @@
 #include "core/record.h"
 
 static const char *const event_names[EV_LAST + 1] = {
-	[EV_LINK_UP] = "link-up",     [EV_LINK_DOWN] = "link-down",
-	[EV_HOT_RESET] = "hot-reset", [EV_RECOVERY] = "recovery",
-	[EV_PORT_RESET] = "port-reset", [EV_VC_ENABLE] = "vc-enable",
+	[EV_LINK_UP] = "link-up",   [EV_LINK_DOWN] = "link-down",   [EV_HOT_RESET] = "hot-reset",
+	[EV_RECOVERY] = "recovery", [EV_PORT_RESET] = "port-reset", [EV_VC_ENABLE] = "vc-enable",
 };
 
 const char *link_dir_name(enum link_dir dir)
@@ -25,8 +24,7 @@ const char *link_event_name(unsigned code)
 unsigned link_event_from_name(const char *name, size_t len)
 {
 	for (unsigned code = EV_FIRST; code <= EV_LAST; code++) {
-		if (strlen(event_names[code]) == len &&
-		    memcmp(event_names[code], name, len) == 0)
+		if (strlen(event_names[code]) == len && memcmp(event_names[code], name, len) == 0)
 			return code;
 	}
 	return 0;
@@ -35,8 +33,7 @@ unsigned link_event_from_name(const char *name, size_t len)
 /* The smallest and largest payload (after the pseudo-header) of each kind
  * as it was on the wire; reason set when the record is not of a legal
  * size. */
-static bool record_size_ok(const struct record *rec, char *reason,
-                           size_t reason_len)
+static bool record_size_ok(const struct record *rec, char *reason, size_t reason_len)
 {
 	uint32_t min, max;
 	const char *what;
@@ -62,8 +59,8 @@ static bool record_size_ok(const struct record *rec, char *reason,
 	}
 	if (rec->wire_len < min || rec->wire_len > max) {
 		if (min == max)
-			snprintf(reason, reason_len, "%s is %u bytes, this record has %u",
-			         what, min, rec->wire_len);
+			snprintf(reason, reason_len, "%s is %u bytes, this record has %u", what,
+			         min, rec->wire_len);
 		else
 			snprintf(reason, reason_len, "%s is %u to %u bytes, this record has %u",
 			         what, min, max, rec->wire_len);

@@ -22,10 +22,10 @@ enum rec_kind { REC_DLLP = 1, REC_TLP = 2, REC_EVENT = 3 };
 
 /* Flags, numbered as in the pcap pseudo-header byte 2 (bit 0, the
  * direction, is kept in record.dir instead). */
-#define REC_F_NO_CRC    0x02u /* no DLLP CRC / TLP LCRC in the bytes */
+#define REC_F_NO_CRC 0x02u /* no DLLP CRC / TLP LCRC in the bytes */
 #define REC_F_PHY_ERROR 0x04u /* capture hardware saw a framing/symbol error */
-#define REC_F_NO_SEQ    0x08u /* TLP without its 2-byte sequence field */
-#define REC_F_RESERVED  0xF0u
+#define REC_F_NO_SEQ 0x08u /* TLP without its 2-byte sequence field */
+#define REC_F_RESERVED 0xF0u
 
 /* Link event codes (capture-format.md section 1, event table). */
 enum link_event {
@@ -42,7 +42,7 @@ enum link_event {
 /* Sizes of the encapsulation. */
 #define PCAP_PSEUDO_HDR_LEN 4u
 #define PCAP_PSEUDO_VERSION 0xD1u
-#define DLLP_WIRE_LEN 6u   /* content + CRC-16 */
+#define DLLP_WIRE_LEN 6u /* content + CRC-16 */
 #define DLLP_CONTENT_LEN 4u
 #define EVENT_LEN 4u
 /* The largest TLP record payload: sequence field (2), up to 8 prefix DW
@@ -67,19 +67,19 @@ struct srcpos {
 };
 
 struct record {
-	uint64_t time_ps;      /* time of the first symbol, picoseconds from
+	uint64_t time_ps; /* time of the first symbol, picoseconds from
 	                        * time_base_s; always below 2^63 */
-	uint64_t time_base_s;  /* whole seconds of the capture's own clock that
+	uint64_t time_base_s; /* whole seconds of the capture's own clock that
 	                        * time_ps counts from: 0, or the first record's
 	                        * second in a pcap with calendar timestamps */
 	enum rec_kind kind;
 	enum link_dir dir;
-	uint8_t link;          /* link index 0-255 */
-	uint8_t flags;         /* REC_F_* */
-	const uint8_t *bytes;  /* payload after the pseudo-header; valid until
+	uint8_t link; /* link index 0-255 */
+	uint8_t flags; /* REC_F_* */
+	const uint8_t *bytes; /* payload after the pseudo-header; valid until
 	                        * the reader's next call */
-	uint32_t len;          /* bytes present */
-	uint32_t wire_len;     /* bytes the packet had on the wire (>= len);
+	uint32_t len; /* bytes present */
+	uint32_t wire_len; /* bytes the packet had on the wire (>= len);
 	                        * len < wire_len means the capture truncated it */
 	struct srcpos pos;
 };

@@ -14,11 +14,13 @@ static const struct rule_info rule_table[RULE_COUNT] = {
 };
 
 static const char *const severity_names[SEV_COUNT] = {
-	[SEV_INFO] = "info", [SEV_WARNING] = "warning", [SEV_ERROR] = "error",
+	[SEV_INFO] = "info",
+	[SEV_WARNING] = "warning",
+	[SEV_ERROR] = "error",
 };
 
 static const char *const credit_type_names[CT_COUNT] = {
-	[CT_PH] = "PH", [CT_PD] = "PD", [CT_NPH] = "NPH",
+	[CT_PH] = "PH",   [CT_PD] = "PD",     [CT_NPH] = "NPH",
 	[CT_NPD] = "NPD", [CT_CPLH] = "CplH", [CT_CPLD] = "CplD",
 };
 
@@ -80,8 +82,7 @@ const char *credit_type_name(enum credit_type ct)
 	return ct < CT_COUNT ? credit_type_names[ct] : "?";
 }
 
-void finding_sink_init(struct finding_sink *sink,
-                       void (*emit)(void *ctx, const struct finding *f),
+void finding_sink_init(struct finding_sink *sink, void (*emit)(void *ctx, const struct finding *f),
                        void *ctx)
 {
 	memset(sink, 0, sizeof(*sink));
@@ -91,8 +92,7 @@ void finding_sink_init(struct finding_sink *sink,
 		sink->enabled[i] = true;
 }
 
-void finding_init(struct finding *f, enum rule_id rule,
-                  const struct record *rec)
+void finding_init(struct finding *f, enum rule_id rule, const struct record *rec)
 {
 	memset(f, 0, sizeof(*f));
 	f->rule = rule;
@@ -119,8 +119,7 @@ void finding_add_evidence(struct finding *f, const char *name, int64_t value)
 	}
 }
 
-void finding_message(const struct finding_sink *sink, struct finding *f,
-                     const char *fmt, ...)
+void finding_message(const struct finding_sink *sink, struct finding *f, const char *fmt, ...)
 {
 	if (!sink->enabled[f->rule] || !sink->emit)
 		return;

@@ -24,9 +24,9 @@ enum rule_id {
 };
 
 struct rule_info {
-	const char *id;        /* "fc.credit.overrun" */
+	const char *id; /* "fc.credit.overrun" */
 	enum severity severity;
-	const char *spec_ref;  /* spec-digest section */
+	const char *spec_ref; /* spec-digest section */
 	const char *title;
 	/* The evidence keys its findings may carry, space-separated; a key
 	 * ending in '?' is one no scenario reaches (rules.def). */
@@ -54,7 +54,7 @@ const char *credit_type_name(enum credit_type ct);
 
 /* One counter value behind a finding, e.g. {"CL", 0x05}. */
 struct evidence_item {
-	const char *name;   /* static string */
+	const char *name; /* static string */
 	int64_t value;
 };
 
@@ -62,14 +62,14 @@ struct finding {
 	enum rule_id rule;
 	enum severity severity;
 	struct srcpos pos;
-	unsigned column;        /* text inputs: 1-based, 0 when none */
+	unsigned column; /* text inputs: 1-based, 0 when none */
 	uint64_t time_ps;
 	bool has_time;
-	int link;               /* -1 when the record has none (unreadable) */
-	int port;               /* enum link_dir of the sending port, or FINDING_NO_PORT */
-	int vc;                 /* 0..7 or FINDING_NO_VC */
-	int credit_type;        /* enum credit_type or FINDING_NO_CREDIT */
-	char message[256];      /* the human sentence, with the arithmetic */
+	int link; /* -1 when the record has none (unreadable) */
+	int port; /* enum link_dir of the sending port, or FINDING_NO_PORT */
+	int vc; /* 0..7 or FINDING_NO_VC */
+	int credit_type; /* enum credit_type or FINDING_NO_CREDIT */
+	char message[256]; /* the human sentence, with the arithmetic */
 	unsigned evidence_count;
 	struct evidence_item evidence[FINDING_MAX_EVIDENCE];
 };
@@ -85,20 +85,18 @@ struct finding_sink {
 };
 
 /* All rules enabled, counts zero. */
-void finding_sink_init(struct finding_sink *sink,
-                       void (*emit)(void *ctx, const struct finding *f),
+void finding_sink_init(struct finding_sink *sink, void (*emit)(void *ctx, const struct finding *f),
                        void *ctx);
 
 /* Starts a finding for a rule about a record (position, time, link and
  * port taken from it when rec is not NULL). */
-void finding_init(struct finding *f, enum rule_id rule,
-                  const struct record *rec);
+void finding_init(struct finding *f, enum rule_id rule, const struct record *rec);
 void finding_add_evidence(struct finding *f, const char *name, int64_t value);
 /* Writes f's sentence (printf-style) only when the sink will print it:
  * a finding of a disabled rule, or any finding under -q, is counted (or
  * not) without being formatted.  The message is empty otherwise. */
-void finding_message(const struct finding_sink *sink, struct finding *f,
-                     const char *fmt, ...) PRINTF_LIKE(3, 4);
+void finding_message(const struct finding_sink *sink, struct finding *f, const char *fmt, ...)
+        PRINTF_LIKE(3, 4);
 /* Counts and emits f unless its rule is disabled. */
 void rules_raise(struct finding_sink *sink, const struct finding *f);
 

@@ -12,16 +12,15 @@ void packet_decode(const struct record *rec, struct packet *pkt)
 	switch (rec->kind) {
 	case REC_DLLP:
 		if (!pkt->truncated)
-			(void)dllp_decode(rec->bytes, rec->len,
-			                  !(rec->flags & REC_F_NO_CRC), &pkt->u.dllp);
+			(void)dllp_decode(rec->bytes, rec->len, !(rec->flags & REC_F_NO_CRC),
+			                  &pkt->u.dllp);
 		else {
 			memset(&pkt->u.dllp, 0, sizeof(pkt->u.dllp));
 			pkt->u.dllp.type_byte = rec->len ? rec->bytes[0] : 0;
 		}
 		break;
 	case REC_TLP:
-		(void)tlp_decode(rec->bytes, rec->len, rec->wire_len,
-		                 !(rec->flags & REC_F_NO_SEQ),
+		(void)tlp_decode(rec->bytes, rec->len, rec->wire_len, !(rec->flags & REC_F_NO_SEQ),
 		                 !(rec->flags & REC_F_NO_CRC), &pkt->u.tlp);
 		pkt->truncated = pkt->u.tlp.status == TLP_TRUNCATED;
 		break;

@@ -3,19 +3,19 @@
 #ifndef DLLPCHECK_PACKET_H
 #define DLLPCHECK_PACKET_H
 
-#include "wire/dllp.h"
 #include "core/record.h"
+#include "wire/dllp.h"
 #include "wire/tlp.h"
 
 struct packet {
 	const struct record *rec;
-	bool truncated;          /* capture.truncated: never applied to credits */
+	bool truncated; /* capture.truncated: never applied to credits */
 	union {
 		struct dllp dllp;
 		struct tlp tlp;
 		struct {
-			unsigned code;   /* enum link_event */
-			unsigned arg;    /* vc-enable: the VC */
+			unsigned code; /* enum link_event */
+			unsigned arg; /* vc-enable: the VC */
 		} event;
 	} u;
 };

@@ -7,21 +7,19 @@
 
 #include "decode/rules_packet.h"
 
-static COLD_PATH void raise_dllp_crc(const struct packet *pkt,
-                                        struct finding_sink *sink)
+static COLD_PATH void raise_dllp_crc(const struct packet *pkt, struct finding_sink *sink)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	struct finding f;
 	finding_init(&f, R_DLLP_CRC, pkt->rec);
-	finding_message(sink, &f, "%s: CRC field 0x%04X, expected 0x%04X",
-	                dllp_name(d), d->crc_field, d->crc_expected);
+	finding_message(sink, &f, "%s: CRC field 0x%04X, expected 0x%04X", dllp_name(d),
+	                d->crc_field, d->crc_expected);
 	finding_add_evidence(&f, "crc", d->crc_field);
 	finding_add_evidence(&f, "crc_expected", d->crc_expected);
 	rules_raise(sink, &f);
 }
 
-static COLD_PATH void raise_dllp_reserved(const struct packet *pkt,
-                                             struct finding_sink *sink)
+static COLD_PATH void raise_dllp_reserved(const struct packet *pkt, struct finding_sink *sink)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	struct finding f;
@@ -59,40 +57,35 @@ static bool check_dllp(const struct packet *pkt, struct finding_sink *sink)
 	}
 }
 
-static COLD_PATH void raise_tlp_lcrc(const struct packet *pkt,
-                                        struct finding_sink *sink)
+static COLD_PATH void raise_tlp_lcrc(const struct packet *pkt, struct finding_sink *sink)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
 	finding_init(&f, R_TLP_LCRC, pkt->rec);
-	finding_message(sink, &f, "LCRC field 0x%08X, expected 0x%08X (Bad TLP)",
-	                t->lcrc_field, t->lcrc_expected);
+	finding_message(sink, &f, "LCRC field 0x%08X, expected 0x%08X (Bad TLP)", t->lcrc_field,
+	                t->lcrc_expected);
 	finding_add_evidence(&f, "lcrc", t->lcrc_field);
 	finding_add_evidence(&f, "lcrc_expected", t->lcrc_expected);
 	rules_raise(sink, &f);
 }
 
-static COLD_PATH void raise_tlp_nullified(const struct packet *pkt,
-                                             struct finding_sink *sink)
+static COLD_PATH void raise_tlp_nullified(const struct packet *pkt, struct finding_sink *sink)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
 	finding_init(&f, R_TLP_NULLIFIED, pkt->rec);
-	finding_message(sink, &f,
-	                "LCRC 0x%08X is the inverse of 0x%08X: nullified, not charged",
+	finding_message(sink, &f, "LCRC 0x%08X is the inverse of 0x%08X: nullified, not charged",
 	                t->lcrc_field, t->lcrc_expected);
 	finding_add_evidence(&f, "lcrc", t->lcrc_field);
 	rules_raise(sink, &f);
 }
 
-static COLD_PATH void raise_tlp_malformed(const struct packet *pkt,
-                                             struct finding_sink *sink)
+static COLD_PATH void raise_tlp_malformed(const struct packet *pkt, struct finding_sink *sink)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
 	finding_init(&f, R_TLP_MALFORMED, pkt->rec);
-	finding_message(sink, &f, "%s %s", tlp_kind_name(t->kind),
-	                tlp_status_text(t->status));
+	finding_message(sink, &f, "%s %s", tlp_kind_name(t->kind), tlp_status_text(t->status));
 	finding_add_evidence(&f, "length_field", t->length_field);
 	finding_add_evidence(&f, "bytes", pkt->rec->len);
 	rules_raise(sink, &f);
@@ -117,14 +110,12 @@ static bool check_tlp(const struct packet *pkt, struct finding_sink *sink)
 	return true;
 }
 
-static COLD_PATH void raise_truncated(const struct packet *pkt,
-                                         struct finding_sink *sink)
+static COLD_PATH void raise_truncated(const struct packet *pkt, struct finding_sink *sink)
 {
 	const struct record *rec = pkt->rec;
 	struct finding f;
 	finding_init(&f, R_CAPTURE_TRUNCATED, rec);
-	finding_message(sink, &f,
-	                "%s captured with %u of its %u bytes; not applied to credits",
+	finding_message(sink, &f, "%s captured with %u of its %u bytes; not applied to credits",
 	                rec->kind == REC_TLP ? "TLP" : "DLLP", rec->len, rec->wire_len);
 	finding_add_evidence(&f, "captured", rec->len);
 	finding_add_evidence(&f, "wire_length", rec->wire_len);

@@ -3,8 +3,8 @@
 #ifndef DLLPCHECK_RULES_PACKET_H
 #define DLLPCHECK_RULES_PACKET_H
 
-#include "decode/packet.h"
 #include "core/rules.h"
+#include "decode/packet.h"
 
 /* Raises the packet-level findings of pkt.  Returns true when the packet
  * is fit to be applied to the shadow model (complete, CRC good or absent,

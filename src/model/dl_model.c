@@ -72,8 +72,7 @@ static bool seq_seen(const struct fc_link *link, enum link_dir p, unsigned seq)
 	return (link->seq_seen[p][seq >> 3] >> (seq & 7)) & 1u;
 }
 
-static void seq_mark(struct fc_link *link, enum link_dir p, unsigned seq,
-                     bool seen)
+static void seq_mark(struct fc_link *link, enum link_dir p, unsigned seq, bool seen)
 {
 	uint8_t bit = (uint8_t)(1u << (seq & 7));
 	if (seen)
@@ -119,8 +118,7 @@ bool dl_tlp_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
 }
 
 /* The number of TLPs of port tx sent and not yet acknowledged. */
-static bool outstanding(const struct fc_link *link, enum link_dir tx,
-                        unsigned *count)
+static bool outstanding(const struct fc_link *link, enum link_dir tx, unsigned *count)
 {
 	if (!link->seq_known[tx] || !link->dl[tx].ackd_known)
 		return false;
@@ -142,27 +140,27 @@ static void note_high_water(struct fc_link *link, enum link_dir tx)
  * That includes TLPs the capture saw damaged: the tap and the receiver can
  * disagree, so it is a warning, and the receiver's own word then
  * resynchronises NEXT_RCV_SEQ [rules.md "What the capture saw damaged"]. */
-static COLD_PATH void raise_ack_unreceived(struct fc_model *m,
-                                           const struct packet *pkt,
-                                           const struct dl_port *rx,
-                                           enum link_dir rx_dir, unsigned seq,
-                                           unsigned ahead)
+static COLD_PATH void raise_ack_unreceived(struct fc_model *m, const struct packet *pkt,
+                                           const struct dl_port *rx, enum link_dir rx_dir,
+                                           unsigned seq, unsigned ahead)
 {
 	unsigned last_received = seq_sub(rx->next_rcv_seq, 1);
 	struct finding f;
 	fc_finding_begin(&f, R_DL_ACK_UNRECEIVED, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
 	if (rx->rcv_damaged)
-		finding_message(m->sink, &f,
-		         "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
-		         "capture saw arrive intact at port %s is 0x%03X; the capture saw %u "
-		         "TLP%s damaged since, which the receiver may have taken intact",
-		         dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received,
-		         rx->rcv_damaged, rx->rcv_damaged == 1 ? "" : "s");
+		finding_message(
+		        m->sink, &f,
+		        "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
+		        "capture saw arrive intact at port %s is 0x%03X; the capture saw %u "
+		        "TLP%s damaged since, which the receiver may have taken intact",
+		        dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received,
+		        rx->rcv_damaged, rx->rcv_damaged == 1 ? "" : "s");
 	else
 		finding_message(m->sink, &f,
-		         "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
-		         "capture saw arrive intact at port %s is 0x%03X",
-		         dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir), last_received);
+		                "%s seq=0x%03X acknowledges up to 0x%03X, but the last TLP the "
+		                "capture saw arrive intact at port %s is 0x%03X",
+		                dllp_name(&pkt->u.dllp), seq, seq, link_dir_name(rx_dir),
+		                last_received);
 	finding_add_evidence(&f, "acknak_seq", seq);
 	finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
 	finding_add_evidence(&f, "ahead", ahead);
@@ -170,9 +168,8 @@ static COLD_PATH void raise_ack_unreceived(struct fc_model *m,
 	fc_raise(m, &f);
 }
 
-static void ack_vs_received(struct fc_model *m, struct fc_link *link,
-                            const struct packet *pkt, enum link_dir rx_dir,
-                            unsigned seq)
+static void ack_vs_received(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
+                            enum link_dir rx_dir, unsigned seq)
 {
 	struct dl_port *rx = &link->dl[rx_dir];
 	if (!rx->rcv_known)
@@ -196,9 +193,8 @@ static void ack_vs_received(struct fc_model *m, struct fc_link *link,
  * <= the number outstanding; TLPs the capture could not read may have
  * carried the next numbers.  False when the Ack/Nak was reported (the
  * transmitter discards it). */
-static bool ack_vs_sent(struct fc_model *m, struct fc_link *link,
-                        const struct packet *pkt, enum link_dir tx_dir,
-                        unsigned seq)
+static bool ack_vs_sent(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
+                        enum link_dir tx_dir, unsigned seq)
 {
 	struct dl_port *tx = &link->dl[tx_dir];
 	unsigned out;
@@ -211,11 +207,11 @@ static bool ack_vs_sent(struct fc_model *m, struct fc_link *link,
 	struct finding f;
 	fc_finding_begin(&f, R_DL_ACK_UNKNOWN_SEQ, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
 	finding_message(m->sink, &f,
-	         "%s seq=0x%03X: ACKD_SEQ=0x%03X NEXT_TRANSMIT_SEQ=0x%03X of port %s: "
-	         "(0x%03X-ACKD_SEQ) mod 4096 = %u > %u outstanding",
-	         dllp_name(&pkt->u.dllp), seq, tx->ackd_seq,
-	         (unsigned)((link->seq_high[tx_dir] + 1) & SEQ_MASK),
-	         link_dir_name(tx_dir), seq, step, allowed);
+	                "%s seq=0x%03X: ACKD_SEQ=0x%03X NEXT_TRANSMIT_SEQ=0x%03X of port %s: "
+	                "(0x%03X-ACKD_SEQ) mod 4096 = %u > %u outstanding",
+	                dllp_name(&pkt->u.dllp), seq, tx->ackd_seq,
+	                (unsigned)((link->seq_high[tx_dir] + 1) & SEQ_MASK), link_dir_name(tx_dir),
+	                seq, step, allowed);
 	finding_add_evidence(&f, "acknak_seq", seq);
 	finding_add_evidence(&f, "ACKD_SEQ", tx->ackd_seq);
 	finding_add_evidence(&f, "NEXT_TRANSMIT_SEQ", (link->seq_high[tx_dir] + 1) & SEQ_MASK);
@@ -227,11 +223,10 @@ static bool ack_vs_sent(struct fc_model *m, struct fc_link *link,
 	return false;
 }
 
-void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
-                     const struct packet *pkt)
+void dl_apply_acknak(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	const struct dllp *d = &pkt->u.dllp;
-	enum link_dir rx_dir = pkt->rec->dir;      /* the port sending the Ack */
+	enum link_dir rx_dir = pkt->rec->dir; /* the port sending the Ack */
 	enum link_dir tx_dir = partner_of(rx_dir); /* whose TLPs it acknowledges */
 	struct dl_port *tx = &link->dl[tx_dir];
 	struct dl_port *rx = &link->dl[rx_dir];
@@ -262,43 +257,40 @@ void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
 
 /* ---- TLPs -------------------------------------------------------------------- */
 
-static COLD_PATH void raise_seq_duplicate(struct fc_model *m,
-                                         const struct packet *pkt,
-                                         const struct dl_port *rx,
-                                         enum link_dir rx_dir)
+static COLD_PATH void raise_seq_duplicate(struct fc_model *m, const struct packet *pkt,
+                                          const struct dl_port *rx, enum link_dir rx_dir)
 {
 	unsigned seq = pkt->u.tlp.seq;
 	struct finding f;
 	fc_finding_begin(&f, R_DL_SEQ_DUPLICATE, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-	finding_message(m->sink, &f,
-	         "seq=0x%03X is behind NEXT_RCV_SEQ=0x%03X of port %s: a duplicate, not charged",
-	         seq, rx->next_rcv_seq, link_dir_name(rx_dir));
+	finding_message(
+	        m->sink, &f,
+	        "seq=0x%03X is behind NEXT_RCV_SEQ=0x%03X of port %s: a duplicate, not charged",
+	        seq, rx->next_rcv_seq, link_dir_name(rx_dir));
 	finding_add_evidence(&f, "seq", seq);
 	finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
 	fc_raise(m, &f);
 }
 
-static COLD_PATH void raise_seq_out_of_order(struct fc_model *m,
-                                            const struct packet *pkt,
-                                            const struct dl_port *rx,
-                                            enum link_dir rx_dir)
+static COLD_PATH void raise_seq_out_of_order(struct fc_model *m, const struct packet *pkt,
+                                             const struct dl_port *rx, enum link_dir rx_dir)
 {
 	unsigned seq = pkt->u.tlp.seq;
 	unsigned missing = seq_sub(seq, rx->next_rcv_seq);
 	struct finding f;
 	fc_finding_begin(&f, R_DL_SEQ_OUT_OF_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
 	finding_message(m->sink, &f,
-	         "seq=0x%03X where port %s expects NEXT_RCV_SEQ=0x%03X: %u TLP%s missing",
-	         seq, link_dir_name(rx_dir), rx->next_rcv_seq, missing,
-	         missing == 1 ? "" : "s");
+	                "seq=0x%03X where port %s expects NEXT_RCV_SEQ=0x%03X: %u TLP%s missing",
+	                seq, link_dir_name(rx_dir), rx->next_rcv_seq, missing,
+	                missing == 1 ? "" : "s");
 	finding_add_evidence(&f, "seq", seq);
 	finding_add_evidence(&f, "NEXT_RCV_SEQ", rx->next_rcv_seq);
 	fc_raise(m, &f);
 }
 
 /* The receiver's view: in order, a duplicate, or out of sequence [7]. */
-static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
-                            const struct packet *pkt, enum link_dir rx_dir)
+static void tlp_at_receiver(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
+                            enum link_dir rx_dir)
 {
 	struct dl_port *rx = &link->dl[rx_dir];
 	unsigned seq = pkt->u.tlp.seq;
@@ -323,7 +315,7 @@ static void tlp_at_receiver(struct fc_model *m, struct fc_link *link,
 }
 
 static COLD_PATH void raise_replay_order(struct fc_model *m, const struct packet *pkt,
-                               const char *what, unsigned seq, unsigned expected)
+                                         const char *what, unsigned seq, unsigned expected)
 {
 	struct finding f;
 	fc_finding_begin(&f, R_DL_REPLAY_ORDER, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
@@ -337,8 +329,8 @@ static COLD_PATH void raise_replay_order(struct fc_model *m, const struct packet
  * resends every unacknowledged TLP, oldest first, in order [7].  A replay
  * may start before ACKD_SEQ + 1 (the transmitter may not yet have taken an
  * Ack the capture already saw), never after it. */
-static void tlp_at_transmitter(struct fc_model *m, struct fc_link *link,
-                               const struct packet *pkt, enum link_dir tx_dir)
+static void tlp_at_transmitter(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
+                               enum link_dir tx_dir)
 {
 	struct dl_port *tx = &link->dl[tx_dir];
 	unsigned seq = pkt->u.tlp.seq;
@@ -372,10 +364,12 @@ static void tlp_at_transmitter(struct fc_model *m, struct fc_link *link,
 	if (!resync) {
 		bool starts = seq_sub(oldest, seq) < 2048; /* at or before the oldest */
 		if (!starts && !(tx->in_replay && seq == tx->replay_next))
-			raise_replay_order(m, pkt,
-			                   tx->in_replay ? "is replayed out of order; expected"
-			                                 : "starts a replay that skips the oldest outstanding TLP,",
-			                   seq, tx->in_replay ? tx->replay_next : oldest);
+			raise_replay_order(
+			        m, pkt,
+			        tx->in_replay
+			                ? "is replayed out of order; expected"
+			                : "starts a replay that skips the oldest outstanding TLP,",
+			        seq, tx->in_replay ? tx->replay_next : oldest);
 	}
 	tx->in_replay = true;
 	tx->replay_next = (uint16_t)((seq + 1) & SEQ_MASK);
@@ -407,8 +401,7 @@ void dl_damaged_dllp(struct fc_link *link, enum link_dir sender)
 	link->dl[partner_of(sender)].replay_resync = true;
 }
 
-void dl_apply_tlp(struct fc_model *m, struct fc_link *link,
-                  const struct packet *pkt)
+void dl_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir tx_dir = pkt->rec->dir;
@@ -454,9 +447,8 @@ void dl_apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_DL_PM_DIRECTION, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
-	finding_message(m->sink, &f,
-	         "%s sent by port %s; only port %s (%s) sends it",
-	         dllp_name(d), link_dir_name(pkt->rec->dir), link_dir_name(must),
-	         must == DIR_UP ? "the downstream component" : "the upstream component");
+	finding_message(m->sink, &f, "%s sent by port %s; only port %s (%s) sends it", dllp_name(d),
+	                link_dir_name(pkt->rec->dir), link_dir_name(must),
+	                must == DIR_UP ? "the downstream component" : "the upstream component");
 	fc_raise(m, &f);
 }

@@ -17,11 +17,11 @@ static const char *const class_names[FC_CLASS_COUNT] = { "P", "NP", "Cpl" };
 /* One advertised field: hdr or data of the DLLP's class. */
 struct fc_field {
 	enum credit_type ct;
-	unsigned field;      /* as on the wire */
+	unsigned field; /* as on the wire */
 	unsigned scale;
-	unsigned width;      /* counter width for this scale */
-	uint32_t credits;    /* field << shift */
-	uint32_t max;        /* most credits outstanding [5.5] */
+	unsigned width; /* counter width for this scale */
+	uint32_t credits; /* field << shift */
+	uint32_t max; /* most credits outstanding [5.5] */
 };
 
 static void dllp_fields(const struct dllp *d, struct fc_field out[2])
@@ -43,8 +43,8 @@ static void dllp_fields(const struct dllp *d, struct fc_field out[2])
 /* ---- rules about the advertising port's own DLLPs ---------------------- */
 
 /* fc.init.order: P, then NP, then Cpl, then P again [6.2]. */
-static void check_order(struct fc_model *m, struct fc_port_vc *sender,
-                        const struct packet *pkt, int phase)
+static void check_order(struct fc_model *m, struct fc_port_vc *sender, const struct packet *pkt,
+                        int phase)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	int prev = sender->last_init_class[phase];
@@ -53,9 +53,8 @@ static void check_order(struct fc_model *m, struct fc_port_vc *sender,
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_INIT_ORDER, pkt, d->vc, FINDING_NO_CREDIT);
-	finding_message(m->sink, &f,
-	         "%s follows InitFC%d-%s: the set goes P, NP, Cpl",
-	         dllp_name(d), phase + 1, class_names[prev]);
+	finding_message(m->sink, &f, "%s follows InitFC%d-%s: the set goes P, NP, Cpl",
+	                dllp_name(d), phase + 1, class_names[prev]);
 	finding_add_evidence(&f, "previous_class", prev);
 	finding_add_evidence(&f, "class", d->fc_class);
 	fc_raise(m, &f);
@@ -81,10 +80,10 @@ static void check_value_changed(struct fc_model *m, struct fc_port_vc *sender,
 	struct finding f;
 	fc_finding_begin(&f, R_FC_INIT_VALUE_CHANGED, pkt, d->vc, FINDING_NO_CREDIT);
 	finding_message(m->sink, &f,
-	         "%s advertises hdr=%u data=%u scales %u/%u; the first of the epoch "
-	         "advertised hdr=%u data=%u scales %u/%u",
-	         dllp_name(d), d->hdr_fc, d->data_fc, d->hdr_scale, d->data_scale,
-	         first->hdr_fc, first->data_fc, first->hdr_scale, first->data_scale);
+	                "%s advertises hdr=%u data=%u scales %u/%u; the first of the epoch "
+	                "advertised hdr=%u data=%u scales %u/%u",
+	                dllp_name(d), d->hdr_fc, d->data_fc, d->hdr_scale, d->data_scale,
+	                first->hdr_fc, first->data_fc, first->hdr_scale, first->data_scale);
 	finding_add_evidence(&f, "hdr_fc", d->hdr_fc);
 	finding_add_evidence(&f, "data_fc", d->data_fc);
 	finding_add_evidence(&f, "first_hdr_fc", first->hdr_fc);
@@ -95,22 +94,21 @@ static void check_value_changed(struct fc_model *m, struct fc_port_vc *sender,
 /* fc.adv.scale-mismatch [1.5]: scales must be non-zero exactly when scaled
  * flow control was negotiated, and must repeat those of initialisation.
  * init is the advertisement to compare with (NULL: none). */
-static COLD_PATH void raise_scale_mismatch(struct fc_model *m,
-                                          const struct packet *pkt,
-                                          const struct fc_adv *init,
-                                          const char *why)
+static COLD_PATH void raise_scale_mismatch(struct fc_model *m, const struct packet *pkt,
+                                           const struct fc_adv *init, const char *why)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_ADV_SCALE_MISMATCH, pkt, d->vc, FINDING_NO_CREDIT);
 	if (init && init->seen && !why)
-		finding_message(m->sink, &f,
-		         "%s HdrScale=%u DataScale=%u: initialisation advertised scales %u/%u",
-		         dllp_name(d), d->hdr_scale, d->data_scale, init->hdr_scale,
-		         init->data_scale);
+		finding_message(
+		        m->sink, &f,
+		        "%s HdrScale=%u DataScale=%u: initialisation advertised scales %u/%u",
+		        dllp_name(d), d->hdr_scale, d->data_scale, init->hdr_scale,
+		        init->data_scale);
 	else
-		finding_message(m->sink, &f, "%s HdrScale=%u DataScale=%u: %s",
-		         dllp_name(d), d->hdr_scale, d->data_scale, why);
+		finding_message(m->sink, &f, "%s HdrScale=%u DataScale=%u: %s", dllp_name(d),
+		                d->hdr_scale, d->data_scale, why);
 	finding_add_evidence(&f, "hdr_scale", d->hdr_scale);
 	finding_add_evidence(&f, "data_scale", d->data_scale);
 	if (init && init->seen) {
@@ -120,8 +118,8 @@ static COLD_PATH void raise_scale_mismatch(struct fc_model *m,
 	fc_raise(m, &f);
 }
 
-static void check_scale(struct fc_model *m, const struct fc_link *link,
-                        const struct packet *pkt, const struct fc_adv *init)
+static void check_scale(struct fc_model *m, const struct fc_link *link, const struct packet *pkt,
+                        const struct fc_adv *init)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	const char *why = NULL;
@@ -139,21 +137,17 @@ static void check_scale(struct fc_model *m, const struct fc_link *link,
 
 /* fc.adv.over-max (bound: the maximum) or fc.update.over-grant (bound:
  * the largest initial advertisement). */
-static COLD_PATH void raise_outstanding(struct fc_model *m,
-                                       const struct packet *pkt,
-                                       const struct fc_credit *c,
-                                       const struct fc_field *fld,
-                                       enum rule_id rule, uint32_t outstanding,
-                                       uint32_t bound)
+static COLD_PATH void raise_outstanding(struct fc_model *m, const struct packet *pkt,
+                                        const struct fc_credit *c, const struct fc_field *fld,
+                                        enum rule_id rule, uint32_t outstanding, uint32_t bound)
 {
 	bool over_max = rule == R_FC_ADV_OVER_MAX;
 	struct finding f;
 	fc_finding_begin(&f, rule, pkt, pkt->u.dllp.vc, fld->ct);
-	finding_message(m->sink, &f,
-	         "CL=0x%X CC=0x%X: outstanding (CL-CC) mod %u = %u %s %u%s",
-	         c->limit, c->consumed, 1u << c->width, outstanding,
-	         over_max ? ">" : "exceeds the", bound,
-	         over_max ? "" : " advertised at initialisation");
+	finding_message(m->sink, &f, "CL=0x%X CC=0x%X: outstanding (CL-CC) mod %u = %u %s %u%s",
+	                c->limit, c->consumed, 1u << c->width, outstanding,
+	                over_max ? ">" : "exceeds the", bound,
+	                over_max ? "" : " advertised at initialisation");
 	finding_add_evidence(&f, "CL", c->limit);
 	finding_add_evidence(&f, "CC", c->consumed);
 	finding_add_evidence(&f, "outstanding", outstanding);
@@ -185,8 +179,7 @@ static void check_outstanding(struct fc_model *m, const struct fc_link *link,
 	if (outstanding > max)
 		raise_outstanding(m, pkt, c, fld, R_FC_ADV_OVER_MAX, outstanding, max);
 	if (check_over_grant && outstanding > c->init_max)
-		raise_outstanding(m, pkt, c, fld, R_FC_UPDATE_OVER_GRANT, outstanding,
-		                  c->init_max);
+		raise_outstanding(m, pkt, c, fld, R_FC_UPDATE_OVER_GRANT, outstanding, c->init_max);
 }
 
 /* The smallest finite field of a credit type at a scale [5.6 table];
@@ -211,7 +204,7 @@ static uint32_t below_min_field(enum credit_type ct, unsigned scale, uint32_t mp
 	case CT_CPLD:
 		if (!mps || (ct == CT_CPLD && cpl_infinite))
 			return 0;
-		return scale <= 1 ? mps / 16
+		return scale <= 1   ? mps / 16
 		       : scale == 2 ? (mps + 63) / 64 + 1
 		                    : (mps + 255) / 256 + 1;
 	default:
@@ -221,8 +214,8 @@ static uint32_t below_min_field(enum credit_type ct, unsigned scale, uint32_t mp
 
 /* fc.adv.below-min [5.6]: a finite field below the minimum for its type
  * at its scale, for all six types. */
-static void check_below_min(struct fc_model *m, const struct packet *pkt,
-                            enum link_dir sender, const struct fc_field *fld)
+static void check_below_min(struct fc_model *m, const struct packet *pkt, enum link_dir sender,
+                            const struct fc_field *fld)
 {
 	uint32_t mps = m->opts->mps;
 	if (fld->field == 0)
@@ -233,14 +226,15 @@ static void check_below_min(struct fc_model *m, const struct packet *pkt,
 	struct finding f;
 	fc_finding_begin(&f, R_FC_ADV_BELOW_MIN, pkt, pkt->u.dllp.vc, fld->ct);
 	if (ct_is_data(fld->ct) && fld->ct != CT_NPD)
-		finding_message(m->sink, &f,
-		         "%s field %u (scale %u) is below the minimum %u for Rx_MPS_Limit %u bytes",
-		         credit_type_name(fld->ct), fld->field, fld->scale, min_field, mps);
+		finding_message(
+		        m->sink, &f,
+		        "%s field %u (scale %u) is below the minimum %u for Rx_MPS_Limit %u bytes",
+		        credit_type_name(fld->ct), fld->field, fld->scale, min_field, mps);
 	else
-		finding_message(m->sink, &f,
-		         "%s field %u (scale %u) is below the minimum %u%s",
-		         credit_type_name(fld->ct), fld->field, fld->scale, min_field,
-		         fld->ct == CT_NPD ? " for the 16-byte baseline Rx_NP_MPS_Limit" : "");
+		finding_message(m->sink, &f, "%s field %u (scale %u) is below the minimum %u%s",
+		                credit_type_name(fld->ct), fld->field, fld->scale, min_field,
+		                fld->ct == CT_NPD ? " for the 16-byte baseline Rx_NP_MPS_Limit"
+		                                  : "");
 	finding_add_evidence(&f, "field", fld->field);
 	finding_add_evidence(&f, "minimum", min_field);
 	if (mps && ct_is_data(fld->ct) && fld->ct != CT_NPD)
@@ -250,8 +244,7 @@ static void check_below_min(struct fc_model *m, const struct packet *pkt,
 
 /* fc.adv.cpl-finite [5.6]: Endpoints and Root Complexes without
  * peer-to-peer advertise infinite completion credits. */
-static void check_cpl_finite(struct fc_model *m, const struct packet *pkt,
-                             enum link_dir sender)
+static void check_cpl_finite(struct fc_model *m, const struct packet *pkt, enum link_dir sender)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	enum port_role role = m->opts->role[sender];
@@ -260,12 +253,13 @@ static void check_cpl_finite(struct fc_model *m, const struct packet *pkt,
 	if (d->hdr_fc == 0 && d->data_fc == 0)
 		return;
 	struct finding f;
-	fc_finding_begin(&f, R_FC_ADV_CPL_FINITE, pkt, d->vc,
-	                 d->hdr_fc ? CT_CPLH : CT_CPLD);
-	finding_message(m->sink, &f,
-	         "port %s is %s by --role and advertises CplH=%u CplD=%u: both must be 0 (infinite)",
-	         link_dir_name(sender), role == ROLE_ENDPOINT ? "an endpoint" : "a root port without peer-to-peer",
-	         d->hdr_fc, d->data_fc);
+	fc_finding_begin(&f, R_FC_ADV_CPL_FINITE, pkt, d->vc, d->hdr_fc ? CT_CPLH : CT_CPLD);
+	finding_message(
+	        m->sink, &f,
+	        "port %s is %s by --role and advertises CplH=%u CplD=%u: both must be 0 (infinite)",
+	        link_dir_name(sender),
+	        role == ROLE_ENDPOINT ? "an endpoint" : "a root port without peer-to-peer",
+	        d->hdr_fc, d->data_fc);
 	finding_add_evidence(&f, "hdr_fc", d->hdr_fc);
 	finding_add_evidence(&f, "data_fc", d->data_fc);
 	fc_raise(m, &f);
@@ -274,8 +268,7 @@ static void check_cpl_finite(struct fc_model *m, const struct packet *pkt,
 /* An initial advertisement sets the partner's limits: 0 is infinite
  * [5.4]; CC is whatever this epoch consumed (0 at its start). */
 static void set_limits_from_init(struct fc_model *m, const struct fc_link *link,
-                                 const struct packet *pkt,
-                                 struct fc_port_vc *tx, bool from_init1)
+                                 const struct packet *pkt, struct fc_port_vc *tx, bool from_init1)
 {
 	struct fc_field fields[2];
 	dllp_fields(&pkt->u.dllp, fields);
@@ -301,9 +294,10 @@ static void set_limits_from_init(struct fc_model *m, const struct fc_link *link,
 			struct finding f;
 			fc_finding_begin(&f, R_FC_ADV_OVER_MAX, pkt, pkt->u.dllp.vc, fields[i].ct);
 			finding_message(m->sink, &f,
-			         "%s advertises %u %s credits, more than the %u that may be outstanding",
-			         dllp_name(&pkt->u.dllp), fields[i].credits,
-			         credit_type_name(fields[i].ct), fields[i].max);
+			                "%s advertises %u %s credits, more than the %u that may be "
+			                "outstanding",
+			                dllp_name(&pkt->u.dllp), fields[i].credits,
+			                credit_type_name(fields[i].ct), fields[i].max);
 			finding_add_evidence(&f, "advertised", fields[i].credits);
 			finding_add_evidence(&f, "max", fields[i].max);
 			fc_raise(m, &f);
@@ -329,8 +323,7 @@ static void receiver_progress(struct fc_port_vc *rx, int fc_class, bool complete
 		rx->complete = true;
 }
 
-static void apply_initfc1(struct fc_model *m, struct fc_link *link,
-                          const struct packet *pkt)
+static void apply_initfc1(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	enum link_dir sender_dir = pkt->rec->dir;
@@ -347,10 +340,11 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 		if (d->vc == 0 && known && sender->complete && !link->port_reset_pending) {
 			struct finding f;
 			fc_finding_begin(&f, R_FC_INIT_REINIT, pkt, 0, FINDING_NO_CREDIT);
-			finding_message(m->sink, &f,
-			         "port %s was complete on VC0 and sends %s with no link-down, "
-			         "hot-reset, link-up or port-reset event: flow control restarts",
-			         link_dir_name(sender_dir), dllp_name(d));
+			finding_message(
+			        m->sink, &f,
+			        "port %s was complete on VC0 and sends %s with no link-down, "
+			        "hot-reset, link-up or port-reset event: flow control restarts",
+			        link_dir_name(sender_dir), dllp_name(d));
 			fc_raise(m, &f);
 		}
 		bool join = v->state == VC_UNKNOWN;
@@ -366,7 +360,7 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 			fc_vc_epoch_start(link, d->vc);
 		if (idle_uncertain)
 			v->port[DIR_DOWN].maybe_init_count = v->port[DIR_UP].maybe_init_count =
-				FC_CLASS_COUNT;
+			        FC_CLASS_COUNT;
 	}
 	if (!sender->sent_init1) {
 		sender->sent_init1 = true;
@@ -388,8 +382,7 @@ static void apply_initfc1(struct fc_model *m, struct fc_link *link,
 	receiver_progress(rx, (int)d->fc_class, false);
 }
 
-static void apply_initfc2(struct fc_model *m, struct fc_link *link,
-                          const struct packet *pkt)
+static void apply_initfc2(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	enum link_dir sender_dir = pkt->rec->dir;
@@ -409,9 +402,10 @@ static void apply_initfc2(struct fc_model *m, struct fc_link *link,
 			if (sender->got_init_mask & (1u << c))
 				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
 				         got[0] ? "," : "", class_names[c]);
-		finding_message(m->sink, &f,
-		         "port %s sends %s before it has FI1: it has received InitFC of %s only",
-		         link_dir_name(sender_dir), dllp_name(d), got[0] ? got : "no class");
+		finding_message(
+		        m->sink, &f,
+		        "port %s sends %s before it has FI1: it has received InitFC of %s only",
+		        link_dir_name(sender_dir), dllp_name(d), got[0] ? got : "no class");
 		finding_add_evidence(&f, "classes_received_mask", sender->got_init_mask);
 		fc_raise(m, &f);
 	}
@@ -422,53 +416,49 @@ static void apply_initfc2(struct fc_model *m, struct fc_link *link,
 	check_scale(m, link, pkt, &sender->first_adv[PHASE_INIT1][d->fc_class]);
 
 	/* InitFC2 values matter only where no InitFC1 of the type was seen. */
-	if (!rx->credit[ct_hdr(d->fc_class)].limit_from_init1 &&
-	    v->state != VC_GIVEN)
+	if (!rx->credit[ct_hdr(d->fc_class)].limit_from_init1 && v->state != VC_GIVEN)
 		set_limits_from_init(m, link, pkt, rx, false);
 	receiver_progress(rx, (int)d->fc_class, true);
 }
 
-static void raise_update_early(struct fc_model *m, const struct packet *pkt,
-                               const struct fc_vc *v, enum link_dir sender_dir)
+static void raise_update_early(struct fc_model *m, const struct packet *pkt, const struct fc_vc *v,
+                               enum link_dir sender_dir)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_INIT_UPDATE_EARLY, pkt, d->vc, FINDING_NO_CREDIT);
 	finding_message(m->sink, &f,
-	         "port %s sends %s before its flow-control initialisation of VC%u "
-	         "is complete (%s)",
-	         link_dir_name(sender_dir), dllp_name(d), d->vc,
-	         v->state == VC_IDLE ? "the VC never started initialisation"
-	         : v->port[sender_dir].fi1 ? "it has FI1" : "it has no FI1");
+	                "port %s sends %s before its flow-control initialisation of VC%u "
+	                "is complete (%s)",
+	                link_dir_name(sender_dir), dllp_name(d), d->vc,
+	                v->state == VC_IDLE       ? "the VC never started initialisation"
+	                : v->port[sender_dir].fi1 ? "it has FI1"
+	                                          : "it has no FI1");
 	fc_raise(m, &f);
 }
 
-static COLD_PATH void raise_infinite_nonzero(struct fc_model *m,
-                                            const struct packet *pkt,
-                                            const struct fc_field *fld)
+static COLD_PATH void raise_infinite_nonzero(struct fc_model *m, const struct packet *pkt,
+                                             const struct fc_field *fld)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_UPDATE_INFINITE_NONZERO, pkt, d->vc, fld->ct);
-	finding_message(m->sink, &f,
-	         "%s was advertised infinite; %s carries %u in its field",
-	         credit_type_name(fld->ct), dllp_name(d), fld->field);
+	finding_message(m->sink, &f, "%s was advertised infinite; %s carries %u in its field",
+	                credit_type_name(fld->ct), dllp_name(d), fld->field);
 	finding_add_evidence(&f, "field", fld->field);
 	fc_raise(m, &f);
 }
 
-static COLD_PATH void raise_limit_regress(struct fc_model *m,
-                                         const struct packet *pkt,
-                                         const struct fc_credit *c,
-                                         const struct fc_field *fld,
-                                         uint32_t value)
+static COLD_PATH void raise_limit_regress(struct fc_model *m, const struct packet *pkt,
+                                          const struct fc_credit *c, const struct fc_field *fld,
+                                          uint32_t value)
 {
 	struct finding f;
 	fc_finding_begin(&f, R_FC_UPDATE_LIMIT_REGRESS, pkt, pkt->u.dllp.vc, fld->ct);
 	finding_message(m->sink, &f,
-	         "CL 0x%X -> 0x%X: (new-old) mod %u = %u > %u: credits taken back",
-	         c->limit, value, 1u << c->width, fc_sub(value, c->limit, c->width),
-	         fc_half(c->width));
+	                "CL 0x%X -> 0x%X: (new-old) mod %u = %u > %u: credits taken back", c->limit,
+	                value, 1u << c->width, fc_sub(value, c->limit, c->width),
+	                fc_half(c->width));
 	finding_add_evidence(&f, "old_CL", c->limit);
 	finding_add_evidence(&f, "new_CL", value);
 	finding_add_evidence(&f, "width", c->width);
@@ -476,9 +466,8 @@ static COLD_PATH void raise_limit_regress(struct fc_model *m,
 }
 
 /* One field of an UpdateFC: the new CREDIT_LIMIT of the partner. */
-static void update_field(struct fc_model *m, const struct fc_link *link,
-                         const struct packet *pkt, struct fc_credit *c,
-                         const struct fc_field *fld)
+static void update_field(struct fc_model *m, const struct fc_link *link, const struct packet *pkt,
+                         struct fc_credit *c, const struct fc_field *fld)
 {
 	if (c->infinite_known && c->infinite) {
 		/* An infinite field must be 0 in every UpdateFC [5.4]. */
@@ -512,8 +501,7 @@ static void update_field(struct fc_model *m, const struct fc_link *link,
 	fc_timing_after_update(c, pkt->rec->time_ps);
 }
 
-static void apply_updatefc(struct fc_model *m, struct fc_link *link,
-                           const struct packet *pkt)
+static void apply_updatefc(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	enum link_dir sender_dir = pkt->rec->dir;
@@ -541,8 +529,7 @@ static void apply_updatefc(struct fc_model *m, struct fc_link *link,
 		update_field(m, link, pkt, &rx->credit[fields[i].ct], &fields[i]);
 }
 
-void fc_apply_fc_dllp(struct fc_model *m, struct fc_link *link,
-                      const struct packet *pkt)
+void fc_apply_fc_dllp(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	switch (pkt->u.dllp.type) {
 	case DLLP_INITFC1:

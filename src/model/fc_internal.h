@@ -3,13 +3,13 @@
 #ifndef DLLPCHECK_FC_INTERNAL_H
 #define DLLPCHECK_FC_INTERNAL_H
 
-#include "wire/fc_arith.h"
 #include "model/fc_model.h"
+#include "wire/fc_arith.h"
 
 /* Starts a finding about pkt for the model's rules. vc/ct may be
  * FINDING_NO_VC / FINDING_NO_CREDIT. */
-static inline void fc_finding_begin(struct finding *f, enum rule_id rule,
-                                    const struct packet *pkt, int vc, int ct)
+static inline void fc_finding_begin(struct finding *f, enum rule_id rule, const struct packet *pkt,
+                                    int vc, int ct)
 {
 	finding_init(f, rule, pkt->rec);
 	f->vc = vc;
@@ -118,11 +118,9 @@ static inline void fc_credit_note_zero(struct fc_credit *c, uint64_t now)
 }
 
 /* The DLLP and TLP halves of the model. */
-void fc_apply_fc_dllp(struct fc_model *m, struct fc_link *link,
-                      const struct packet *pkt);
+void fc_apply_fc_dllp(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
 void fc_apply_feature(struct fc_link *link, const struct packet *pkt);
-void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
-                  const struct packet *pkt, bool fit);
+void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool fit);
 
 /* The data link layer half (dl_model.c). */
 void dl_reset(struct fc_link *link);
@@ -136,17 +134,14 @@ void dl_damaged_tlp(struct fc_link *link, enum link_dir tx_dir);
 /* A DLLP from sender the capture saw damaged: it may have been an
  * Ack/Nak for the partner's TLPs. */
 void dl_damaged_dllp(struct fc_link *link, enum link_dir sender);
-void dl_apply_acknak(struct fc_model *m, struct fc_link *link,
-                     const struct packet *pkt);
-void dl_apply_tlp(struct fc_model *m, struct fc_link *link,
-                  const struct packet *pkt);
+void dl_apply_acknak(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
+void dl_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
 void dl_after_tlp(struct fc_link *link, enum link_dir tx_dir);
 /* True when seq is the first appearance of that sequence number from tx
  * with a good LCRC: a new TLP, to be charged [rules.md "Credits
  * consumed"].  The data link layer is the one owner of sequence numbers. */
 bool dl_tlp_is_new(struct fc_link *link, enum link_dir tx, unsigned seq);
-void dl_apply_pm(struct fc_model *m, struct fc_link *link,
-                 const struct packet *pkt);
+void dl_apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
 
 /* Timing (fc_timing.c). */
 void fc_timing_link_inactive(struct fc_link *link);
@@ -154,22 +149,20 @@ void fc_timing_link_inactive(struct fc_link *link);
 void fc_timing_link_active(struct fc_link *link, uint64_t now);
 /* The end of the capture: UpdateFC gaps still open at the last record. */
 void fc_timing_finish(struct fc_model *m, struct fc_link *link);
-void fc_timing_update(struct fc_model *m, const struct packet *pkt,
-                      struct fc_port_vc *sender, const struct fc_port_vc *rx);
-void fc_timing_init(struct fc_model *m, const struct packet *pkt,
-                    struct fc_port_vc *sender, int phase);
-void fc_timing_starved(struct fc_model *m, const struct packet *pkt,
-                       unsigned vc, enum credit_type ct,
-                       struct fc_credit *c, uint32_t need);
+void fc_timing_update(struct fc_model *m, const struct packet *pkt, struct fc_port_vc *sender,
+                      const struct fc_port_vc *rx);
+void fc_timing_init(struct fc_model *m, const struct packet *pkt, struct fc_port_vc *sender,
+                    int phase);
+void fc_timing_starved(struct fc_model *m, const struct packet *pkt, unsigned vc,
+                       enum credit_type ct, struct fc_credit *c, uint32_t need);
 void fc_timing_after_update(struct fc_credit *c, uint64_t now);
 void fc_intervals_note(struct fc_intervals *iv, uint64_t now);
 
 /* Before a TLP is charged to a tracked counter: if the last charge left
  * fewer credits than this one needs, how long the transmitter waited. */
-static inline void fc_timing_before_charge(struct fc_model *m,
-                                           const struct packet *pkt,
-                                           unsigned vc, enum credit_type ct,
-                                           struct fc_credit *c, uint32_t need)
+static inline void fc_timing_before_charge(struct fc_model *m, const struct packet *pkt,
+                                           unsigned vc, enum credit_type ct, struct fc_credit *c,
+                                           uint32_t need)
 {
 	if (c->charge_seen && c->available_after_charge < need)
 		fc_timing_starved(m, pkt, vc, ct, c, need);

@@ -145,8 +145,7 @@ bool fc_link_scaling_known(const struct fc_link *link, bool *active)
 	}
 	/* a damaged DLLP from a side that sent none may have been its
 	 * Data Link Feature DLLP */
-	if (link->epoch_by_event &&
-	    !(link->dlf_uncertain[DIR_DOWN] && !link->dlf_seen[DIR_DOWN]) &&
+	if (link->epoch_by_event && !(link->dlf_uncertain[DIR_DOWN] && !link->dlf_seen[DIR_DOWN]) &&
 	    !(link->dlf_uncertain[DIR_UP] && !link->dlf_seen[DIR_UP])) {
 		*active = false;
 		return true;
@@ -161,8 +160,7 @@ bool fc_link_scaling_known(const struct fc_link *link, bool *active)
  * The scale in force is learnt from the first InitFC or UpdateFC of the
  * type on the wire: until then the counters run at their widest width, in
  * which the given (absolute) values cannot wrap. */
-static void apply_initial_credits(struct fc_link *link,
-                                  const struct fc_options *opts)
+static void apply_initial_credits(struct fc_link *link, const struct fc_options *opts)
 {
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 		bool given[DIR_COUNT] = { false, false };
@@ -182,7 +180,8 @@ static void apply_initial_credits(struct fc_link *link,
 				const struct initial_credit *ic = &opts->initial[adv][vc][ct];
 				struct fc_credit *c = &tx->credit[ct];
 				c->consumed_known = given[adv];
-				c->width = (uint8_t)(ct_is_data(ct) ? fc_data_width(3) : fc_hdr_width(3));
+				c->width = (uint8_t)(ct_is_data(ct) ? fc_data_width(3)
+				                                    : fc_hdr_width(3));
 				if (!ic->given)
 					continue;
 				c->infinite = ic->infinite;
@@ -214,4 +213,3 @@ struct fc_link *fc_link_new(struct fc_model *m, unsigned index)
 	m->links[index] = link;
 	return link;
 }
-

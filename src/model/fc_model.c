@@ -11,8 +11,10 @@
 #include "model/fc_internal.h"
 
 static const char *const role_names[] = {
-	[ROLE_UNKNOWN] = "unknown",       [ROLE_ROOT_PORT] = "root-port",
-	[ROLE_ROOT_PORT_P2P] = "root-port-p2p", [ROLE_SWITCH] = "switch",
+	[ROLE_UNKNOWN] = "unknown",
+	[ROLE_ROOT_PORT] = "root-port",
+	[ROLE_ROOT_PORT_P2P] = "root-port-p2p",
+	[ROLE_SWITCH] = "switch",
 	[ROLE_ENDPOINT] = "endpoint",
 };
 
@@ -29,8 +31,7 @@ void fc_options_init(struct fc_options *opts)
 	opts->starve_ps = FC_STARVE_PS;
 }
 
-void fc_model_init(struct fc_model *m, const struct fc_options *opts,
-                   struct finding_sink *sink)
+void fc_model_init(struct fc_model *m, const struct fc_options *opts, struct finding_sink *sink)
 {
 	memset(m, 0, sizeof(*m));
 	m->opts = opts;
@@ -45,8 +46,7 @@ void fc_model_free(struct fc_model *m)
 	}
 }
 
-static void apply_event(struct fc_model *m, struct fc_link *link,
-                        const struct packet *pkt)
+static void apply_event(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	(void)m;
 	switch (pkt->u.event.code) {
@@ -78,25 +78,21 @@ static void apply_event(struct fc_model *m, struct fc_link *link,
 	}
 }
 
-static COLD_PATH void raise_time_backwards(struct fc_model *m,
-                                              const struct fc_link *link,
-                                              const struct packet *pkt)
+static COLD_PATH void raise_time_backwards(struct fc_model *m, const struct fc_link *link,
+                                           const struct packet *pkt)
 {
 	const struct record *rec = pkt->rec;
 	struct finding f;
-	fc_finding_begin(&f, R_CAPTURE_TIME_BACKWARDS, pkt, FINDING_NO_VC,
-	                 FINDING_NO_CREDIT);
+	fc_finding_begin(&f, R_CAPTURE_TIME_BACKWARDS, pkt, FINDING_NO_VC, FINDING_NO_CREDIT);
 	uint64_t back = link->last_time_ps - rec->time_ps;
-	finding_message(m->sink, &f,
-	         "time goes back %llu ps from the previous record on link %u",
-	         (unsigned long long)back, rec->link);
+	finding_message(m->sink, &f, "time goes back %llu ps from the previous record on link %u",
+	                (unsigned long long)back, rec->link);
 	finding_add_evidence(&f, "previous_time_ps", (int64_t)link->last_time_ps);
 	finding_add_evidence(&f, "time_ps", (int64_t)rec->time_ps);
 	fc_raise(m, &f);
 }
 
-static void check_time(struct fc_model *m, struct fc_link *link,
-                       const struct packet *pkt)
+static void check_time(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	const struct record *rec = pkt->rec;
 	if (link->has_time && rec->time_ps < link->last_time_ps)
@@ -131,8 +127,7 @@ static void note_activity(struct fc_link *link, uint64_t now)
 	}
 }
 
-static void apply_pm(struct fc_model *m, struct fc_link *link,
-                     const struct packet *pkt)
+static void apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	switch (pkt->u.dllp.type) {
 	case DLLP_PM_ENTER_L1:
@@ -160,8 +155,7 @@ static bool dllp_damaged(const struct packet *pkt)
 	       ((pkt->rec->flags & REC_F_PHY_ERROR) && d->crc != CRC_GOOD);
 }
 
-static void apply_dllp(struct fc_model *m, struct fc_link *link,
-                       const struct packet *pkt, bool fit)
+static void apply_dllp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool fit)
 {
 	if (dllp_damaged(pkt)) {
 		fc_damaged_dllp(m, link, pkt->rec->dir);

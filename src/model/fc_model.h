@@ -17,17 +17,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "decode/packet.h"
 #include "core/rules.h"
+#include "decode/packet.h"
 
 #define FC_VC_COUNT 8
 #define FC_LINK_COUNT 256
 
 enum port_role {
 	ROLE_UNKNOWN = 0,
-	ROLE_ROOT_PORT,      /* Root Port of an RC without peer-to-peer */
-	ROLE_ROOT_PORT_P2P,  /* Root Port of an RC with peer-to-peer */
-	ROLE_SWITCH,         /* a switch port */
+	ROLE_ROOT_PORT, /* Root Port of an RC without peer-to-peer */
+	ROLE_ROOT_PORT_P2P, /* Root Port of an RC with peer-to-peer */
+	ROLE_SWITCH, /* a switch port */
 	ROLE_ENDPOINT,
 };
 
@@ -40,21 +40,21 @@ struct initial_credit {
 };
 
 struct fc_options {
-	uint8_t tc_to_vc[8];              /* default all 0 */
-	enum port_role role[DIR_COUNT];   /* of port D and port U */
-	uint32_t mps;                     /* Rx_MPS_Limit in bytes; 0 = unknown */
-	uint64_t update_period_ps;        /* fc.update.period limit */
-	uint64_t init_repeat_ps;          /* fc.init.repeat-interval limit */
-	uint64_t starve_ps;               /* fc.credit.starved threshold */
+	uint8_t tc_to_vc[8]; /* default all 0 */
+	enum port_role role[DIR_COUNT]; /* of port D and port U */
+	uint32_t mps; /* Rx_MPS_Limit in bytes; 0 = unknown */
+	uint64_t update_period_ps; /* fc.update.period limit */
+	uint64_t init_repeat_ps; /* fc.init.repeat-interval limit */
+	uint64_t starve_ps; /* fc.credit.starved threshold */
 	/* [advertising port][vc][credit type] */
 	struct initial_credit initial[DIR_COUNT][FC_VC_COUNT][CT_COUNT];
 };
 
 enum vc_state {
-	VC_UNKNOWN = 0,  /* no epoch start seen: the capture began mid-stream */
-	VC_IDLE,         /* link epoch seen, this VC never started init */
-	VC_INIT,         /* in an epoch whose start was seen */
-	VC_GIVEN,        /* as VC_INIT, from --initial-credits */
+	VC_UNKNOWN = 0, /* no epoch start seen: the capture began mid-stream */
+	VC_IDLE, /* link epoch seen, this VC never started init */
+	VC_INIT, /* in an epoch whose start was seen */
+	VC_GIVEN, /* as VC_INIT, from --initial-credits */
 };
 
 /* Intervals between events, for --stats: count, min, max, and a
@@ -71,29 +71,29 @@ struct fc_intervals {
 
 /* One credit type of one transmitter on one VC. */
 struct fc_credit {
-	uint32_t limit;          /* CREDIT_LIMIT, credits mod 2^width */
-	uint32_t consumed;       /* CREDITS_CONSUMED, credits mod 2^width */
-	uint32_t init_max;       /* largest initial advertisement in the epoch */
-	uint8_t width;           /* counter width N */
-	uint8_t scale;           /* scale field at init (0..3) */
+	uint32_t limit; /* CREDIT_LIMIT, credits mod 2^width */
+	uint32_t consumed; /* CREDITS_CONSUMED, credits mod 2^width */
+	uint32_t init_max; /* largest initial advertisement in the epoch */
+	uint8_t width; /* counter width N */
+	uint8_t scale; /* scale field at init (0..3) */
 	bool limit_known;
 	bool consumed_known;
 	bool infinite;
-	bool infinite_known;     /* the init advertisement was seen (or given) */
-	bool limit_from_init1;   /* an InitFC1 set the limit in this epoch */
-	bool overran;            /* the gate failed in this epoch: CC may be past CL */
-	bool limit_uncertain;    /* a damaged DLLP from the advertiser may have
+	bool infinite_known; /* the init advertisement was seen (or given) */
+	bool limit_from_init1; /* an InitFC1 set the limit in this epoch */
+	bool overran; /* the gate failed in this epoch: CC may be past CL */
+	bool limit_uncertain; /* a damaged DLLP from the advertiser may have
 	                          * raised the limit: until an intact InitFC or
 	                          * UpdateFC of the type settles it, the true CL
 	                          * may be above ours [rules.md "What the capture
 	                          * saw damaged"] */
-	bool scale_known;        /* the scale in force was seen on the wire (not
+	bool scale_known; /* the scale in force was seen on the wire (not
 	                          * so for credits given by --initial-credits
 	                          * until the first InitFC/UpdateFC of the type) */
 	/* statistics, kept across epochs */
 	bool advertised_seen;
 	bool advertised_infinite;
-	uint32_t advertised;     /* last initial advertisement, credits */
+	uint32_t advertised; /* last initial advertisement, credits */
 	bool min_available_seen;
 	uint32_t min_available;
 	uint64_t tlps_charged;
@@ -123,26 +123,26 @@ struct fc_adv {
 
 /* One port's init progress on one VC, and its transmitter's credits. */
 struct fc_port_vc {
-	bool fi1;                /* partner sent InitFC1/2 for P, NP and Cpl */
-	bool complete;           /* FI1 and then an InitFC2/UpdateFC/TLP from the partner */
-	uint8_t got_init_mask;   /* classes the partner advertised, bit per fc_class */
-	bool sent_init2;         /* this port sent InitFC2: it left FC_INIT1 */
-	bool sent_init1;         /* this port sent InitFC1 in this epoch */
+	bool fi1; /* partner sent InitFC1/2 for P, NP and Cpl */
+	bool complete; /* FI1 and then an InitFC2/UpdateFC/TLP from the partner */
+	uint8_t got_init_mask; /* classes the partner advertised, bit per fc_class */
+	bool sent_init2; /* this port sent InitFC2: it left FC_INIT1 */
+	bool sent_init1; /* this port sent InitFC1 in this epoch */
 	/* DLLPs from the partner the capture saw damaged in this epoch: each
 	 * may have been the InitFC of one class this port lacks (so FI1 may
 	 * have been reached when they are as many as the classes missing) */
 	uint8_t maybe_init_count;
 	/* ... or the InitFC2/UpdateFC/TLP that completed this port */
 	bool maybe_complete;
-	int8_t last_init_class[2];   /* per phase (InitFC1, InitFC2), -1 none */
-	struct fc_adv first_adv[2][FC_CLASS_COUNT];   /* this port's own, per phase and class */
-	struct fc_credit credit[CT_COUNT];   /* this port's transmitter */
+	int8_t last_init_class[2]; /* per phase (InitFC1, InitFC2), -1 none */
+	struct fc_adv first_adv[2][FC_CLASS_COUNT]; /* this port's own, per phase and class */
+	struct fc_credit credit[CT_COUNT]; /* this port's transmitter */
 	/* timing of this port's own flow-control DLLPs [5.8, 6.2] */
 	bool update_seen[FC_CLASS_COUNT];
 	uint64_t last_update_ps[FC_CLASS_COUNT];
 	bool init_set_seen[2];
 	uint64_t init_set_start_ps[2];
-	struct fc_intervals updates[FC_CLASS_COUNT];   /* this port's UpdateFCs */
+	struct fc_intervals updates[FC_CLASS_COUNT]; /* this port's UpdateFCs */
 };
 
 struct fc_vc {
@@ -151,8 +151,8 @@ struct fc_vc {
 	 * InitFC1 on an unknown VC, so the partner's earlier InitFCs may
 	 * predate the capture [rules.md "Seen and joined epochs"]. */
 	bool joined;
-	uint64_t joined_record;  /* record number of that InitFC1 */
-	uint64_t epochs_joined;  /* for the report */
+	uint64_t joined_record; /* record number of that InitFC1 */
+	uint64_t epochs_joined; /* for the report */
 	/* VC_IDLE, and a damaged DLLP may have been this VC's InitFC1 */
 	bool idle_uncertain;
 	/* the capture saw this VC initialised (or in use) in an earlier epoch
@@ -169,35 +169,35 @@ struct fc_vc {
 struct dl_port {
 	/* as a transmitter: its NEXT_TRANSMIT_SEQ is the link's seq_high + 1 */
 	bool ackd_known;
-	uint16_t ackd_seq;             /* ACKD_SEQ */
+	uint16_t ackd_seq; /* ACKD_SEQ */
 	uint32_t unreadable_since_new; /* TLPs the capture could not read since
 	                                * the newest: their numbers are unknown */
 	bool in_replay;
-	bool replay_resync;            /* a replayed TLP was unreadable, or a
+	bool replay_resync; /* a replayed TLP was unreadable, or a
 	                                * damaged DLLP may have been an Ack/Nak */
 	uint16_t replay_next;
 	/* as a receiver */
 	bool rcv_known;
-	bool rcv_uncertain;            /* an unreadable TLP came in, or a Nak
+	bool rcv_uncertain; /* an unreadable TLP came in, or a Nak
 	                                * was sent: what arrives next may be
 	                                * discarded or may be in order */
-	uint32_t rcv_damaged;          /* TLPs the capture saw damaged since
+	uint32_t rcv_damaged; /* TLPs the capture saw damaged since
 	                                * this receiver's last Ack/Nak */
-	uint16_t next_rcv_seq;         /* NEXT_RCV_SEQ */
+	uint16_t next_rcv_seq; /* NEXT_RCV_SEQ */
 	bool newest_rcv_known;
 	uint16_t newest_rcv;
 	/* statistics */
 	uint64_t tlps_new, tlps_replayed, tlps_nullified, tlps_unreadable;
 	uint64_t naks_received, acks_received;
 	uint32_t outstanding_high_water;
-	uint64_t tlps_by_kind[TLP_KIND_COUNT];         /* new TLPs sent */
+	uint64_t tlps_by_kind[TLP_KIND_COUNT]; /* new TLPs sent */
 };
 
 struct fc_link {
-	bool active;                 /* any record seen */
-	bool epoch_seen;             /* a link-wide epoch start was seen */
-	bool epoch_by_event;         /* ... and it came from a link event */
-	bool port_reset_pending;     /* a port-reset, and no re-initialisation yet */
+	bool active; /* any record seen */
+	bool epoch_seen; /* a link-wide epoch start was seen */
+	bool epoch_by_event; /* ... and it came from a link event */
+	bool port_reset_pending; /* a port-reset, and no re-initialisation yet */
 	bool has_time;
 	uint64_t last_time_ps;
 	/* Data Link Feature exchange [1.6] */
@@ -210,7 +210,7 @@ struct fc_link {
 	bool seq_known[DIR_COUNT];
 	uint16_t seq_high[DIR_COUNT];
 	uint8_t seq_seen[DIR_COUNT][4096 / 8];
-	uint64_t tlps_not_charged[DIR_COUNT];   /* replays, duplicates */
+	uint64_t tlps_not_charged[DIR_COUNT]; /* replays, duplicates */
 	/* Consumed may lag the transmitter's own count [rules.md "What the
 	 * capture saw damaged"]: sequence numbers skipped and never seen
 	 * intact (holes), TLPs seen damaged that may have been new ones, and a
@@ -230,7 +230,7 @@ struct fc_link {
 	uint64_t damaged_dllps[DIR_COUNT], damaged_tlps[DIR_COUNT];
 	/* the link's last record, for the checks at the end of the capture */
 	bool last_rec_seen;
-	struct record last_rec;        /* bytes not kept */
+	struct record last_rec; /* bytes not kept */
 	struct dl_port dl[DIR_COUNT];
 	struct fc_vc vc[FC_VC_COUNT];
 };
@@ -239,7 +239,7 @@ struct fc_model {
 	const struct fc_options *opts;
 	struct finding_sink *sink;
 	struct fc_link *links[FC_LINK_COUNT];
-	bool out_of_memory;          /* a link could not be made */
+	bool out_of_memory; /* a link could not be made */
 };
 
 /* Credit type of the header / data credits of a class. */
@@ -270,8 +270,7 @@ const char *port_role_name(enum port_role role);
 /* The defaults: no roles, no MPS, every TC on VC0, the spec's limits. */
 void fc_options_init(struct fc_options *opts);
 
-void fc_model_init(struct fc_model *m, const struct fc_options *opts,
-                   struct finding_sink *sink);
+void fc_model_init(struct fc_model *m, const struct fc_options *opts, struct finding_sink *sink);
 void fc_model_free(struct fc_model *m);
 
 /* Applies one decoded packet.  fit is what rules_packet_check() said: a

@@ -51,7 +51,9 @@ bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps)
 			uint64_t hi = b + 1 < FC_HIST_BUCKETS ? bucket_low(b + 1) : lo;
 			uint64_t mid = lo + (hi - lo) / 2;
 			/* never outside what was seen */
-			*median_ps = mid < iv->min_ps ? iv->min_ps : mid > iv->max_ps ? iv->max_ps : mid;
+			*median_ps = mid < iv->min_ps   ? iv->min_ps
+			             : mid > iv->max_ps ? iv->max_ps
+			                                : mid;
 			return true;
 		}
 	}

@@ -38,18 +38,16 @@ void fc_timing_link_active(struct fc_link *link, uint64_t now)
 		}
 }
 
-static void raise_late(struct fc_model *m, const struct packet *pkt,
-                       enum rule_id rule, uint64_t gap_ps, uint64_t limit_ps,
-                       const char *since)
+static void raise_late(struct fc_model *m, const struct packet *pkt, enum rule_id rule,
+                       uint64_t gap_ps, uint64_t limit_ps, const char *since)
 {
 	struct finding f;
 	fc_finding_begin(&f, rule, pkt, pkt->u.dllp.vc, FINDING_NO_CREDIT);
-	finding_message(m->sink, &f,
-	         "%s %llu.%03llu us after %s: more than %llu.%03llu us",
-	         dllp_name(&pkt->u.dllp),
-	         (unsigned long long)(gap_ps / 1000000), (unsigned long long)(gap_ps / 1000 % 1000),
-	         since,
-	         (unsigned long long)(limit_ps / 1000000), (unsigned long long)(limit_ps / 1000 % 1000));
+	finding_message(m->sink, &f, "%s %llu.%03llu us after %s: more than %llu.%03llu us",
+	                dllp_name(&pkt->u.dllp), (unsigned long long)(gap_ps / 1000000),
+	                (unsigned long long)(gap_ps / 1000 % 1000), since,
+	                (unsigned long long)(limit_ps / 1000000),
+	                (unsigned long long)(limit_ps / 1000 % 1000));
 	finding_add_evidence(&f, "gap_ps", (int64_t)gap_ps);
 	finding_add_evidence(&f, "limit_ps", (int64_t)limit_ps);
 	fc_raise(m, &f);
@@ -60,12 +58,11 @@ static bool class_needs_updates(const struct fc_port_vc *rx, unsigned cls)
 {
 	const struct fc_credit *hdr = &rx->credit[ct_hdr((enum fc_class)cls)];
 	const struct fc_credit *data = &rx->credit[ct_data((enum fc_class)cls)];
-	return (hdr->infinite_known && !hdr->infinite) ||
-	       (data->infinite_known && !data->infinite);
+	return (hdr->infinite_known && !hdr->infinite) || (data->infinite_known && !data->infinite);
 }
 
-void fc_timing_update(struct fc_model *m, const struct packet *pkt,
-                      struct fc_port_vc *sender, const struct fc_port_vc *rx)
+void fc_timing_update(struct fc_model *m, const struct packet *pkt, struct fc_port_vc *sender,
+                      const struct fc_port_vc *rx)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	uint64_t now = pkt->rec->time_ps;
@@ -81,8 +78,8 @@ void fc_timing_update(struct fc_model *m, const struct packet *pkt,
 static const char *const timing_class_names[FC_CLASS_COUNT] = { "P", "NP", "Cpl" };
 
 static COLD_PATH void raise_update_gap_open(struct fc_model *m, const struct fc_link *link,
-                                            unsigned vc, enum link_dir sender,
-                                            unsigned cls, uint64_t gap_ps)
+                                            unsigned vc, enum link_dir sender, unsigned cls,
+                                            uint64_t gap_ps)
 {
 	uint64_t limit_ps = m->opts->update_period_ps;
 	struct finding f;
@@ -90,11 +87,13 @@ static COLD_PATH void raise_update_gap_open(struct fc_model *m, const struct fc_
 	f.port = (int)sender;
 	f.vc = (int)vc;
 	finding_message(m->sink, &f,
-	         "no UpdateFC-%s from port %s on VC%u for %llu.%03llu us up to the link's "
-	         "last record: more than %llu.%03llu us",
-	         timing_class_names[cls], link_dir_name(sender), vc,
-	         (unsigned long long)(gap_ps / 1000000), (unsigned long long)(gap_ps / 1000 % 1000),
-	         (unsigned long long)(limit_ps / 1000000), (unsigned long long)(limit_ps / 1000 % 1000));
+	                "no UpdateFC-%s from port %s on VC%u for %llu.%03llu us up to the link's "
+	                "last record: more than %llu.%03llu us",
+	                timing_class_names[cls], link_dir_name(sender), vc,
+	                (unsigned long long)(gap_ps / 1000000),
+	                (unsigned long long)(gap_ps / 1000 % 1000),
+	                (unsigned long long)(limit_ps / 1000000),
+	                (unsigned long long)(limit_ps / 1000 % 1000));
 	finding_add_evidence(&f, "gap_ps", (int64_t)gap_ps);
 	finding_add_evidence(&f, "limit_ps", (int64_t)limit_ps);
 	finding_add_evidence(&f, "class", cls);
@@ -128,8 +127,8 @@ void fc_timing_finish(struct fc_model *m, struct fc_link *link)
  * set, from the start of the sender's previous set of the phase, and only
  * while the sender is still in that phase (FC_INIT1 until it has FI1,
  * FC_INIT2 until it is complete). */
-void fc_timing_init(struct fc_model *m, const struct packet *pkt,
-                    struct fc_port_vc *sender, int phase)
+void fc_timing_init(struct fc_model *m, const struct packet *pkt, struct fc_port_vc *sender,
+                    int phase)
 {
 	const struct dllp *d = &pkt->u.dllp;
 	if (d->fc_class != FC_P)
@@ -139,15 +138,14 @@ void fc_timing_init(struct fc_model *m, const struct packet *pkt,
 	bool in_phase = phase == 0 ? !fc_possible_fi1(sender) : !fc_possible_complete(sender);
 	if (in_phase && sender->init_set_seen[phase] && now > start &&
 	    now - start > m->opts->init_repeat_ps)
-		raise_late(m, pkt, R_FC_INIT_REPEAT_INTERVAL, now - start,
-		           m->opts->init_repeat_ps, "the start of the sender's previous set");
+		raise_late(m, pkt, R_FC_INIT_REPEAT_INTERVAL, now - start, m->opts->init_repeat_ps,
+		           "the start of the sender's previous set");
 	sender->init_set_seen[phase] = in_phase;
 	sender->init_set_start_ps[phase] = now;
 }
 
-void fc_timing_starved(struct fc_model *m, const struct packet *pkt,
-                       unsigned vc, enum credit_type ct,
-                       struct fc_credit *c, uint32_t need)
+void fc_timing_starved(struct fc_model *m, const struct packet *pkt, unsigned vc,
+                       enum credit_type ct, struct fc_credit *c, uint32_t need)
 {
 	/* The transmitter had too few credits from the last charge until the
 	 * first UpdateFC that gave enough. */
@@ -168,12 +166,13 @@ void fc_timing_starved(struct fc_model *m, const struct packet *pkt,
 		return;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_CREDIT_STARVED, pkt, (int)vc, (int)ct);
-	finding_message(m->sink, &f,
-	         "%u %s credits needed; %u were available from t=%llu ps until an UpdateFC at "
-	         "t=%llu ps: waited %llu ps > %llu ps",
-	         need, credit_type_name(ct), c->available_after_charge,
-	         (unsigned long long)c->charge_ps, (unsigned long long)end,
-	         (unsigned long long)wait, (unsigned long long)m->opts->starve_ps);
+	finding_message(
+	        m->sink, &f,
+	        "%u %s credits needed; %u were available from t=%llu ps until an UpdateFC at "
+	        "t=%llu ps: waited %llu ps > %llu ps",
+	        need, credit_type_name(ct), c->available_after_charge,
+	        (unsigned long long)c->charge_ps, (unsigned long long)end, (unsigned long long)wait,
+	        (unsigned long long)m->opts->starve_ps);
 	finding_add_evidence(&f, "need", need);
 	finding_add_evidence(&f, "available", c->available_after_charge);
 	finding_add_evidence(&f, "wait_ps", (int64_t)wait);
@@ -187,8 +186,8 @@ void fc_timing_after_update(struct fc_credit *c, uint64_t now)
 	if (!c->charge_seen || !c->consumed_known || c->infinite)
 		return;
 	uint32_t a = fc_credit_available(c);
-	uint32_t before = c->rise_count ? c->rise_available[c->rise_count - 1]
-	                                : c->available_after_charge;
+	uint32_t before =
+	        c->rise_count ? c->rise_available[c->rise_count - 1] : c->available_after_charge;
 	/* Keep the first rises only: a later one could make a wait look
 	 * longer than it was, an earlier one only shorter. */
 	if (a > before && c->rise_count < 4) {

@@ -9,30 +9,26 @@
 #include "model/fc_internal.h"
 
 static COLD_PATH void raise_init_state(struct fc_model *m, const struct packet *pkt,
-                             enum rule_id rule, unsigned vc, const char *state)
+                                       enum rule_id rule, unsigned vc, const char *state)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
 	fc_finding_begin(&f, rule, pkt, (int)vc, FINDING_NO_CREDIT);
-	finding_message(m->sink, &f,
-	         "%s (TC%u) on VC%u from port %s, which %s",
-	         tlp_mnemonic(t->kind, t->hdr_dw == 4), t->tc, vc,
-	         link_dir_name(pkt->rec->dir), state);
+	finding_message(m->sink, &f, "%s (TC%u) on VC%u from port %s, which %s",
+	                tlp_mnemonic(t->kind, t->hdr_dw == 4), t->tc, vc,
+	                link_dir_name(pkt->rec->dir), state);
 	fc_raise(m, &f);
 }
 
-static COLD_PATH void raise_overrun(struct fc_model *m,
-                                       const struct packet *pkt, unsigned vc,
-                                       const struct fc_credit *c,
-                                       enum credit_type ct, uint32_t need,
-                                       uint32_t gap)
+static COLD_PATH void raise_overrun(struct fc_model *m, const struct packet *pkt, unsigned vc,
+                                    const struct fc_credit *c, enum credit_type ct, uint32_t need,
+                                    uint32_t gap)
 {
 	struct finding f;
 	fc_finding_begin(&f, R_FC_CREDIT_OVERRUN, pkt, (int)vc, (int)ct);
 	finding_message(m->sink, &f,
-	         "CL=0x%02X CC=0x%02X need=%u: (CL-(CC+need)) mod %u = 0x%02X > 0x%02X",
-	         c->limit, c->consumed, need, 1u << c->width, gap,
-	         fc_half(c->width));
+	                "CL=0x%02X CC=0x%02X need=%u: (CL-(CC+need)) mod %u = 0x%02X > 0x%02X",
+	                c->limit, c->consumed, need, 1u << c->width, gap, fc_half(c->width));
 	finding_add_evidence(&f, "CL", c->limit);
 	finding_add_evidence(&f, "CC", c->consumed);
 	finding_add_evidence(&f, "need", need);
@@ -41,24 +37,22 @@ static COLD_PATH void raise_overrun(struct fc_model *m,
 	fc_raise(m, &f);
 }
 
-static COLD_PATH void raise_stale(struct fc_model *m,
-                                     const struct packet *pkt, unsigned vc)
+static COLD_PATH void raise_stale(struct fc_model *m, const struct packet *pkt, unsigned vc)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
 	fc_finding_begin(&f, R_FC_RESET_STALE_CREDITS, pkt, (int)vc, FINDING_NO_CREDIT);
 	finding_message(m->sink, &f,
-	         "%s from port %s after a port-reset event and before the link "
-	         "re-initialised: one side's credit state is stale",
-	         tlp_mnemonic(t->kind, t->hdr_dw == 4), link_dir_name(pkt->rec->dir));
+	                "%s from port %s after a port-reset event and before the link "
+	                "re-initialised: one side's credit state is stale",
+	                tlp_mnemonic(t->kind, t->hdr_dw == 4), link_dir_name(pkt->rec->dir));
 	fc_raise(m, &f);
 }
 
 /* The gate for one credit type [5.2]; charges it either way, since the
  * transmitter counted the TLP it sent. */
-static void gate_and_charge(struct fc_model *m, const struct packet *pkt,
-                            unsigned vc, struct fc_credit *c,
-                            enum credit_type ct, uint32_t need)
+static void gate_and_charge(struct fc_model *m, const struct packet *pkt, unsigned vc,
+                            struct fc_credit *c, enum credit_type ct, uint32_t need)
 {
 	if (fc_credit_tracked(c) && !c->limit_uncertain) {
 		fc_timing_before_charge(m, pkt, vc, ct, c, need);
@@ -88,9 +82,8 @@ static bool tlp_damaged(const struct packet *pkt)
  * was seen [6.2]; silent where the capture cannot prove the state: a
  * joined epoch, or a damaged DLLP/TLP from the partner that may have
  * carried the missing InitFC or the completion [rules.md]. */
-static void check_init_state(struct fc_model *m, const struct packet *pkt,
-                             const struct fc_vc *v, const struct fc_port_vc *tx,
-                             unsigned vc)
+static void check_init_state(struct fc_model *m, const struct packet *pkt, const struct fc_vc *v,
+                             const struct fc_port_vc *tx, unsigned vc)
 {
 	if (v->joined || tx->complete)
 		return;
@@ -104,8 +97,7 @@ static void check_init_state(struct fc_model *m, const struct packet *pkt,
 	}
 }
 
-void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
-                  const struct packet *pkt, bool fit)
+void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool fit)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir sender_dir = pkt->rec->dir;
@@ -169,9 +161,9 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link,
 	case VC_GIVEN:
 		break;
 	}
-	gate_and_charge(m, pkt, vc, &tx->credit[ct_hdr(t->fc_class)],
-	                ct_hdr(t->fc_class), t->hdr_credits);
+	gate_and_charge(m, pkt, vc, &tx->credit[ct_hdr(t->fc_class)], ct_hdr(t->fc_class),
+	                t->hdr_credits);
 	if (t->data_credits)
-		gate_and_charge(m, pkt, vc, &tx->credit[ct_data(t->fc_class)],
-		                ct_data(t->fc_class), t->data_credits);
+		gate_and_charge(m, pkt, vc, &tx->credit[ct_data(t->fc_class)], ct_data(t->fc_class),
+		                t->data_credits);
 }

@@ -68,7 +68,8 @@ bool fc_model_view_link(const struct fc_model *m, unsigned index, struct fc_link
 			vv->port[p].fi1 = pv->fi1;
 			vv->port[p].complete = pv->complete;
 			for (unsigned ct = 0; ct < CT_COUNT; ct++)
-				credit_view(&pv->credit[ct], link->last_time_ps, &vv->port[p].credit[ct]);
+				credit_view(&pv->credit[ct], link->last_time_ps,
+				            &vv->port[p].credit[ct]);
 			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++)
 				intervals_view(&pv->updates[cls], &vv->port[p].updates[cls]);
 		}

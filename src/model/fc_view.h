@@ -14,28 +14,28 @@
 /* One credit type of one transmitter on one VC. */
 struct fc_credit_view {
 	bool advertised_seen, advertised_infinite;
-	uint32_t advertised;        /* last initial advertisement, credits */
+	uint32_t advertised; /* last initial advertisement, credits */
 	bool infinite;
 	bool limit_known, consumed_known;
-	uint32_t limit, consumed;   /* CL and CC, mod 2^width */
+	uint32_t limit, consumed; /* CL and CC, mod 2^width */
 	uint8_t width;
 	bool min_available_seen;
 	uint32_t min_available;
 	uint64_t tlps_charged, credits_charged;
 	uint64_t longest_wait_ps;
-	uint64_t time_at_zero_ps;   /* up to the link's last record */
+	uint64_t time_at_zero_ps; /* up to the link's last record */
 };
 
 /* Intervals between a port's UpdateFCs of one class (--stats). */
 struct fc_intervals_view {
 	uint64_t events;
-	bool has_median;            /* at least one interval */
+	bool has_median; /* at least one interval */
 	uint64_t min_ps, median_ps, max_ps;
 };
 
 struct fc_port_view {
 	bool fi1, complete;
-	struct fc_credit_view credit[CT_COUNT];       /* this port's transmitter */
+	struct fc_credit_view credit[CT_COUNT]; /* this port's transmitter */
 	struct fc_intervals_view updates[FC_CLASS_COUNT]; /* its UpdateFCs */
 };
 

@@ -38,12 +38,12 @@ struct decompress {
 	z_stream z;
 	bool z_init;
 	ZSTD_DStream *zs;
-	bool at_boundary;    /* between members or frames: the end may come */
-	bool in_eof;         /* under has no more bytes */
+	bool at_boundary; /* between members or frames: the end may come */
+	bool in_eof; /* under has no more bytes */
 	bool failed;
 	uint64_t in_consumed; /* compressed bytes read from under */
-	uint64_t out_total;   /* uncompressed bytes delivered */
-	uint64_t members;     /* gzip members or zstd frames completed */
+	uint64_t out_total; /* uncompressed bytes delivered */
+	uint64_t members; /* gzip members or zstd frames completed */
 	size_t in_len, in_pos;
 	unsigned char in[DZ_IN_SIZE];
 	char error[256];
@@ -53,8 +53,7 @@ enum compression decompress_detect(const unsigned char *head, size_t len)
 {
 	if (len >= 2 && head[0] == 0x1f && head[1] == 0x8b)
 		return COMP_GZIP;
-	if (len >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f &&
-	    head[3] == 0xfd)
+	if (len >= 4 && head[0] == 0x28 && head[1] == 0xb5 && head[2] == 0x2f && head[3] == 0xfd)
 		return COMP_ZSTD;
 	/* a skippable frame (RFC 8878 section 3.1.2): magic 0x184D2A5?, LE */
 	if (len >= 4 && (head[0] & 0xf0) == 0x50 && head[1] == 0x2a && head[2] == 0x4d &&
@@ -66,14 +65,16 @@ enum compression decompress_detect(const unsigned char *head, size_t len)
 const char *compression_name(enum compression c)
 {
 	switch (c) {
-	case COMP_GZIP: return "gzip";
-	case COMP_ZSTD: return "zstd";
-	default: return "none";
+	case COMP_GZIP:
+		return "gzip";
+	case COMP_ZSTD:
+		return "zstd";
+	default:
+		return "none";
 	}
 }
 
-static COLD_PATH void dz_fail(struct decompress *d, const char *fmt, ...)
-	PRINTF_LIKE(2, 3);
+static COLD_PATH void dz_fail(struct decompress *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 /* Stops the stream: every later read fails with errno EIO. */
 static void dz_fail(struct decompress *d, const char *fmt, ...)
@@ -85,9 +86,8 @@ static void dz_fail(struct decompress *d, const char *fmt, ...)
 	va_end(ap);
 	d->failed = true;
 	snprintf(d->error, sizeof(d->error),
-	         "%s: %s data %s at uncompressed byte %llu (compressed byte %llu)",
-	         d->name, compression_name(d->kind), what,
-	         (unsigned long long)d->out_total,
+	         "%s: %s data %s at uncompressed byte %llu (compressed byte %llu)", d->name,
+	         compression_name(d->kind), what, (unsigned long long)d->out_total,
 	         (unsigned long long)(d->in_consumed - (d->in_len - d->in_pos)));
 }
 
@@ -229,8 +229,8 @@ static int dz_close(void *cookie)
 	return rc;
 }
 
-FILE *decompress_open(FILE *under, enum compression c, const char *name,
-                      struct decompress **dz, char *err, size_t errlen)
+FILE *decompress_open(FILE *under, enum compression c, const char *name, struct decompress **dz,
+                      char *err, size_t errlen)
 {
 	struct decompress *d = calloc(1, sizeof(*d));
 	if (!d)
@@ -257,8 +257,7 @@ FILE *decompress_open(FILE *under, enum compression c, const char *name,
 	*dz = d;
 	return fp;
 nomem:
-	snprintf(err, errlen, "%s: out of memory for %s decompression", name,
-	         compression_name(c));
+	snprintf(err, errlen, "%s: out of memory for %s decompression", name, compression_name(c));
 	if (d)
 		dz_free(d);
 	if (under != stdin)

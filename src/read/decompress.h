@@ -33,8 +33,8 @@ struct decompress;
  * closing the returned stream closes under (unless under is stdin).  *dz
  * is its state for decompress_error(), valid until the stream is closed.
  * NULL (under closed, message in err) when memory runs out. */
-FILE *decompress_open(FILE *under, enum compression c, const char *name,
-                      struct decompress **dz, char *err, size_t errlen);
+FILE *decompress_open(FILE *under, enum compression c, const char *name, struct decompress **dz,
+                      char *err, size_t errlen);
 
 /* The reason reading stopped early, naming the file, the compression,
  * what went wrong and the uncompressed (and compressed) byte offset;

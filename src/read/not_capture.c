@@ -30,9 +30,15 @@ struct magic {
 	const char *name;
 };
 
-#define M(off, b, name) { off, b, sizeof(b) - 1, name }
+#define M(off, b, name)                     \
+	{                                   \
+		off, b, sizeof(b) - 1, name \
+	}
 static const struct magic magics[] = {
-	M(0, "\x7f" "ELF", "an ELF file (a program or library)"),
+	M(0,
+	  "\x7f"
+	  "ELF",
+	  "an ELF file (a program or library)"),
 	M(0, "\x89PNG\r\n\x1a\n", "a PNG image"),
 	M(0, "GIF8", "a GIF image"),
 	M(0, "\xff\xd8\xff", "a JPEG image"),
@@ -40,7 +46,9 @@ static const struct magic magics[] = {
 	M(0, "PK\x03\x04",
 	  "a zip archive (or a file in zip form: docx, xlsx, jar); unzip it first"),
 	M(0, "PK\x05\x06", "an empty zip archive"),
-	M(0, "\xfd" "7zXZ\0",
+	M(0,
+	  "\xfd"
+	  "7zXZ\0",
 	  "xz-compressed data; dllpcheck reads gzip and zstd: xz -dc FILE | dllpcheck -"),
 	M(0, "BZh", /* and the block size digit */
 	  "bzip2-compressed data; dllpcheck reads gzip and zstd: bzip2 -dc FILE | dllpcheck -"),
@@ -85,8 +93,8 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 
 static bool text_byte(unsigned char c)
 {
-	return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r' ||
-	       c == '\f' || c == '\v' || c == 0x1b; /* ESC: colour in a log */
+	return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v' || c == 0x1b; /* ESC: colour in a log */
 }
 
 static size_t not_text_bytes(const unsigned char *head, size_t len)
@@ -125,15 +133,18 @@ bool not_capture(const unsigned char *head, size_t len, char *what, size_t whatl
 			return true;
 		}
 	}
-	if (len >= 2 && ((head[0] == 0xff && head[1] == 0xfe) ||
-	                 (head[0] == 0xfe && head[1] == 0xff))) {
-		snprintf(what, whatlen, "UTF-16 text (first bytes %s); dllpcheck reads UTF-8 "
-		         "or ASCII: iconv -f UTF-16 -t UTF-8 FILE | dllpcheck -", hex);
+	if (len >= 2 &&
+	    ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff))) {
+		snprintf(what, whatlen,
+		         "UTF-16 text (first bytes %s); dllpcheck reads UTF-8 "
+		         "or ASCII: iconv -f UTF-16 -t UTF-8 FILE | dllpcheck -",
+		         hex);
 		return true;
 	}
 	size_t bad = not_text_bytes(head, len);
 	if (bad * NOT_TEXT_SHARE > len && (bad >= NOT_TEXT_MIN || bad == len)) {
-		snprintf(what, whatlen, "binary data, not a pcap/pcapng, gzip, zstd or text "
+		snprintf(what, whatlen,
+		         "binary data, not a pcap/pcapng, gzip, zstd or text "
 		         "trace (first bytes %s; %zu of the first %zu bytes are not text)",
 		         hex, bad, len);
 		return true;

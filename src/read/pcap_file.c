@@ -18,8 +18,7 @@
 
 static uint32_t le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static uint32_t get32(bool swapped, const uint8_t *p)
@@ -59,8 +58,8 @@ bool pcap_file_magic(const uint8_t *p, size_t n)
 	return n >= 4 && magic_order(p, &swapped, &nano);
 }
 
-bool pcap_file_hdr_parse(const uint8_t *p, size_t n, struct pcap_file_hdr *fh,
-                         const char *name, char *err, size_t errlen)
+bool pcap_file_hdr_parse(const uint8_t *p, size_t n, struct pcap_file_hdr *fh, const char *name,
+                         char *err, size_t errlen)
 {
 	memset(fh, 0, sizeof(*fh));
 	if (n < 4 || !magic_order(p, &fh->swapped, &fh->nano)) {
@@ -68,19 +67,25 @@ bool pcap_file_hdr_parse(const uint8_t *p, size_t n, struct pcap_file_hdr *fh,
 		return false;
 	}
 	if (n < PCAP_FILE_HDR_LEN) {
-		snprintf(err, errlen, "%s: not a readable pcap file: the file header is cut "
-		         "after %zu of its %u bytes", name, n, PCAP_FILE_HDR_LEN);
+		snprintf(err, errlen,
+		         "%s: not a readable pcap file: the file header is cut "
+		         "after %zu of its %u bytes",
+		         name, n, PCAP_FILE_HDR_LEN);
 		return false;
 	}
 	unsigned major = get16(fh->swapped, p + 4), minor = get16(fh->swapped, p + 6);
 	if (major < 2) {
-		snprintf(err, errlen, "%s: not a readable pcap file: archaic pcap savefile "
-		         "format %u.%u", name, major, minor);
+		snprintf(err, errlen,
+		         "%s: not a readable pcap file: archaic pcap savefile "
+		         "format %u.%u",
+		         name, major, minor);
 		return false;
 	}
 	if (!((major == 2 && minor <= 4) || (major == 543 && minor == 0))) {
-		snprintf(err, errlen, "%s: not a readable pcap file: unsupported pcap savefile "
-		         "version %u.%u", name, major, minor);
+		snprintf(err, errlen,
+		         "%s: not a readable pcap file: unsupported pcap savefile "
+		         "version %u.%u",
+		         name, major, minor);
 		return false;
 	}
 	if (major == 543 || minor < 3)
@@ -129,14 +134,15 @@ bool pcap_rec_hdr_parse(const struct pcap_file_hdr *fh, const uint8_t p[PCAP_REC
 	rec_hdr_fields(fh, p, rh);
 	if (rh->caplen <= PCAP_MAX_CAPLEN)
 		return true;
-	snprintf(reason, reason_len, "captured length %u is above the largest a pcap "
-	         "record can have (%u)", rh->caplen, PCAP_MAX_CAPLEN);
+	snprintf(reason, reason_len,
+	         "captured length %u is above the largest a pcap "
+	         "record can have (%u)",
+	         rh->caplen, PCAP_MAX_CAPLEN);
 	return false;
 }
 
-bool pcap_rec_candidate(const struct pcap_file_hdr *fh, const uint8_t *p, size_t n,
-                        bool have_prev, int64_t prev_sec, int64_t prev_ns,
-                        struct pcap_rec_hdr *rh)
+bool pcap_rec_candidate(const struct pcap_file_hdr *fh, const uint8_t *p, size_t n, bool have_prev,
+                        int64_t prev_sec, int64_t prev_ns, struct pcap_rec_hdr *rh)
 {
 	if (n < PCAP_REC_HDR_LEN + PCAP_PSEUDO_HDR_LEN)
 		return false;
@@ -147,8 +153,8 @@ bool pcap_rec_candidate(const struct pcap_file_hdr *fh, const uint8_t *p, size_t
 	rec_hdr_fields(fh, p, rh);
 	/* the smallest record of ours is a DLLP without CRC: pseudo-header
 	 * and 4 bytes; the largest the longest TLP */
-	if (rh->caplen < PCAP_PSEUDO_HDR_LEN || rh->caplen > rh->len ||
-	    rh->caplen > fh->snaplen || rh->len < PCAP_PSEUDO_HDR_LEN + DLLP_CONTENT_LEN ||
+	if (rh->caplen < PCAP_PSEUDO_HDR_LEN || rh->caplen > rh->len || rh->caplen > fh->snaplen ||
+	    rh->len < PCAP_PSEUDO_HDR_LEN + DLLP_CONTENT_LEN ||
 	    rh->len > PCAP_PSEUDO_HDR_LEN + TLP_MAX_RECORD_LEN)
 		return false;
 	if (rh->ts_ns < 0 || rh->ts_ns >= 1000000000 || rh->ts_sec < 0)
@@ -209,21 +215,22 @@ static bool payload_malformed(struct reader_malformed *bad, const struct record 
 	return false;
 }
 
-bool pcap_payload_record(const uint8_t *data, uint32_t caplen, uint32_t len,
-                         struct record *rec, struct reader_malformed *bad)
+bool pcap_payload_record(const uint8_t *data, uint32_t caplen, uint32_t len, struct record *rec,
+                         struct reader_malformed *bad)
 {
 	if (caplen < PCAP_PSEUDO_HDR_LEN || len < PCAP_PSEUDO_HDR_LEN)
-		return payload_malformed(bad, rec,
-		         "record of %u bytes is shorter than the 4-byte pseudo-header", caplen);
+		return payload_malformed(
+		        bad, rec, "record of %u bytes is shorter than the 4-byte pseudo-header",
+		        caplen);
 	if (data[0] != PCAP_PSEUDO_VERSION)
 		return payload_malformed(bad, rec, "pseudo-header version 0x%02X, expected 0x%02X",
 		                         data[0], PCAP_PSEUDO_VERSION);
 	if (data[1] < REC_DLLP || data[1] > REC_EVENT)
-		return payload_malformed(bad, rec,
-		         "pseudo-header kind %u (1 DLLP, 2 TLP, 3 event)", data[1]);
+		return payload_malformed(bad, rec, "pseudo-header kind %u (1 DLLP, 2 TLP, 3 event)",
+		                         data[1]);
 	if (data[2] & REC_F_RESERVED)
-		return payload_malformed(bad, rec,
-		         "pseudo-header flags 0x%02X set reserved bits 7:4", data[2]);
+		return payload_malformed(
+		        bad, rec, "pseudo-header flags 0x%02X set reserved bits 7:4", data[2]);
 	rec->kind = (enum rec_kind)data[1];
 	rec->dir = data[2] & 1u ? DIR_UP : DIR_DOWN;
 	rec->flags = (uint8_t)(data[2] & ~1u);

@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "read/reader.h"
 #include "core/record.h"
+#include "read/reader.h"
 
 #define PCAP_FILE_HDR_LEN 24u
 #define PCAP_REC_HDR_LEN 16u
@@ -38,11 +38,11 @@
 enum pcap_len_order { PCAP_LEN_PLAIN, PCAP_LEN_SWAPPED, PCAP_LEN_MAYBE_SWAPPED };
 
 struct pcap_file_hdr {
-	bool swapped;          /* written in the other byte order */
-	bool nano;             /* nanosecond timestamps */
+	bool swapped; /* written in the other byte order */
+	bool nano; /* nanosecond timestamps */
 	enum pcap_len_order lengths;
-	uint32_t snaplen;      /* as libpcap adjusts it: 0 or > INT_MAX is the maximum */
-	uint32_t linktype;     /* the field without its upper 6 (FCS) bits */
+	uint32_t snaplen; /* as libpcap adjusts it: 0 or > INT_MAX is the maximum */
+	uint32_t linktype; /* the field without its upper 6 (FCS) bits */
 };
 
 /* A record header as libpcap reads it: seconds and the fraction are the
@@ -61,8 +61,8 @@ struct pcap_rec_hdr {
 bool pcap_file_magic(const uint8_t *p, size_t n);
 /* Parses the 24-byte file header; false with err filled (naming the file)
  * when it is cut or of a version libpcap does not read. */
-bool pcap_file_hdr_parse(const uint8_t *p, size_t n, struct pcap_file_hdr *fh,
-                         const char *name, char *err, size_t errlen);
+bool pcap_file_hdr_parse(const uint8_t *p, size_t n, struct pcap_file_hdr *fh, const char *name,
+                         char *err, size_t errlen);
 /* Parses a 16-byte record header.  False (why in reason) when its
  * captured length is above PCAP_MAX_CAPLEN: the header is damaged. */
 bool pcap_rec_hdr_parse(const struct pcap_file_hdr *fh, const uint8_t p[PCAP_REC_HDR_LEN],
@@ -82,9 +82,8 @@ static inline uint32_t pcap_rec_data_len(const struct pcap_file_hdr *fh,
  * valid kind and no reserved flag, and its time is not before
  * (prev_sec, prev_ns) when have_prev.  That it fits the file is the
  * caller's test: the bytes must be there. */
-bool pcap_rec_candidate(const struct pcap_file_hdr *fh, const uint8_t *p, size_t n,
-                        bool have_prev, int64_t prev_sec, int64_t prev_ns,
-                        struct pcap_rec_hdr *rh);
+bool pcap_rec_candidate(const struct pcap_file_hdr *fh, const uint8_t *p, size_t n, bool have_prev,
+                        int64_t prev_sec, int64_t prev_ns, struct pcap_rec_hdr *rh);
 
 /* The message when the file's link type is not the one expected. */
 void pcap_linktype_error(char *err, size_t errlen, const char *name, int found,
@@ -103,7 +102,7 @@ uint64_t pcap_clock_ps(struct pcap_clock *c, int64_t sec, int64_t ns);
  * pseudo-header, then the payload.  caplen bytes are at data, len is the
  * original length.  False, with bad filled, when the bytes are not a
  * record of ours (capture-format.md section 1). */
-bool pcap_payload_record(const uint8_t *data, uint32_t caplen, uint32_t len,
-                         struct record *rec, struct reader_malformed *bad);
+bool pcap_payload_record(const uint8_t *data, uint32_t caplen, uint32_t len, struct record *rec,
+                         struct reader_malformed *bad);
 
 #endif

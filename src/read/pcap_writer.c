@@ -16,8 +16,7 @@ struct pcap_writer {
 	uint8_t buf[PCAP_PSEUDO_HDR_LEN + TLP_MAX_RECORD_LEN];
 };
 
-struct pcap_writer *pcap_writer_open(FILE *fp, const char *name, int dlt, char *err,
-                                     size_t errlen)
+struct pcap_writer *pcap_writer_open(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
 {
 	struct pcap_writer *w = calloc(1, sizeof(*w));
 	if (!w) {
@@ -26,8 +25,8 @@ struct pcap_writer *pcap_writer_open(FILE *fp, const char *name, int dlt, char *
 		return NULL;
 	}
 	w->path = name;
-	w->dead = pcap_open_dead_with_tstamp_precision(
-		dlt, (int)sizeof(w->buf), PCAP_TSTAMP_PRECISION_NANO);
+	w->dead = pcap_open_dead_with_tstamp_precision(dlt, (int)sizeof(w->buf),
+	                                               PCAP_TSTAMP_PRECISION_NANO);
 	if (!w->dead) {
 		snprintf(err, errlen, "%s: cannot create a pcap handle", name);
 		fclose(fp);

@@ -13,8 +13,7 @@ struct pcap_writer;
 
 /* Writes to fp (taken over: closed by pcap_writer_close, or here on
  * failure); name is for messages.  NULL with a message on failure. */
-struct pcap_writer *pcap_writer_open(FILE *fp, const char *name, int dlt, char *err,
-                                     size_t errlen);
+struct pcap_writer *pcap_writer_open(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
 /* Writes one record: pseudo-header, then rec->bytes (rec->len captured,
  * rec->wire_len on the wire).  Times are rounded down to the nanosecond. */
 void pcap_writer_write(struct pcap_writer *w, const struct record *rec);

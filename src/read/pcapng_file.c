@@ -8,8 +8,8 @@
 
 uint32_t pcapng_get32(bool swapped, const uint8_t *p)
 {
-	uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	             (uint32_t)p[3] << 24;
+	uint32_t v =
+	        (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 	return swapped ? __builtin_bswap32(v) : v;
 }
 
@@ -33,8 +33,8 @@ static bool too_short(uint32_t type, char *reason, size_t reason_len)
 	return false;
 }
 
-bool pcapng_shb_first(const uint8_t *p, size_t n, bool *swapped, uint32_t *len,
-                      const char *name, char *err, size_t errlen)
+bool pcapng_shb_first(const uint8_t *p, size_t n, bool *swapped, uint32_t *len, const char *name,
+                      char *err, size_t errlen)
 {
 	if (n < 12 || pcapng_get32(false, p) != PCAPNG_SHB) {
 		snprintf(err, errlen, "%s: not a readable pcapng file: no Section Header Block",
@@ -49,19 +49,25 @@ bool pcapng_shb_first(const uint8_t *p, size_t n, bool *swapped, uint32_t *len,
 	*swapped = bom != PCAPNG_BOM;
 	*len = pcapng_get32(*swapped, p + 4);
 	if (*len < 28 || *len > PCAPNG_SHB_MAX) {
-		snprintf(err, errlen, "%s: not a readable pcapng file: Section Header Block "
-		         "length %u outside 28 to %u", name, *len, PCAPNG_SHB_MAX);
+		snprintf(err, errlen,
+		         "%s: not a readable pcapng file: Section Header Block "
+		         "length %u outside 28 to %u",
+		         name, *len, PCAPNG_SHB_MAX);
 		return false;
 	}
 	if (n < *len) {
-		snprintf(err, errlen, "%s: not a readable pcapng file: the Section Header Block "
-		         "is cut after %zu of its %u bytes", name, n, *len);
+		snprintf(err, errlen,
+		         "%s: not a readable pcapng file: the Section Header Block "
+		         "is cut after %zu of its %u bytes",
+		         name, n, *len);
 		return false;
 	}
 	unsigned major = get16(*swapped, p + 12), minor = get16(*swapped, p + 14);
 	if (major != 1 || (minor != 0 && minor != 2)) {
-		snprintf(err, errlen, "%s: not a readable pcapng file: unsupported pcapng "
-		         "savefile version %u.%u", name, major, minor);
+		snprintf(err, errlen,
+		         "%s: not a readable pcapng file: unsupported pcapng "
+		         "savefile version %u.%u",
+		         name, major, minor);
 		return false;
 	}
 	return true;
@@ -73,8 +79,10 @@ bool pcapng_block_len_ok(uint32_t len, uint32_t max, char *reason, size_t reason
 		snprintf(reason, reason_len, "block in pcapng dump file has a length of %u < %u",
 		         len, PCAPNG_BLOCK_MIN);
 	else if (len % 4)
-		snprintf(reason, reason_len, "block in pcapng dump file has a length of %u that "
-		         "is not a multiple of 4", len);
+		snprintf(reason, reason_len,
+		         "block in pcapng dump file has a length of %u that "
+		         "is not a multiple of 4",
+		         len);
 	else if (len > max)
 		snprintf(reason, reason_len, "pcapng block size %u > maximum %u", len, max);
 	else
@@ -122,19 +130,24 @@ static bool idb_options(bool swapped, const uint8_t *p, size_t n, uint64_t *tsre
 		switch (code) {
 		case 0: /* opt_endofopt */
 			if (len != 0) {
-				snprintf(reason, reason_len, "Interface Description Block has "
-				         "opt_endofopt option with length %u != 0", len);
+				snprintf(reason, reason_len,
+				         "Interface Description Block has "
+				         "opt_endofopt option with length %u != 0",
+				         len);
 				return false;
 			}
 			return true;
 		case 9: /* if_tsresol */
 			if (len != 1) {
-				snprintf(reason, reason_len, "Interface Description Block has "
-				         "if_tsresol option with length %u != 1", len);
+				snprintf(reason, reason_len,
+				         "Interface Description Block has "
+				         "if_tsresol option with length %u != 1",
+				         len);
 				return false;
 			}
 			if (saw_tsresol) {
-				snprintf(reason, reason_len, "Interface Description Block has more "
+				snprintf(reason, reason_len,
+				         "Interface Description Block has more "
 				         "than one if_tsresol option");
 				return false;
 			}
@@ -144,7 +157,8 @@ static bool idb_options(bool swapped, const uint8_t *p, size_t n, uint64_t *tsre
 				if (shift > 63) {
 					snprintf(reason, reason_len,
 					         "Interface Description Block if_tsresol option "
-					         "resolution 2^-%u is too high", shift);
+					         "resolution 2^-%u is too high",
+					         shift);
 					return false;
 				}
 				*binary = true;
@@ -153,7 +167,8 @@ static bool idb_options(bool swapped, const uint8_t *p, size_t n, uint64_t *tsre
 				if (v[0] > 19) {
 					snprintf(reason, reason_len,
 					         "Interface Description Block if_tsresol option "
-					         "resolution 10^-%u is too high", v[0]);
+					         "resolution 10^-%u is too high",
+					         v[0]);
 					return false;
 				}
 				*binary = false;
@@ -164,12 +179,15 @@ static bool idb_options(bool swapped, const uint8_t *p, size_t n, uint64_t *tsre
 			break;
 		case 14: /* if_tsoffset */
 			if (len != 8) {
-				snprintf(reason, reason_len, "Interface Description Block has "
-				         "if_tsoffset option with length %u != 8", len);
+				snprintf(reason, reason_len,
+				         "Interface Description Block has "
+				         "if_tsoffset option with length %u != 8",
+				         len);
 				return false;
 			}
 			if (saw_tsoffset) {
-				snprintf(reason, reason_len, "Interface Description Block has more "
+				snprintf(reason, reason_len,
+				         "Interface Description Block has more "
 				         "than one if_tsoffset option");
 				return false;
 			}
@@ -216,8 +234,8 @@ bool pcapng_idb(bool swapped, const uint8_t *body, size_t body_len, uint32_t *li
 }
 
 bool pcapng_packet(bool swapped, uint32_t type, const uint8_t *body, size_t body_len,
-                   uint32_t snaplen, uint32_t ifcount, struct pcapng_packet *pkt,
-                   char *reason, size_t reason_len)
+                   uint32_t snaplen, uint32_t ifcount, struct pcapng_packet *pkt, char *reason,
+                   size_t reason_len)
 {
 	size_t fixed;
 	memset(pkt, 0, sizeof(*pkt));
@@ -225,8 +243,8 @@ bool pcapng_packet(bool swapped, uint32_t type, const uint8_t *body, size_t body
 		fixed = 20;
 		if (body_len < fixed)
 			return too_short(type, reason, reason_len);
-		pkt->interface_id = type == PCAPNG_EPB ? pcapng_get32(swapped, body)
-		                                       : get16(swapped, body);
+		pkt->interface_id =
+		        type == PCAPNG_EPB ? pcapng_get32(swapped, body) : get16(swapped, body);
 		pkt->t = (uint64_t)pcapng_get32(swapped, body + 4) << 32 |
 		         pcapng_get32(swapped, body + 8);
 		pkt->caplen = pcapng_get32(swapped, body + 12);
@@ -239,13 +257,17 @@ bool pcapng_packet(bool swapped, uint32_t type, const uint8_t *body, size_t body
 		pkt->caplen = pkt->len > snaplen ? snaplen : pkt->len;
 	}
 	if (pkt->interface_id >= ifcount) {
-		snprintf(reason, reason_len, "a packet arrived on interface %u, but there's no "
-		         "Interface Description Block for that interface", pkt->interface_id);
+		snprintf(reason, reason_len,
+		         "a packet arrived on interface %u, but there's no "
+		         "Interface Description Block for that interface",
+		         pkt->interface_id);
 		return false;
 	}
 	if (pkt->caplen > snaplen) {
-		snprintf(reason, reason_len, "invalid packet capture length %u, bigger than "
-		         "snaplen of %u", pkt->caplen, snaplen);
+		snprintf(reason, reason_len,
+		         "invalid packet capture length %u, bigger than "
+		         "snaplen of %u",
+		         pkt->caplen, snaplen);
 		return false;
 	}
 	if (body_len - fixed < pkt->caplen)
@@ -261,9 +283,14 @@ void pcapng_time(const struct pcapng_if *ifc, uint64_t t, int64_t *sec_out, int6
 	uint64_t sec = t / ifc->tsresol + (uint64_t)ifc->tsoffset;
 	uint64_t frac = t % ifc->tsresol;
 	switch (ifc->scale) {
-	case PCAPNG_PASS: break;
-	case PCAPNG_UP_DEC: frac *= ifc->scale_factor; break;
-	case PCAPNG_DOWN_DEC: frac /= ifc->scale_factor; break;
+	case PCAPNG_PASS:
+		break;
+	case PCAPNG_UP_DEC:
+		frac *= ifc->scale_factor;
+		break;
+	case PCAPNG_DOWN_DEC:
+		frac /= ifc->scale_factor;
+		break;
 	case PCAPNG_UP_BIN:
 	case PCAPNG_DOWN_BIN:
 		frac *= 1000000000u;
@@ -280,20 +307,31 @@ void pcapng_time(const struct pcapng_if *ifc, uint64_t t, int64_t *sec_out, int6
 static uint32_t known_block_min(uint32_t type)
 {
 	switch (type) {
-	case PCAPNG_SHB: return 28;
-	case PCAPNG_IDB: return 20;
-	case PCAPNG_PB: case PCAPNG_EPB: return 32;
-	case PCAPNG_SPB: return 16;
-	case 4: case 9: return 12;
-	case 5: return 24;
-	case 10: return 20;
-	case 0xBADu: case 0x40000BADu: return 16;
-	default: return 0;
+	case PCAPNG_SHB:
+		return 28;
+	case PCAPNG_IDB:
+		return 20;
+	case PCAPNG_PB:
+	case PCAPNG_EPB:
+		return 32;
+	case PCAPNG_SPB:
+		return 16;
+	case 4:
+	case 9:
+		return 12;
+	case 5:
+		return 24;
+	case 10:
+		return 20;
+	case 0xBADu:
+	case 0x40000BADu:
+		return 16;
+	default:
+		return 0;
 	}
 }
 
-bool pcapng_block_head_ok(const uint8_t *p, size_t n, uint32_t max, bool *swapped,
-                          uint32_t *len)
+bool pcapng_block_head_ok(const uint8_t *p, size_t n, uint32_t max, bool *swapped, uint32_t *len)
 {
 	if (n < 12)
 		return false;

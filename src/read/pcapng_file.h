@@ -46,19 +46,19 @@
 enum pcapng_scale { PCAPNG_PASS, PCAPNG_UP_DEC, PCAPNG_DOWN_DEC, PCAPNG_UP_BIN, PCAPNG_DOWN_BIN };
 
 struct pcapng_if {
-	uint64_t tsresol;          /* units per second */
-	int64_t tsoffset;          /* seconds added */
+	uint64_t tsresol; /* units per second */
+	int64_t tsoffset; /* seconds added */
 	enum pcapng_scale scale;
 	uint64_t scale_factor;
-	bool refused;              /* its IDB was refused: its packets are malformed */
+	bool refused; /* its IDB was refused: its packets are malformed */
 };
 
 /* A packet block's fields. */
 struct pcapng_packet {
 	uint32_t interface_id;
-	uint64_t t;                /* the time in the interface's units */
+	uint64_t t; /* the time in the interface's units */
 	uint32_t caplen, len;
-	const uint8_t *data;       /* caplen bytes */
+	const uint8_t *data; /* caplen bytes */
 };
 
 uint32_t pcapng_get32(bool swapped, const uint8_t *p);
@@ -66,8 +66,8 @@ uint32_t pcapng_get32(bool swapped, const uint8_t *p);
 /* The first block of the file, the SHB: n bytes at p.  Sets *swapped;
  * false, with err filled (naming the file), when libpcap would not open
  * it (not pcapng, bad length or version, cut). */
-bool pcapng_shb_first(const uint8_t *p, size_t n, bool *swapped, uint32_t *len,
-                      const char *name, char *err, size_t errlen);
+bool pcapng_shb_first(const uint8_t *p, size_t n, bool *swapped, uint32_t *len, const char *name,
+                      char *err, size_t errlen);
 /* A framed block's header: why the length cannot be (libpcap's message
  * into reason) or true.  max: the largest block accepted. */
 bool pcapng_block_len_ok(uint32_t len, uint32_t max, char *reason, size_t reason_len);
@@ -85,8 +85,8 @@ bool pcapng_idb(bool swapped, const uint8_t *body, size_t body_len, uint32_t *li
  * captured length is above the snapshot length.  ifcount: interfaces
  * known in the section. */
 bool pcapng_packet(bool swapped, uint32_t type, const uint8_t *body, size_t body_len,
-                   uint32_t snaplen, uint32_t ifcount, struct pcapng_packet *pkt,
-                   char *reason, size_t reason_len);
+                   uint32_t snaplen, uint32_t ifcount, struct pcapng_packet *pkt, char *reason,
+                   size_t reason_len);
 /* The packet's time as libpcap hands it over (seconds, nanoseconds). */
 void pcapng_time(const struct pcapng_if *ifc, uint64_t t, int64_t *sec, int64_t *ns);
 /* The resync search's test (capture-format.md section 1), in two steps:
@@ -95,8 +95,7 @@ void pcapng_time(const struct pcapng_if *ifc, uint64_t t, int64_t *sec, int64_t 
  * fixed part, at most max); an SHB may be in either byte order (*swapped
  * is set from its byte-order magic), other blocks are read in *swapped.
  * Then, with its len bytes in hand: does its trailing length match? */
-bool pcapng_block_head_ok(const uint8_t *p, size_t n, uint32_t max, bool *swapped,
-                          uint32_t *len);
+bool pcapng_block_head_ok(const uint8_t *p, size_t n, uint32_t max, bool *swapped, uint32_t *len);
 bool pcapng_block_tail_ok(const uint8_t *p, uint32_t len, bool swapped);
 
 #endif

@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "read/csv/reader_csv.h"
 #include "read/decompress.h"
 #include "read/not_capture.h"
 #include "read/pcap_file.h"
 #include "read/reader.h"
-#include "read/csv/reader_csv.h"
 #include "wire/tlp.h"
 
 /* Bytes read before choosing a format: enough for an export's banner and
@@ -35,7 +35,7 @@ struct peeked_stream {
 	FILE *under;
 	unsigned char head[READER_HEAD_MAX];
 	size_t head_len, head_pos;
-	uint64_t delivered;    /* bytes read through it: its position */
+	uint64_t delivered; /* bytes read through it: its position */
 };
 
 static ssize_t peeked_read(void *cookie, char *buf, size_t size)
@@ -73,8 +73,7 @@ static int peeked_close(void *cookie)
 	return rc;
 }
 
-static FILE *reopen_with_head(FILE *under, const unsigned char *head,
-                              size_t head_len)
+static FILE *reopen_with_head(FILE *under, const unsigned char *head, size_t head_len)
 {
 	struct peeked_stream *ps = calloc(1, sizeof(*ps));
 	if (!ps)
@@ -82,8 +81,9 @@ static FILE *reopen_with_head(FILE *under, const unsigned char *head,
 	ps->under = under;
 	memcpy(ps->head, head, head_len);
 	ps->head_len = head_len;
-	cookie_io_functions_t io = { .read = peeked_read, .seek = peeked_seek,
-	                             .close = peeked_close };
+	cookie_io_functions_t io = { .read = peeked_read,
+		                     .seek = peeked_seek,
+		                     .close = peeked_close };
 	FILE *fp = fopencookie(ps, "r", io);
 	if (!fp)
 		free(ps);
@@ -99,8 +99,8 @@ static FILE *reopen_with_head(FILE *under, const unsigned char *head,
 struct reader_format {
 	enum input_format format;
 	bool (*takes)(const unsigned char *head, size_t len);
-	void *(*open)(FILE *fp, const char *name, const struct reader_opts *opts,
-	              char *err, size_t errlen);
+	void *(*open)(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+	              size_t errlen);
 	const struct reader_ops *ops;
 	const char *format_name;
 	const char *(*name_of)(void *state); /* instead of format_name */
@@ -125,28 +125,28 @@ static bool takes_pcapng(const unsigned char *head, size_t len)
 
 /* classic pcap: the own reader, which reads on past a damaged record
  * header (libpcap stays the reference, reader_pcap.c) */
-static void *open_pcapfile(FILE *fp, const char *name, const struct reader_opts *opts,
-                           char *err, size_t errlen)
+static void *open_pcapfile(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                           size_t errlen)
 {
 	return pcapfile_reader_new(fp, name, opts->dlt, err, errlen);
 }
 
-static void *open_pcapngfile(FILE *fp, const char *name, const struct reader_opts *opts,
-                             char *err, size_t errlen)
+static void *open_pcapngfile(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                             size_t errlen)
 {
 	return pcapngfile_reader_new(fp, name, opts->dlt, err, errlen);
 }
 
 /* a file forced to pcap that has neither magic number: libpcap says why
  * it cannot read it */
-static void *open_libpcap(FILE *fp, const char *name, const struct reader_opts *opts,
-                          char *err, size_t errlen)
+static void *open_libpcap(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                          size_t errlen)
 {
 	return pcap_reader_new(fp, name, opts->dlt, err, errlen);
 }
 
-static void *open_csv(FILE *fp, const char *name, const struct reader_opts *opts,
-                      char *err, size_t errlen)
+static void *open_csv(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                      size_t errlen)
 {
 	void *state = csv_reader_new(fp, name, opts->csv, err, errlen);
 	if (!state)
@@ -154,8 +154,8 @@ static void *open_csv(FILE *fp, const char *name, const struct reader_opts *opts
 	return state;
 }
 
-static void *open_text(FILE *fp, const char *name, const struct reader_opts *opts,
-                       char *err, size_t errlen)
+static void *open_text(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                       size_t errlen)
 {
 	(void)opts;
 	void *state = text_reader_new(fp, name);
@@ -175,8 +175,7 @@ static const struct reader_format reader_formats[] = {
 };
 
 static const struct reader_format *reader_format_for(enum input_format fmt,
-                                                     const unsigned char *head,
-                                                     size_t len)
+                                                     const unsigned char *head, size_t len)
 {
 	const size_t n = sizeof(reader_formats) / sizeof(reader_formats[0]);
 	for (size_t i = 0; i < n; i++)
@@ -185,8 +184,8 @@ static const struct reader_format *reader_format_for(enum input_format fmt,
 	return &reader_formats[n - 1]; /* the text trace takes anything */
 }
 
-struct reader *reader_open(const char *path, const struct reader_opts *opts,
-                           char *err, size_t errlen)
+struct reader *reader_open(const char *path, const struct reader_opts *opts, char *err,
+                           size_t errlen)
 {
 	if (strcmp(path, "-") == 0)
 		return reader_open_stream(stdin, "-", false, opts, err, errlen);
@@ -213,8 +212,8 @@ struct reader *reader_open(const char *path, const struct reader_opts *opts,
 /* Hands the bytes read to detect a format back: fp rewound, or (a pipe)
  * read again through a stream that replays them.  NULL (fp closed, err
  * set) on failure. */
-static FILE *give_back(FILE *fp, bool seekable, const unsigned char *head,
-                       size_t head_len, const char *name, char *err, size_t errlen)
+static FILE *give_back(FILE *fp, bool seekable, const unsigned char *head, size_t head_len,
+                       const char *name, char *err, size_t errlen)
 {
 	if (!seekable) {
 		FILE *replay = reopen_with_head(fp, head, head_len);
@@ -235,9 +234,8 @@ static FILE *give_back(FILE *fp, bool seekable, const unsigned char *head,
 /* A gzip or zstd input: the stream of its uncompressed bytes in place of
  * fp, their first bytes in head (capture-format.md section 5).  NULL
  * (the stream closed, err set) when not one byte can be decompressed. */
-static FILE *open_decompressed(FILE *fp, bool seekable, enum compression comp,
-                               unsigned char *head, size_t *head_len,
-                               const char *name, struct decompress **dz,
+static FILE *open_decompressed(FILE *fp, bool seekable, enum compression comp, unsigned char *head,
+                               size_t *head_len, const char *name, struct decompress **dz,
                                char *err, size_t errlen)
 {
 	fp = give_back(fp, seekable, head, *head_len, name, err, errlen);
@@ -253,15 +251,14 @@ static FILE *open_decompressed(FILE *fp, bool seekable, enum compression comp,
 	if (why)
 		snprintf(err, errlen, "%s; not one byte could be decompressed", why);
 	else
-		snprintf(err, errlen, "%s: %s data that decompresses to nothing (0 bytes)",
-		         name, compression_name(comp));
+		snprintf(err, errlen, "%s: %s data that decompresses to nothing (0 bytes)", name,
+		         compression_name(comp));
 	fclose(fp);
 	return NULL;
 }
 
 struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
-                                  const struct reader_opts *opts, char *err,
-                                  size_t errlen)
+                                  const struct reader_opts *opts, char *err, size_t errlen)
 {
 	unsigned char head[READER_HEAD_MAX];
 	size_t head_len = fread(head, 1, sizeof(head), fp);
@@ -282,8 +279,7 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	struct decompress *dz = NULL;
 	enum compression comp = decompress_detect(head, head_len);
 	if (comp != COMP_NONE) {
-		fp = open_decompressed(fp, seekable, comp, head, &head_len, name, &dz, err,
-		                       errlen);
+		fp = open_decompressed(fp, seekable, comp, head, &head_len, name, &dz, err, errlen);
 		if (!fp)
 			return NULL;
 		seekable = false;
@@ -386,8 +382,7 @@ static enum reader_result next_record(struct reader *r, struct record *rec,
 	return reader_record_ok(rec, bad) ? READER_RECORD : READER_MALFORMED;
 }
 
-enum reader_result reader_next(struct reader *r, struct record *rec,
-                               struct reader_malformed *bad)
+enum reader_result reader_next(struct reader *r, struct record *rec, struct reader_malformed *bad)
 {
 	enum reader_result res = next_record(r, rec, bad);
 	if (!r->dz)
@@ -462,8 +457,7 @@ void reader_each(struct reader *r, reader_visit_fn visit, void *ctx)
 	struct reader_malformed bad;
 	for (;;) {
 		enum reader_result res = reader_next(r, &rec, &bad);
-		if (res == READER_EOF || !visit(ctx, res, &rec, &bad) ||
-		    res == READER_FATAL)
+		if (res == READER_EOF || !visit(ctx, res, &rec, &bad) || res == READER_FATAL)
 			return;
 	}
 }

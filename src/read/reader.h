@@ -18,34 +18,34 @@
 
 enum input_format {
 	INPUT_AUTO = 0,
-	INPUT_PCAP,     /* pcap or pcapng (capture-format.md section 1) */
-	INPUT_TEXT,     /* the text trace (capture-format.md section 2) */
-	INPUT_CSV,      /* a protocol-analyzer export (section 3, reader_csv.h) */
+	INPUT_PCAP, /* pcap or pcapng (capture-format.md section 1) */
+	INPUT_TEXT, /* the text trace (capture-format.md section 2) */
+	INPUT_CSV, /* a protocol-analyzer export (section 3, reader_csv.h) */
 };
 
 struct csv_options; /* reader_csv.h */
 
 struct reader_opts {
-	enum input_format format;  /* INPUT_AUTO: detect */
-	int dlt;                   /* link type expected in pcap files (147..162) */
+	enum input_format format; /* INPUT_AUTO: detect */
+	int dlt; /* link type expected in pcap files (147..162) */
 	const struct csv_options *csv; /* export steering; NULL: defaults */
-	bool csv_steered;          /* an export option was given: INPUT_AUTO
+	bool csv_steered; /* an export option was given: INPUT_AUTO
 	                            * reads a non-pcap input as an export */
 };
 
 enum reader_result {
-	READER_RECORD,     /* *rec holds the next record */
-	READER_MALFORMED,  /* *bad says which record and why; call again */
+	READER_RECORD, /* *rec holds the next record */
+	READER_MALFORMED, /* *bad says which record and why; call again */
 	READER_EOF,
-	READER_FATAL,      /* the input cannot be read further; *bad says why */
-	READER_RESYNC,     /* a damaged pcap record header: *bad says where the
+	READER_FATAL, /* the input cannot be read further; *bad says why */
+	READER_RESYNC, /* a damaged pcap record header: *bad says where the
 	                    * bytes that are no record start and how many they
 	                    * are; call again (capture-format.md section 1) */
 };
 
 struct reader_malformed {
 	struct srcpos pos;
-	unsigned column;       /* text: 1-based column of the problem, 0 if none */
+	unsigned column; /* text: 1-based column of the problem, 0 if none */
 	char reason[200];
 	/* What the record showed of itself before it failed, for the model's
 	 * "what the capture saw damaged" [rules.md]: its direction, link and
@@ -72,17 +72,15 @@ static inline void reader_malformed_unknown(struct reader_malformed *bad)
  * READER_RECORD (rec holds it, already checked for size) or
  * READER_MALFORMED / READER_FATAL (bad says which and why).  rec and bad
  * are valid during the call only.  Returns false to stop reading. */
-typedef bool (*reader_visit_fn)(void *ctx, enum reader_result res,
-                                const struct record *rec,
+typedef bool (*reader_visit_fn)(void *ctx, enum reader_result res, const struct record *rec,
                                 const struct reader_malformed *bad);
 
 /* A reader implementation: state plus its functions.  each is optional:
  * a format that can hand every record over from one loop of its own
  * (classic pcap through pcap_dispatch) saves a call chain per record. */
 struct reader_ops {
-	const char *format_name;   /* "pcap", "pcapng", "text", "csv" */
-	enum reader_result (*next)(void *state, struct record *rec,
-	                           struct reader_malformed *bad);
+	const char *format_name; /* "pcap", "pcapng", "text", "csv" */
+	enum reader_result (*next)(void *state, struct record *rec, struct reader_malformed *bad);
 	void (*close)(void *state);
 	/* false: this input cannot be read that way (next() is used) */
 	bool (*each)(void *state, reader_visit_fn visit, void *ctx);
@@ -95,13 +93,13 @@ struct reader {
 	const struct reader_ops *ops;
 	void *state;
 	const char *format_name;
-	void *iobuf;               /* the stream's buffer, freed after it closes */
+	void *iobuf; /* the stream's buffer, freed after it closes */
 	/* a gzip or zstd input (decompress.h): its compression, "gzip" or
 	 * "zstd", NULL for none; dz tells why the stream stopped early */
 	const char *compression;
 	struct decompress *dz;
 	const char *name;
-	uint64_t dz_last_record;   /* reader_next on a decompressed input */
+	uint64_t dz_last_record; /* reader_next on a decompressed input */
 	bool dz_reported;
 };
 
@@ -113,16 +111,14 @@ struct reader {
 
 /* Opens path ("-" = standard input).  On failure returns NULL with a
  * message naming the file in err. */
-struct reader *reader_open(const char *path, const struct reader_opts *opts,
-                           char *err, size_t errlen);
+struct reader *reader_open(const char *path, const struct reader_opts *opts, char *err,
+                           size_t errlen);
 /* Reads an already open stream (taken over: closed by reader_close, or
  * on failure).  A stream that cannot seek (a pipe, standard input) is
  * read once: the bytes that tell its format are replayed. */
 struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
-                                  const struct reader_opts *opts, char *err,
-                                  size_t errlen);
-enum reader_result reader_next(struct reader *r, struct record *rec,
-                               struct reader_malformed *bad);
+                                  const struct reader_opts *opts, char *err, size_t errlen);
+enum reader_result reader_next(struct reader *r, struct record *rec, struct reader_malformed *bad);
 /* Reads every record and calls visit for each, until the input ends, a
  * READER_FATAL, or visit returns false: the same records, results and
  * order as calling reader_next() until READER_EOF or READER_FATAL. */
@@ -141,20 +137,17 @@ bool reader_bytes(const struct reader *r, uint64_t *read, uint64_t *skipped);
 void *text_reader_new(FILE *fp, const char *name);
 extern const struct reader_ops text_reader_ops;
 
-void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
-                      size_t errlen);
+void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
 extern const struct reader_ops pcap_reader_ops;
 
 /* The project's own classic pcap reader (reader_pcapfile.c): the records
  * libpcap gives, and on past a damaged record header.  reader_open uses
  * it and the pcapng one below; pcap_reader_new (libpcap) stays the
  * reference they are tested against. */
-void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
-                          size_t errlen);
+void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
 extern const struct reader_ops pcapfile_reader_ops;
 /* The project's own pcapng reader (reader_pcapngfile.c), likewise. */
-void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
-                            size_t errlen);
+void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
 extern const struct reader_ops pcapngfile_reader_ops;
 
 #endif

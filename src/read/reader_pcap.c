@@ -25,21 +25,19 @@ struct pcap_reader {
 	pcap_t *pcap;
 	const char *name;
 	uint64_t record_no;
-	uint64_t next_offset;  /* classic pcap: where the next record starts */
-	bool classic;          /* classic pcap: offsets by arithmetic, no ftell */
+	uint64_t next_offset; /* classic pcap: where the next record starts */
+	bool classic; /* classic pcap: offsets by arithmetic, no ftell */
 	struct pcap_clock clock;
 	bool failed;
 };
 
-void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err,
-                      size_t errlen)
+void *pcap_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
-	pcap_t *p = pcap_fopen_offline_with_tstamp_precision(
-		fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	pcap_t *p =
+	        pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {
-		snprintf(err, errlen, "%s: not a readable pcap/pcapng file: %s",
-		         name, errbuf);
+		snprintf(err, errlen, "%s: not a readable pcap/pcapng file: %s", name, errbuf);
 		fclose(fp);
 		return NULL;
 	}
@@ -82,9 +80,8 @@ static uint64_t pcap_record_offset(struct pcap_reader *pr)
 /* Fills rec (cleared, its position set) from one record libpcap framed
  * at offset; false, with bad filled, when its contents are not a record
  * of ours (capture-format.md section 1). */
-static bool pcap_record(struct pcap_reader *pr, const struct pcap_pkthdr *hdr,
-                        const u_char *data, struct record *rec,
-                        struct reader_malformed *bad)
+static bool pcap_record(struct pcap_reader *pr, const struct pcap_pkthdr *hdr, const u_char *data,
+                        struct record *rec, struct reader_malformed *bad)
 {
 	pr->next_offset = rec->pos.byte_offset + 16 + hdr->caplen;
 	if (pr->classic && hdr->caplen >= (bpf_u_int32)pcap_snapshot(pr->pcap)) {
@@ -101,8 +98,7 @@ static bool pcap_record(struct pcap_reader *pr, const struct pcap_pkthdr *hdr,
 	return pcap_payload_record(data, hdr->caplen, hdr->len, rec, bad);
 }
 
-static void pcap_position(struct pcap_reader *pr, uint64_t offset,
-                          struct srcpos *pos)
+static void pcap_position(struct pcap_reader *pr, uint64_t offset, struct srcpos *pos)
 {
 	pr->record_no++;
 	pos->file = pr->name;

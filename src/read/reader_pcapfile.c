@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "base/attrs.h"
+#include "base/stream_window.h"
 #include "read/pcap_file.h"
 #include "read/reader.h"
-#include "base/stream_window.h"
 
 /* At least twice the largest record, so that a record and the search's
  * look-ahead always fit; it never grows. */
@@ -37,17 +37,17 @@ struct pcapfile_reader {
 	FILE *fp;
 	const char *name;
 	struct stream_window w;
-	bool done;              /* after the end or a fatal error */
+	bool done; /* after the end or a fatal error */
 	struct pcap_file_hdr fh;
 	struct pcap_clock clock;
 	uint64_t record_no;
 	uint64_t bytes_read, bytes_skipped;
-	bool have_prev;         /* the time of the last record framed */
+	bool have_prev; /* the time of the last record framed */
 	int64_t prev_sec, prev_ns;
 };
 
-static void pf_position(const struct pcapfile_reader *r, uint64_t record_no,
-                        uint64_t offset, struct srcpos *pos)
+static void pf_position(const struct pcapfile_reader *r, uint64_t record_no, uint64_t offset,
+                        struct srcpos *pos)
 {
 	pos->file = r->name;
 	pos->record_no = record_no;
@@ -55,8 +55,7 @@ static void pf_position(const struct pcapfile_reader *r, uint64_t record_no,
 	pos->line = 0;
 }
 
-void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
-                          size_t errlen)
+void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
 {
 	struct pcapfile_reader *r = calloc(1, sizeof(*r));
 	if (!r || !sw_init(&r->w, fp, PF_WINDOW, PF_WINDOW)) {
@@ -102,8 +101,7 @@ static COLD_PATH enum reader_result pf_fatal(struct pcapfile_reader *r,
  * search for the next offset where a record verifiably starts, from the
  * byte after it.  A candidate must fit the file: its bytes must be there. */
 static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
-                                              struct reader_malformed *bad,
-                                              const char *why)
+                                              struct reader_malformed *bad, const char *why)
 {
 	struct stream_window *w = &r->w;
 	uint64_t from = sw_offset(w);
@@ -119,8 +117,8 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 		}
 		/* a record's pseudo-header version byte follows its header */
 		const uint8_t *p = sw_data(w);
-		const uint8_t *hit = memchr(p + PCAP_REC_HDR_LEN, PCAP_PSEUDO_VERSION,
-		                            avail - PCAP_REC_HDR_LEN);
+		const uint8_t *hit =
+		        memchr(p + PCAP_REC_HDR_LEN, PCAP_PSEUDO_VERSION, avail - PCAP_REC_HDR_LEN);
 		if (!hit) {
 			sw_take(w, avail - PCAP_REC_HDR_LEN);
 			continue;
@@ -150,8 +148,8 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 	if (found)
 		snprintf(bad->reason, sizeof(bad->reason),
 		         "damaged record header (%s): %llu bytes skipped to the next record, "
-		         "at offset %llu", why, (unsigned long long)skipped,
-		         (unsigned long long)sw_offset(w));
+		         "at offset %llu",
+		         why, (unsigned long long)skipped, (unsigned long long)sw_offset(w));
 	else
 		snprintf(bad->reason, sizeof(bad->reason),
 		         "damaged record header (%s): no record follows; %llu bytes left unread",
@@ -159,8 +157,7 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 	return READER_RESYNC;
 }
 
-static enum reader_result pf_next(void *state, struct record *rec,
-                                  struct reader_malformed *bad)
+static enum reader_result pf_next(void *state, struct record *rec, struct reader_malformed *bad)
 {
 	struct pcapfile_reader *r = state;
 	char why[120];
@@ -189,8 +186,10 @@ static enum reader_result pf_next(void *state, struct record *rec,
 	if (avail < need) {
 		if (w->read_errno)
 			return pf_fatal(r, bad);
-		snprintf(why, sizeof(why), "captured length %u runs past the end of the file, "
-		         "%zu bytes on", rh.caplen, avail - PCAP_REC_HDR_LEN);
+		snprintf(why, sizeof(why),
+		         "captured length %u runs past the end of the file, "
+		         "%zu bytes on",
+		         rh.caplen, avail - PCAP_REC_HDR_LEN);
 		return pf_resync(r, bad, why);
 	}
 	const uint8_t *data = sw_data(w) + PCAP_REC_HDR_LEN;
@@ -204,7 +203,8 @@ static enum reader_result pf_next(void *state, struct record *rec,
 	rec->time_base_s = r->clock.base_s;
 	/* as libpcap: the bytes beyond the snapshot length are skipped */
 	return pcap_payload_record(data, pcap_rec_data_len(&r->fh, &rh), rh.len, rec, bad)
-	       ? READER_RECORD : READER_MALFORMED;
+	               ? READER_RECORD
+	               : READER_MALFORMED;
 }
 
 static void pf_bytes(void *state, uint64_t *read, uint64_t *skipped)

@@ -28,10 +28,10 @@
 #include <string.h>
 
 #include "base/attrs.h"
+#include "base/stream_window.h"
 #include "read/pcap_file.h"
 #include "read/pcapng_file.h"
 #include "read/reader.h"
-#include "base/stream_window.h"
 
 #define PNG_WINDOW (1u << 20)
 #define PNG_MAX_IFS 4096u
@@ -41,17 +41,17 @@ struct pcapngfile_reader {
 	const char *name;
 	struct stream_window w;
 	bool done;
-	bool swapped;              /* the current section's byte order */
+	bool swapped; /* the current section's byte order */
 	uint32_t linktype, snaplen; /* of the first interface */
 	struct pcapng_if ifs[PNG_MAX_IFS];
-	uint32_t ifcount;          /* interfaces of the current section */
+	uint32_t ifcount; /* interfaces of the current section */
 	struct pcap_clock clock;
 	uint64_t record_no;
 	uint64_t bytes_read, bytes_skipped;
 };
 
-static void png_position(const struct pcapngfile_reader *r, uint64_t record_no,
-                         uint64_t offset, struct srcpos *pos)
+static void png_position(const struct pcapngfile_reader *r, uint64_t record_no, uint64_t offset,
+                         struct srcpos *pos)
 {
 	pos->file = r->name;
 	pos->record_no = record_no;
@@ -84,21 +84,24 @@ static bool png_block(struct pcapngfile_reader *r, uint32_t *type, uint32_t *len
 	avail = sw_fill(w, *len);
 	if (avail < *len) {
 		if (!w->read_errno)
-			snprintf(why, why_len, "block length %u runs past the end of the file, "
-			         "%zu bytes on", *len, avail);
+			snprintf(why, why_len,
+			         "block length %u runs past the end of the file, "
+			         "%zu bytes on",
+			         *len, avail);
 		return false;
 	}
 	uint32_t trailer = pcapng_get32(r->swapped, sw_data(w) + *len - 4);
 	if (trailer != *len) {
-		snprintf(why, why_len, "block total length in header %u and trailer %u don't "
-		         "match", *len, trailer);
+		snprintf(why, why_len,
+		         "block total length in header %u and trailer %u don't "
+		         "match",
+		         *len, trailer);
 		return false;
 	}
 	return true;
 }
 
-void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
-                            size_t errlen)
+void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
 {
 	struct pcapngfile_reader *r = calloc(1, sizeof(*r));
 	if (!r || !sw_init(&r->w, fp, PNG_WINDOW, PCAPNG_BLOCK_MAX)) {
@@ -130,16 +133,20 @@ void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err,
 				snprintf(err, errlen, "%s: cannot read: %s", name,
 				         strerror(w->read_errno));
 			else if (eof)
-				snprintf(err, errlen, "%s: %s: the capture file has no Interface "
-				         "Description Blocks", name, refused);
+				snprintf(err, errlen,
+				         "%s: %s: the capture file has no Interface "
+				         "Description Blocks",
+				         name, refused);
 			else
 				snprintf(err, errlen, "%s: %s: %s", name, refused, why);
 			goto fail;
 		}
 		const uint8_t *body = sw_data(w) + 8;
 		if (type == PCAPNG_EPB || type == PCAPNG_SPB || type == PCAPNG_PB) {
-			snprintf(err, errlen, "%s: %s: the capture file has a packet block before "
-			         "any Interface Description Blocks", name, refused);
+			snprintf(err, errlen,
+			         "%s: %s: the capture file has a packet block before "
+			         "any Interface Description Blocks",
+			         name, refused);
 			goto fail;
 		}
 		if (type == PCAPNG_IDB) {
@@ -231,8 +238,7 @@ static COLD_PATH enum reader_result png_resync(struct pcapngfile_reader *r,
 }
 
 static COLD_PATH enum reader_result png_malformed(struct pcapngfile_reader *r, uint64_t offset,
-                                                  struct reader_malformed *bad,
-                                                  const char *why)
+                                                  struct reader_malformed *bad, const char *why)
 {
 	memset(bad, 0, sizeof(*bad));
 	png_position(r, ++r->record_no, offset, &bad->pos);
@@ -251,12 +257,16 @@ static bool png_add_interface(struct pcapngfile_reader *r, const uint8_t *body, 
 	struct pcapng_if ifc;
 	bool ok = pcapng_idb(r->swapped, body, len, &linktype, &snaplen, &ifc, why, why_len);
 	if (ok && linktype != r->linktype) {
-		snprintf(why, why_len, "an interface has a type %u different from the type of "
-		         "the first interface", linktype);
+		snprintf(why, why_len,
+		         "an interface has a type %u different from the type of "
+		         "the first interface",
+		         linktype);
 		ok = false;
 	} else if (ok && snaplen != r->snaplen) {
-		snprintf(why, why_len, "an interface has a snapshot length %u different from the "
-		         "snapshot length of the first interface", snaplen);
+		snprintf(why, why_len,
+		         "an interface has a snapshot length %u different from the "
+		         "snapshot length of the first interface",
+		         snaplen);
 		ok = false;
 	}
 	if (r->ifcount == PNG_MAX_IFS) {
@@ -309,8 +319,10 @@ static enum reader_result png_next(void *state, struct record *rec, struct reade
 			return png_malformed(r, offset, bad, why);
 		const struct pcapng_if *ifc = &r->ifs[pkt.interface_id];
 		if (ifc->refused) {
-			snprintf(why, sizeof(why), "a packet on interface %u, whose Interface "
-			         "Description Block was refused", pkt.interface_id);
+			snprintf(why, sizeof(why),
+			         "a packet on interface %u, whose Interface "
+			         "Description Block was refused",
+			         pkt.interface_id);
 			return png_malformed(r, offset, bad, why);
 		}
 		int64_t sec, ns;
@@ -319,7 +331,8 @@ static enum reader_result png_next(void *state, struct record *rec, struct reade
 		rec->time_ps = pcap_clock_ps(&r->clock, sec, ns);
 		rec->time_base_s = r->clock.base_s;
 		return pcap_payload_record(pkt.data, pkt.caplen, pkt.len, rec, bad)
-		       ? READER_RECORD : READER_MALFORMED;
+		               ? READER_RECORD
+		               : READER_MALFORMED;
 	}
 	r->done = true;
 	return READER_EOF;

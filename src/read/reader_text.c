@@ -27,35 +27,33 @@
 #include <unistd.h>
 
 #include "base/blank.h"
+#include "core/record.h"
 #include "read/reader.h"
 #include "read/text_parse.h"
-#include "core/record.h"
 #include "wire/tlp.h"
 
 #define TEXT_LINE_MAX 65536u
 /* Lines of a file are found in blocks of this size (more than a line). */
 #define TEXT_CHUNK (256u * 1024u)
 
-
-
 struct text_reader {
 	FILE *fp;
 	const char *name;
-	uint64_t line_no;        /* lines consumed */
-	uint64_t record_no;      /* records returned or reported malformed */
-	uint64_t offset;         /* bytes consumed */
-	bool failed;             /* a read error was reported: stay fatal */
-	int read_errno;          /* of that error, for the repeated report */
-	const char *cur;         /* the current line: in line or in chunk */
+	uint64_t line_no; /* lines consumed */
+	uint64_t record_no; /* records returned or reported malformed */
+	uint64_t offset; /* bytes consumed */
+	bool failed; /* a read error was reported: stay fatal */
+	int read_errno; /* of that error, for the repeated report */
+	const char *cur; /* the current line: in line or in chunk */
 	char line[TEXT_LINE_MAX];
 	uint8_t bytes[TLP_MAX_RECORD_LEN];
 	/* A regular file is read with read(2) into chunk, and each line is
 	 * found there with memchr and parsed in place; other streams (a
 	 * pipe from a running simulation, standard input) go through stdio
 	 * a character at a time, so that nothing waits for a full block. */
-	int fd;                  /* -1: through stdio */
+	int fd; /* -1: through stdio */
 	bool chunk_eof;
-	size_t cpos, cend;       /* chunk[cpos..cend) is not consumed yet */
+	size_t cpos, cend; /* chunk[cpos..cend) is not consumed yet */
 	char chunk[TEXT_CHUNK];
 };
 
@@ -171,8 +169,7 @@ static size_t content_end(const char *line, size_t len)
 	return end;
 }
 
-static void fill_pos(const struct text_reader *tr, struct srcpos *pos,
-		     uint64_t line_start)
+static void fill_pos(const struct text_reader *tr, struct srcpos *pos, uint64_t line_start)
 {
 	pos->file = tr->name;
 	pos->record_no = tr->record_no;
@@ -180,10 +177,8 @@ static void fill_pos(const struct text_reader *tr, struct srcpos *pos,
 	pos->line = tr->line_no;
 }
 
-static enum reader_result malformed_line(struct text_reader *tr,
-					 struct reader_malformed *bad,
-					 uint64_t line_start, unsigned col,
-					 const char *reason)
+static enum reader_result malformed_line(struct text_reader *tr, struct reader_malformed *bad,
+                                         uint64_t line_start, unsigned col, const char *reason)
 {
 	tr->record_no++;
 	fill_pos(tr, &bad->pos, line_start);
@@ -192,9 +187,8 @@ static enum reader_result malformed_line(struct text_reader *tr,
 	return READER_MALFORMED;
 }
 
-static enum reader_result read_failed(struct text_reader *tr,
-				      struct reader_malformed *bad,
-				      uint64_t line_start, int err)
+static enum reader_result read_failed(struct text_reader *tr, struct reader_malformed *bad,
+                                      uint64_t line_start, int err)
 {
 	tr->failed = true;
 	tr->read_errno = err;
@@ -202,15 +196,14 @@ static enum reader_result read_failed(struct text_reader *tr,
 	bad->pos.record_no = tr->record_no + 1;
 	bad->pos.line = tr->line_no + 1;
 	bad->column = 0;
-	snprintf(bad->reason, sizeof(bad->reason), "%s: read error: %s",
-		 tr->name, err ? strerror(err) : "unknown error");
+	snprintf(bad->reason, sizeof(bad->reason), "%s: read error: %s", tr->name,
+	         err ? strerror(err) : "unknown error");
 	return READER_FATAL;
 }
 
 /* Parses a non-blank line of len bytes ending its content at end. */
-static enum reader_result parse_record(struct text_reader *tr, size_t end,
-				       uint64_t line_start, struct record *rec,
-				       struct reader_malformed *bad)
+static enum reader_result parse_record(struct text_reader *tr, size_t end, uint64_t line_start,
+                                       struct record *rec, struct reader_malformed *bad)
 {
 	tr->record_no++;
 	if (!text_parse_line(tr->cur, end, tr->bytes, rec, bad)) {
@@ -221,8 +214,7 @@ static enum reader_result parse_record(struct text_reader *tr, size_t end,
 	return READER_RECORD;
 }
 
-static enum reader_result text_next(void *state, struct record *rec,
-				    struct reader_malformed *bad)
+static enum reader_result text_next(void *state, struct record *rec, struct reader_malformed *bad)
 {
 	struct text_reader *tr = state;
 
@@ -242,16 +234,14 @@ static enum reader_result text_next(void *state, struct record *rec,
 			return read_failed(tr, bad, line_start, errno);
 		tr->line_no++;
 		if (st == LINE_TOO_LONG)
-			return malformed_line(tr, bad, line_start,
-					      TEXT_LINE_MAX + 1,
-					      "line longer than 65536 bytes");
+			return malformed_line(tr, bad, line_start, TEXT_LINE_MAX + 1,
+			                      "line longer than 65536 bytes");
 		/* The words of a line are not NUL-safe, and a NUL means
 		 * this is not a text trace line at all. */
 		nul = memchr(tr->cur, '\0', len);
 		if (nul != NULL)
-			return malformed_line(tr, bad, line_start,
-					      (unsigned)(nul - tr->cur) + 1,
-					      "NUL byte in text line");
+			return malformed_line(tr, bad, line_start, (unsigned)(nul - tr->cur) + 1,
+			                      "NUL byte in text line");
 		end = content_end(tr->cur, len);
 		if (end == 0)
 			continue; /* blank or comment only: not a record */

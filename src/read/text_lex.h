@@ -42,20 +42,19 @@ static inline bool word_eq(const char *s, size_t len, const char *word)
 	return word[i] == '\0';
 }
 
-
 /* ------------------------------------------------------------------ */
 /* Tokens */
 
 struct token {
 	const char *s;
 	size_t len;
-	unsigned col;            /* 1-based */
+	unsigned col; /* 1-based */
 };
 
 struct lexer {
 	const char *line;
 	size_t pos;
-	size_t end;              /* comment and trailing blanks cut off */
+	size_t end; /* comment and trailing blanks cut off */
 };
 
 static inline bool lex_next(struct lexer *lx, struct token *t)

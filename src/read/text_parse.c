@@ -76,8 +76,20 @@
 /* Keys and the forms of symbolic packets */
 
 enum key_id {
-	KEY_LINK, KEY_VC, KEY_HDR, KEY_DATA, KEY_HDRSCALE, KEY_DATASCALE,
-	KEY_SEQ, KEY_ACK, KEY_BITS, KEY_LEN, KEY_TC, KEY_TD, KEY_CRC, KEY_LCRC,
+	KEY_LINK,
+	KEY_VC,
+	KEY_HDR,
+	KEY_DATA,
+	KEY_HDRSCALE,
+	KEY_DATASCALE,
+	KEY_SEQ,
+	KEY_ACK,
+	KEY_BITS,
+	KEY_LEN,
+	KEY_TC,
+	KEY_TD,
+	KEY_CRC,
+	KEY_LCRC,
 	KEY_COUNT
 };
 
@@ -86,31 +98,41 @@ struct name {
 	const char *s;
 	size_t len;
 };
-#define NAME(str) { str, sizeof(str) - 1 }
+#define NAME(str)                    \
+	{                            \
+		str, sizeof(str) - 1 \
+	}
 
 /* The length and the first character reject most names before word_eq
  * (no name is empty, so s[0] exists when the lengths match). */
 static bool name_eq(const char *s, size_t len, const struct name *n)
 {
-	return len == n->len && fold(s[0]) == fold(n->s[0]) &&
-	       word_eq(s, len, n->s);
+	return len == n->len && fold(s[0]) == fold(n->s[0]) && word_eq(s, len, n->s);
 }
 
 static const struct name key_names[KEY_COUNT] = {
-	[KEY_LINK] = NAME("link"), [KEY_VC] = NAME("vc"),
-	[KEY_HDR] = NAME("hdr"), [KEY_DATA] = NAME("data"),
-	[KEY_HDRSCALE] = NAME("hdrscale"), [KEY_DATASCALE] = NAME("datascale"),
-	[KEY_SEQ] = NAME("seq"), [KEY_ACK] = NAME("ack"),
-	[KEY_BITS] = NAME("bits"), [KEY_LEN] = NAME("len"),
-	[KEY_TC] = NAME("tc"), [KEY_TD] = NAME("td"),
-	[KEY_CRC] = NAME("crc"), [KEY_LCRC] = NAME("lcrc"),
+	[KEY_LINK] = NAME("link"),
+	[KEY_VC] = NAME("vc"),
+	[KEY_HDR] = NAME("hdr"),
+	[KEY_DATA] = NAME("data"),
+	[KEY_HDRSCALE] = NAME("hdrscale"),
+	[KEY_DATASCALE] = NAME("datascale"),
+	[KEY_SEQ] = NAME("seq"),
+	[KEY_ACK] = NAME("ack"),
+	[KEY_BITS] = NAME("bits"),
+	[KEY_LEN] = NAME("len"),
+	[KEY_TC] = NAME("tc"),
+	[KEY_TD] = NAME("td"),
+	[KEY_CRC] = NAME("crc"),
+	[KEY_LCRC] = NAME("lcrc"),
 };
 
 /* Keywords without a value. */
 enum word_id { WORD_NOCRC, WORD_NOSEQ, WORD_NULLIFIED, WORD_COUNT };
 
 static const struct name word_names[WORD_COUNT] = {
-	[WORD_NOCRC] = NAME("nocrc"), [WORD_NOSEQ] = NAME("noseq"),
+	[WORD_NOCRC] = NAME("nocrc"),
+	[WORD_NOSEQ] = NAME("noseq"),
 	[WORD_NULLIFIED] = NAME("nullified"),
 };
 
@@ -126,59 +148,76 @@ struct key_rule {
 struct form {
 	const struct key_rule *rules;
 	unsigned nrules;
-	unsigned required;       /* BIT(key) */
-	unsigned words;          /* BIT(word) allowed */
+	unsigned required; /* BIT(key) */
+	unsigned words; /* BIT(word) allowed */
 };
 
-#define RULE_LINK { KEY_LINK, false, 0, 255 }
-#define RULE_CRC { KEY_CRC, true, 0, 0xFFFF }
-#define FORM(rules, req, words) \
-	{ rules, sizeof(rules) / sizeof(rules[0]), req, words }
+#define RULE_LINK                       \
+	{                               \
+		KEY_LINK, false, 0, 255 \
+	}
+#define RULE_CRC                         \
+	{                                \
+		KEY_CRC, true, 0, 0xFFFF \
+	}
+#define FORM(rules, req, words)                                     \
+	{                                                           \
+		rules, sizeof(rules) / sizeof(rules[0]), req, words \
+	}
 
 static const struct key_rule fc_rules[] = {
-	RULE_LINK, RULE_CRC,
-	{ KEY_VC, false, 0, 7 }, { KEY_HDR, false, 0, FC_HDR_FIELD_MAX },
-	{ KEY_DATA, false, 0, FC_DATA_FIELD_MAX }, { KEY_HDRSCALE, false, 0, FC_SCALE_MAX },
+	RULE_LINK,
+	RULE_CRC,
+	{ KEY_VC, false, 0, 7 },
+	{ KEY_HDR, false, 0, FC_HDR_FIELD_MAX },
+	{ KEY_DATA, false, 0, FC_DATA_FIELD_MAX },
+	{ KEY_HDRSCALE, false, 0, FC_SCALE_MAX },
 	{ KEY_DATASCALE, false, 0, FC_SCALE_MAX },
 };
 static const struct key_rule acknak_rules[] = {
-	RULE_LINK, RULE_CRC, { KEY_SEQ, false, 0, DL_SEQ_MAX },
+	RULE_LINK,
+	RULE_CRC,
+	{ KEY_SEQ, false, 0, DL_SEQ_MAX },
 };
 static const struct key_rule bare_rules[] = { RULE_LINK, RULE_CRC };
 static const struct key_rule feature_rules[] = {
-	RULE_LINK, RULE_CRC,
-	{ KEY_ACK, false, 0, 1 }, { KEY_BITS, true, 0, 0x7FFFFF },
+	RULE_LINK,
+	RULE_CRC,
+	{ KEY_ACK, false, 0, 1 },
+	{ KEY_BITS, true, 0, 0x7FFFFF },
 };
 static const struct key_rule vendor_rules[] = {
-	RULE_LINK, RULE_CRC, { KEY_DATA, true, 0, 0xFFFFFF },
+	RULE_LINK,
+	RULE_CRC,
+	{ KEY_DATA, true, 0, 0xFFFFFF },
 };
 static const struct key_rule tlp_rules[] = {
 	RULE_LINK,
-	{ KEY_SEQ, false, 0, DL_SEQ_MAX }, { KEY_LEN, false, 1, TLP_MAX_LENGTH_DW },
-	{ KEY_TC, false, 0, 7 }, { KEY_TD, false, 0, 1 },
+	{ KEY_SEQ, false, 0, DL_SEQ_MAX },
+	{ KEY_LEN, false, 1, TLP_MAX_LENGTH_DW },
+	{ KEY_TC, false, 0, 7 },
+	{ KEY_TD, false, 0, 1 },
 	{ KEY_LCRC, true, 0, 0xFFFFFFFF },
 };
 static const struct key_rule event_rules[] = { RULE_LINK };
 static const struct key_rule event_vc_rules[] = {
-	RULE_LINK, { KEY_VC, false, 1, 7 },
+	RULE_LINK,
+	{ KEY_VC, false, 1, 7 },
 };
 
 static const struct form form_fc =
-	FORM(fc_rules, BIT(KEY_VC) | BIT(KEY_HDR) | BIT(KEY_DATA), BIT(WORD_NOCRC));
-static const struct form form_acknak =
-	FORM(acknak_rules, BIT(KEY_SEQ), BIT(WORD_NOCRC));
+        FORM(fc_rules, BIT(KEY_VC) | BIT(KEY_HDR) | BIT(KEY_DATA), BIT(WORD_NOCRC));
+static const struct form form_acknak = FORM(acknak_rules, BIT(KEY_SEQ), BIT(WORD_NOCRC));
 static const struct form form_bare = FORM(bare_rules, 0, BIT(WORD_NOCRC));
 static const struct form form_feature =
-	FORM(feature_rules, BIT(KEY_ACK) | BIT(KEY_BITS), BIT(WORD_NOCRC));
-static const struct form form_vendor =
-	FORM(vendor_rules, BIT(KEY_DATA), BIT(WORD_NOCRC));
+        FORM(feature_rules, BIT(KEY_ACK) | BIT(KEY_BITS), BIT(WORD_NOCRC));
+static const struct form form_vendor = FORM(vendor_rules, BIT(KEY_DATA), BIT(WORD_NOCRC));
 /* seq and len are required case by case (noseq, kind): see parse_tlp_sym. */
-static const struct form form_tlp = FORM(tlp_rules, 0,
-	BIT(WORD_NOCRC) | BIT(WORD_NOSEQ) | BIT(WORD_NULLIFIED));
+static const struct form form_tlp =
+        FORM(tlp_rules, 0, BIT(WORD_NOCRC) | BIT(WORD_NOSEQ) | BIT(WORD_NULLIFIED));
 /* Events take link= only; also the form of link= before KIND. */
 static const struct form form_event = FORM(event_rules, 0, 0);
-static const struct form form_event_vc =
-	FORM(event_vc_rules, BIT(KEY_VC), 0);
+static const struct form form_event_vc = FORM(event_vc_rules, BIT(KEY_VC), 0);
 
 /* The form of a symbolic DLLP by kind; NULL for the kinds that have
  * none.  The mnemonics themselves are dllp_mnemonic_lookup()'s. */
@@ -209,7 +248,7 @@ static const struct form *dllp_form(enum dllp_type type)
 
 /* A symbolic DLLP's mnemonic, as dllp_mnemonic_lookup() found it. */
 struct dllp_mnemonic {
-	const char *name;            /* as the table spells it, for messages */
+	const char *name; /* as the table spells it, for messages */
 	enum dllp_type type;
 	enum fc_class cls;
 	const struct form *form;
@@ -222,15 +261,15 @@ struct dllp_mnemonic {
  * conflicts can point at the later one. */
 struct fields {
 	uint32_t val[KEY_COUNT];
-	unsigned col[KEY_COUNT];     /* 0: not given */
-	unsigned given;              /* BIT(key) of the keys given */
+	unsigned col[KEY_COUNT]; /* 0: not given */
+	unsigned given; /* BIT(key) of the keys given */
 	unsigned word_col[WORD_COUNT];
 };
 
 struct parse {
 	struct lexer lx;
 	struct reader_malformed *bad;
-	uint8_t *buf;                /* TLP_MAX_RECORD_LEN bytes */
+	uint8_t *buf; /* TLP_MAX_RECORD_LEN bytes */
 	uint64_t time_ps;
 	enum link_dir dir;
 	enum rec_kind kind;
@@ -239,8 +278,7 @@ struct parse {
 	struct fields f;
 };
 
-static bool fail(struct parse *p, unsigned col, const char *fmt, ...)
-	PRINTF_LIKE(3, 4);
+static bool fail(struct parse *p, unsigned col, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
 static bool fail(struct parse *p, unsigned col, const char *fmt, ...)
 {
@@ -284,8 +322,8 @@ static int word_lookup(const struct token *t)
 }
 
 /* A key=value token; what names the packet for messages. */
-static bool parse_key(struct parse *p, const struct form *form,
-		      const char *what, const struct token *t, const char *eq)
+static bool parse_key(struct parse *p, const struct form *form, const char *what,
+                      const struct token *t, const char *eq)
 {
 	char q1[QUOTE_BUF], q2[QUOTE_BUF];
 	size_t klen = (size_t)(eq - t->s);
@@ -296,8 +334,7 @@ static bool parse_key(struct parse *p, const struct form *form,
 	bool too_big;
 
 	if (rule == NULL)
-		return fail(p, t->col, "unknown key '%s' for %s",
-			    text_quote(q1, t->s, klen), what);
+		return fail(p, t->col, "unknown key '%s' for %s", text_quote(q1, t->s, klen), what);
 	enum key_id k = (enum key_id)rule->key;
 	if (p->f.col[k] != 0)
 		return fail(p, t->col, "duplicate key '%s'", key_names[k].s);
@@ -305,15 +342,14 @@ static bool parse_key(struct parse *p, const struct form *form,
 		return fail(p, t->col, "missing value for '%s'", key_names[k].s);
 	if (!number_parse_u64(v, vlen, rule->hex, &val, &too_big))
 		return fail(p, t->col, "%s='%s': not a %s number", key_names[k].s,
-			    text_quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
+		            text_quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
 	if (too_big || val < rule->min || val > rule->max) {
 		if (rule->hex)
-			return fail(p, t->col, "%s=%s out of range 0x%x..0x%x",
-				    key_names[k].s, text_quote(q2, v, vlen),
-				    (unsigned)rule->min, (unsigned)rule->max);
+			return fail(p, t->col, "%s=%s out of range 0x%x..0x%x", key_names[k].s,
+			            text_quote(q2, v, vlen), (unsigned)rule->min,
+			            (unsigned)rule->max);
 		return fail(p, t->col, "%s=%s out of range %u..%u", key_names[k].s,
-			    text_quote(q2, v, vlen), (unsigned)rule->min,
-			    (unsigned)rule->max);
+		            text_quote(q2, v, vlen), (unsigned)rule->min, (unsigned)rule->max);
 	}
 	p->f.val[k] = (uint32_t)val;
 	p->f.col[k] = t->col;
@@ -322,15 +358,15 @@ static bool parse_key(struct parse *p, const struct form *form,
 }
 
 /* A keyword token (no '='). */
-static bool parse_word(struct parse *p, const struct form *form,
-		       const char *what, const struct token *t)
+static bool parse_word(struct parse *p, const struct form *form, const char *what,
+                       const struct token *t)
 {
 	char q[QUOTE_BUF];
 	int w = word_lookup(t);
 
 	if (w < 0 || !(form->words & BIT(w)))
-		return fail(p, t->col, "unexpected '%s' after %s",
-			    text_quote(q, t->s, t->len), what);
+		return fail(p, t->col, "unexpected '%s' after %s", text_quote(q, t->s, t->len),
+		            what);
 	if (p->f.word_col[w] != 0)
 		return fail(p, t->col, "duplicate '%s'", word_names[w].s);
 	p->f.word_col[w] = t->col;
@@ -339,34 +375,31 @@ static bool parse_word(struct parse *p, const struct form *form,
 
 /* Reads the rest of the line as keys and keywords of form, then checks
  * the required keys; a missing one is blamed on the mnemonic at col. */
-static bool parse_fields(struct parse *p, const struct form *form,
-			 const char *what, unsigned col)
+static bool parse_fields(struct parse *p, const struct form *form, const char *what, unsigned col)
 {
 	struct token t;
 
 	while (lex_next(&p->lx, &t)) {
 		const char *eq = memchr(t.s, '=', t.len);
-		bool ok = eq ? parse_key(p, form, what, &t, eq)
-			     : parse_word(p, form, what, &t);
+		bool ok = eq ? parse_key(p, form, what, &t, eq) : parse_word(p, form, what, &t);
 
 		if (!ok)
 			return false;
 	}
 	unsigned missing = form->required & ~p->f.given;
 	if (missing != 0) /* the first in key order, as the message names one */
-		return fail(p, col, "missing key '%s' for %s",
-			    key_names[__builtin_ctz(missing)].s, what);
+		return fail(p, col, "missing key '%s' for %s", key_names[__builtin_ctz(missing)].s,
+		            what);
 	return true;
 }
 
 /* Two options that cannot go together: blame the one written later. */
-static bool conflict(struct parse *p, unsigned col_a, const char *a,
-		     unsigned col_b, const char *b)
+static bool conflict(struct parse *p, unsigned col_a, const char *a, unsigned col_b, const char *b)
 {
 	if (col_a == 0 || col_b == 0)
 		return true;
-	return fail(p, col_a > col_b ? col_a : col_b,
-		    "'%s' and '%s' cannot be used together", a, b);
+	return fail(p, col_a > col_b ? col_a : col_b, "'%s' and '%s' cannot be used together", a,
+	            b);
 }
 
 /* ---- TIME ---- */
@@ -377,11 +410,10 @@ struct time_digits {
 	size_t int_len;
 	const char *frac_s;
 	size_t frac_len;
-	size_t used;             /* bytes of the token they take */
+	size_t used; /* bytes of the token they take */
 };
 
-static bool split_time(struct parse *p, const struct token *t,
-		       struct time_digits *d)
+static bool split_time(struct parse *p, const struct token *t, struct time_digits *d)
 {
 	char q[QUOTE_BUF];
 	size_t i = 0;
@@ -394,7 +426,7 @@ static bool split_time(struct parse *p, const struct token *t,
 	d->frac_len = 0;
 	if (i == 0)
 		return fail(p, t->col, "time '%s': not a non-negative decimal number",
-			    text_quote(q, t->s, t->len));
+		            text_quote(q, t->s, t->len));
 	if (i < t->len && t->s[i] == '.') {
 		size_t f = ++i;
 
@@ -402,7 +434,7 @@ static bool split_time(struct parse *p, const struct token *t,
 			i++;
 		if (i == f)
 			return fail(p, t->col, "time '%s': no digits after '.'",
-				    text_quote(q, t->s, t->len));
+			            text_quote(q, t->s, t->len));
 		d->frac_s = t->s + f;
 		d->frac_len = i - f;
 	}
@@ -411,8 +443,8 @@ static bool split_time(struct parse *p, const struct token *t,
 }
 
 /* Exact integer conversion: int * unit + fraction scaled to ps. */
-static bool time_to_ps(struct parse *p, const struct token *t,
-		       const struct time_digits *d, const struct time_unit *u)
+static bool time_to_ps(struct parse *p, const struct token *t, const struct time_digits *d,
+                       const struct time_unit *u)
 {
 	char q[QUOTE_BUF];
 
@@ -443,8 +475,8 @@ static bool parse_time(struct parse *p)
 		u = time_unit_find(t.s + d.used, t.len - d.used);
 		if (u == NULL)
 			return fail(p, t.col, "time '%s': unknown unit '%s'",
-				    text_quote(q1, t.s, t.len),
-				    text_quote(q2, t.s + d.used, t.len - d.used));
+			            text_quote(q1, t.s, t.len),
+			            text_quote(q2, t.s + d.used, t.len - d.used));
 	} else {
 		/* "10 ns": a unit word may follow; otherwise put it back. */
 		size_t save = p->lx.pos;
@@ -473,7 +505,7 @@ static bool parse_dir(struct parse *p)
 		p->dir = DIR_UP;
 	else
 		return fail(p, t.col, "expected direction 'down' or 'up', got '%s'",
-			    text_quote(q, t.s, t.len));
+		            text_quote(q, t.s, t.len));
 	/* a line that fails later still says who sent it */
 	p->bad->has_dir = true;
 	p->bad->dir = p->dir;
@@ -500,8 +532,8 @@ static bool parse_link_and_kind(struct parse *p, struct token *kind)
 /* Reads the rest of the line, from first (a token), as hex digits ('_'
  * and blanks between them ignored) into p->buf, storing at most cap bytes
  * but counting them all so the message can say how many there were. */
-static bool parse_hex(struct parse *p, const char *what,
-		      const struct token *first, size_t cap, size_t *count)
+static bool parse_hex(struct parse *p, const char *what, const struct token *first, size_t cap,
+                      size_t *count)
 {
 	char q[QUOTE_BUF];
 	size_t n = 0, digits = 0;
@@ -530,7 +562,7 @@ static bool parse_hex(struct parse *p, const char *what,
 			if (c == '_' || is_space(c))
 				continue;
 			return fail(p, (unsigned)i + 1, "bad hex digit '%s' in %s bytes",
-				    text_quote(q, &line[i], 1), what);
+			            text_quote(q, &line[i], 1), what);
 		}
 		acc = acc << 4 | (unsigned)v;
 		if (++digits % 2 == 0) {
@@ -558,8 +590,7 @@ static bool parse_dllp_hex(struct parse *p)
 		return false;
 	if (n != DLLP_WIRE_LEN && n != DLLP_CONTENT_LEN)
 		return fail(p, first.col,
-			    "hex byte count %zu: a DLLP is 6 bytes (or 4 without CRC)",
-			    n);
+		            "hex byte count %zu: a DLLP is 6 bytes (or 4 without CRC)", n);
 	p->kind = REC_DLLP;
 	p->len = (uint32_t)n;
 	if (n == DLLP_CONTENT_LEN)
@@ -573,25 +604,23 @@ static bool parse_tlp_hex(struct parse *p, const struct token *first)
 
 	if (has_word(&p->f, WORD_NULLIFIED))
 		return fail(p, p->f.word_col[WORD_NULLIFIED],
-			    "'nullified' needs a symbolic TLP: "
-			    "write the LCRC bytes instead");
+		            "'nullified' needs a symbolic TLP: "
+		            "write the LCRC bytes instead");
 	if (!parse_hex(p, "TLP", first, TLP_MAX_RECORD_LEN, &n))
 		return false;
 	if (n > TLP_MAX_RECORD_LEN)
-		return fail(p, first->col,
-			    "hex byte count %zu: a TLP record is at most %u bytes",
-			    n, (unsigned)TLP_MAX_RECORD_LEN);
+		return fail(p, first->col, "hex byte count %zu: a TLP record is at most %u bytes",
+		            n, (unsigned)TLP_MAX_RECORD_LEN);
 	p->kind = REC_TLP;
 	p->len = (uint32_t)n;
 	p->flags |= (has_word(&p->f, WORD_NOCRC) ? REC_F_NO_CRC : 0) |
-		    (has_word(&p->f, WORD_NOSEQ) ? REC_F_NO_SEQ : 0);
+	            (has_word(&p->f, WORD_NOSEQ) ? REC_F_NO_SEQ : 0);
 	return true;
 }
 
 /* ---- symbolic DLLP ---- */
 
-static void build_dllp(const struct dllp_mnemonic *m, const struct fields *f,
-		       struct dllp *d)
+static void build_dllp(const struct dllp_mnemonic *m, const struct fields *f, struct dllp *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->type = m->type;
@@ -623,8 +652,7 @@ static void build_dllp(const struct dllp_mnemonic *m, const struct fields *f,
 	}
 }
 
-static bool parse_dllp_sym(struct parse *p, const struct dllp_mnemonic *m,
-			   unsigned col)
+static bool parse_dllp_sym(struct parse *p, const struct dllp_mnemonic *m, unsigned col)
 {
 	struct dllp d;
 
@@ -655,8 +683,7 @@ static bool tlp_len_optional(enum tlp_kind kind)
 	return kind == TLP_CPL || kind == TLP_CPLLK || kind == TLP_MSG;
 }
 
-static bool check_tlp_fields(struct parse *p, enum tlp_kind kind,
-			     const char *what, unsigned col)
+static bool check_tlp_fields(struct parse *p, enum tlp_kind kind, const char *what, unsigned col)
 {
 	const struct fields *f = &p->f;
 	unsigned nocrc = f->word_col[WORD_NOCRC];
@@ -675,16 +702,14 @@ static bool check_tlp_fields(struct parse *p, enum tlp_kind kind,
 	return true;
 }
 
-static bool parse_tlp_sym(struct parse *p, const struct token *mn,
-			  enum tlp_kind kind, bool addr64)
+static bool parse_tlp_sym(struct parse *p, const struct token *mn, enum tlp_kind kind, bool addr64)
 {
 	char what[QUOTE_BUF];
 	struct tlp_spec spec;
 	size_t n;
 
 	text_quote(what, mn->s, mn->len);
-	if (!parse_fields(p, &form_tlp, what, mn->col) ||
-	    !check_tlp_fields(p, kind, what, mn->col))
+	if (!parse_fields(p, &form_tlp, what, mn->col) || !check_tlp_fields(p, kind, what, mn->col))
 		return false;
 	memset(&spec, 0, sizeof(spec));
 	spec.kind = kind;
@@ -704,8 +729,7 @@ static bool parse_tlp_sym(struct parse *p, const struct token *mn,
 		return fail(p, mn->col, "%s cannot be encoded with these fields", what);
 	p->kind = REC_TLP;
 	p->len = (uint32_t)n;
-	p->flags |= (spec.has_lcrc ? 0 : REC_F_NO_CRC) |
-		    (spec.has_seq ? 0 : REC_F_NO_SEQ);
+	p->flags |= (spec.has_lcrc ? 0 : REC_F_NO_CRC) | (spec.has_seq ? 0 : REC_F_NO_SEQ);
 	return true;
 }
 
@@ -725,8 +749,8 @@ static bool is_letter(char c)
 
 static bool parse_tlp(struct parse *p)
 {
-	static const struct form prefix_words = FORM(event_rules, 0,
-		BIT(WORD_NOCRC) | BIT(WORD_NOSEQ) | BIT(WORD_NULLIFIED));
+	static const struct form prefix_words =
+	        FORM(event_rules, 0, BIT(WORD_NOCRC) | BIT(WORD_NOSEQ) | BIT(WORD_NULLIFIED));
 	char q[QUOTE_BUF];
 	struct token t;
 	enum tlp_kind kind;
@@ -734,8 +758,7 @@ static bool parse_tlp(struct parse *p)
 
 	for (;;) {
 		if (!lex_next(&p->lx, &t))
-			return fail(p, lex_end_col(&p->lx),
-				    "missing TLP bytes or mnemonic");
+			return fail(p, lex_end_col(&p->lx), "missing TLP bytes or mnemonic");
 		if (word_lookup(&t) < 0)
 			break;
 		if (!parse_word(p, &prefix_words, "TLP", &t))
@@ -774,7 +797,7 @@ static bool parse_event(struct parse *p)
 	if (code == 0)
 		return fail(p, t.col, "unknown event '%s'", text_quote(q, t.s, t.len));
 	if (!parse_fields(p, code == EV_VC_ENABLE ? &form_event_vc : &form_event,
-			  link_event_name(code), t.col))
+	                  link_event_name(code), t.col))
 		return false;
 	p->buf[0] = (uint8_t)code;
 	p->buf[1] = (uint8_t)(code == EV_VC_ENABLE ? p->f.val[KEY_VC] : 0);
@@ -796,7 +819,7 @@ static bool parse_kind(struct parse *p)
 	if (!parse_link_and_kind(p, &t))
 		return false;
 	static const struct name dllp_word = NAME("DLLP"), tlp_word = NAME("TLP"),
-				 event_word = NAME("EVENT");
+	                         event_word = NAME("EVENT");
 
 	if (name_eq(t.s, t.len, &tlp_word))
 		return parse_tlp(p);
@@ -815,7 +838,6 @@ static bool parse_line(struct parse *p)
 {
 	return parse_time(p) && parse_dir(p) && parse_kind(p);
 }
-
 
 /* ------------------------------------------------------------------ */
 /* The entry point */

@@ -3,18 +3,22 @@
  * are described by schema/dllpcheck-decode.schema.json. */
 #include <jansson.h>
 
+#include "base/utf8.h"
+#include "core/rules.h"
 #include "report/decode_print.h"
 #include "wire/fc_arith.h"
-#include "core/rules.h"
-#include "base/utf8.h"
 
 static const char *crc_status_name(enum crc_status s)
 {
 	switch (s) {
-	case CRC_GOOD: return "ok";
-	case CRC_BAD: return "bad";
-	case CRC_NULLIFIED: return "nullified";
-	default: return "none";
+	case CRC_GOOD:
+		return "ok";
+	case CRC_BAD:
+		return "bad";
+	case CRC_NULLIFIED:
+		return "nullified";
+	default:
+		return "none";
 	}
 }
 
@@ -58,16 +62,23 @@ static json_t *dllp_json(const struct dllp *d)
 		set_int(o, "data_scale", d->data_scale);
 		set_int(o, "data_fc", d->data_fc);
 		/* the credits the fields stand for; null = infinite (init only) */
-		json_object_set_new(o, "hdr_credits", init && d->hdr_fc == 0 ? json_null()
-		                    : json_integer((json_int_t)d->hdr_fc << fc_scale_shift(d->hdr_scale)));
-		json_object_set_new(o, "data_credits", init && d->data_fc == 0 ? json_null()
-		                    : json_integer((json_int_t)d->data_fc << fc_scale_shift(d->data_scale)));
+		json_object_set_new(o, "hdr_credits",
+		                    init && d->hdr_fc == 0
+		                            ? json_null()
+		                            : json_integer((json_int_t)d->hdr_fc
+		                                           << fc_scale_shift(d->hdr_scale)));
+		json_object_set_new(o, "data_credits",
+		                    init && d->data_fc == 0
+		                            ? json_null()
+		                            : json_integer((json_int_t)d->data_fc
+		                                           << fc_scale_shift(d->data_scale)));
 		break;
 	}
 	case DLLP_FEATURE:
 		json_object_set_new(o, "feature_ack", json_boolean(d->feature_ack));
 		set_int(o, "feature_support", d->feature_support);
-		json_object_set_new(o, "scaled_fc_supported", json_boolean(d->feature_support & 1u));
+		json_object_set_new(o, "scaled_fc_supported",
+		                    json_boolean(d->feature_support & 1u));
 		break;
 	default:
 		set_int(o, "payload", d->content);
@@ -91,8 +102,10 @@ static json_t *tlp_json(const struct tlp *t)
 	for (unsigned i = 0; i < t->prefix_count; i++)
 		json_array_append_new(prefixes, json_integer(t->prefix_type[i]));
 	json_object_set_new(o, "prefixes", prefixes);
-	json_object_set_new(o, "type", t->kind == TLP_KIND_UNKNOWN ? json_null()
-	                    : json_string(tlp_mnemonic(t->kind, t->hdr_dw == 4)));
+	json_object_set_new(o, "type",
+	                    t->kind == TLP_KIND_UNKNOWN
+	                            ? json_null()
+	                            : json_string(tlp_mnemonic(t->kind, t->hdr_dw == 4)));
 	set_int(o, "fmt", t->fmt);
 	set_int(o, "type_field", t->type);
 	set_int(o, "header_dw", t->hdr_dw);
@@ -113,8 +126,8 @@ static json_t *tlp_json(const struct tlp *t)
 		        t->data_credits);
 		json_object_set_new(o, "credits", cost);
 	}
-	json_object_set_new(o, "status", json_string(t->status == TLP_OK ? "ok"
-	                                             : tlp_status_text(t->status)));
+	json_object_set_new(o, "status",
+	                    json_string(t->status == TLP_OK ? "ok" : tlp_status_text(t->status)));
 	json_object_set_new(o, "lcrc", json_string(crc_status_name(t->lcrc)));
 	if (t->lcrc != CRC_ABSENT) {
 		set_int(o, "lcrc_field", t->lcrc_field);
@@ -132,7 +145,9 @@ void decode_json_packet(FILE *out, const struct packet *pkt)
 	set_int(o, "time_ps", (json_int_t)rec->time_ps);
 	set_int(o, "link", rec->link);
 	json_object_set_new(o, "direction", json_string(link_dir_name(rec->dir)));
-	static const char *const kinds[] = { [REC_DLLP] = "dllp", [REC_TLP] = "tlp", [REC_EVENT] = "event" };
+	static const char *const kinds[] = {
+		[REC_DLLP] = "dllp", [REC_TLP] = "tlp", [REC_EVENT] = "event"
+	};
 	json_object_set_new(o, "kind", json_string(kinds[rec->kind]));
 	set_int(o, "captured_bytes", rec->len);
 	set_int(o, "wire_bytes", rec->wire_len);

@@ -5,22 +5,21 @@
  * Deterministic: no wall-clock time, numbers in fixed formats. */
 #include <inttypes.h>
 
+#include "base/timefmt.h"
 #include "report/decode_print.h"
 #include "wire/fc_arith.h"
-#include "base/timefmt.h"
 
 static const char *const scale_suffix[4] = { "", "[x1]", "[x4]", "[x16]" };
 
 /* An FC field: "inf" for a zero at initialisation [5.4], else the credit
  * count it stands for (field << 0/2/4 [1.5]). */
-static void print_fc_field(FILE *out, const char *name, unsigned field,
-                           unsigned scale, bool is_init)
+static void print_fc_field(FILE *out, const char *name, unsigned field, unsigned scale,
+                           bool is_init)
 {
 	if (field == 0 && is_init)
 		fprintf(out, " %s=inf%s", name, scale_suffix[scale]);
 	else
-		fprintf(out, " %s=%u%s", name, field << fc_scale_shift(scale),
-		        scale_suffix[scale]);
+		fprintf(out, " %s=%u%s", name, field << fc_scale_shift(scale), scale_suffix[scale]);
 }
 
 static void print_crc16(FILE *out, const struct dllp *d)
@@ -30,8 +29,7 @@ static void print_crc16(FILE *out, const struct dllp *d)
 		fputs(" crc=ok", out);
 		break;
 	case CRC_BAD:
-		fprintf(out, " crc=BAD(0x%04X,expected=0x%04X)", d->crc_field,
-		        d->crc_expected);
+		fprintf(out, " crc=BAD(0x%04X,expected=0x%04X)", d->crc_field, d->crc_expected);
 		break;
 	default:
 		fputs(" crc=none", out);
@@ -57,9 +55,8 @@ static void print_dllp(FILE *out, const struct dllp *d)
 		break;
 	}
 	case DLLP_FEATURE:
-		fprintf(out, " ack=%d supported=0x%06" PRIX32 "%s",
-		        d->feature_ack ? 1 : 0, d->feature_support,
-		        d->feature_support & 1u ? " (scaled-fc)" : "");
+		fprintf(out, " ack=%d supported=0x%06" PRIX32 "%s", d->feature_ack ? 1 : 0,
+		        d->feature_support, d->feature_support & 1u ? " (scaled-fc)" : "");
 		break;
 	case DLLP_PM_ENTER_L1:
 	case DLLP_PM_ENTER_L23:
@@ -107,8 +104,8 @@ static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 		fputs(" ep", out);
 	if (t->kind != TLP_KIND_UNKNOWN && t->status == TLP_OK)
 		fprintf(out, " %s %sH=%u %sD=%u", fc_class_name(t->fc_class),
-		        fc_class_name(t->fc_class), t->hdr_credits,
-		        fc_class_name(t->fc_class), t->data_credits);
+		        fc_class_name(t->fc_class), t->hdr_credits, fc_class_name(t->fc_class),
+		        t->data_credits);
 	if (t->status != TLP_OK && !truncated)
 		fprintf(out, " malformed(%s)", tlp_status_text(t->status));
 	switch (t->lcrc) {
@@ -119,8 +116,8 @@ static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 		fputs(" lcrc=nullified", out);
 		break;
 	case CRC_BAD:
-		fprintf(out, " lcrc=BAD(0x%08" PRIX32 ",expected=0x%08" PRIX32 ")",
-		        t->lcrc_field, t->lcrc_expected);
+		fprintf(out, " lcrc=BAD(0x%08" PRIX32 ",expected=0x%08" PRIX32 ")", t->lcrc_field,
+		        t->lcrc_expected);
 		break;
 	default:
 		fputs(" lcrc=none", out);

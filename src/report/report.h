@@ -7,17 +7,17 @@
 #include <stdio.h>
 
 #include "core/input_stats.h"
-#include "model/fc_model.h"
 #include "core/rules.h"
+#include "model/fc_model.h"
 
 struct input_report {
 	const char *file;
-	const char *format;            /* "pcap", "pcapng", "text" */
+	const char *format; /* "pcap", "pcapng", "text" */
 	const struct input_stats *stats;
 	const struct finding_sink *sink;
-	const struct fc_model *model;  /* NULL: no model (decode only) */
+	const struct fc_model *model; /* NULL: no model (decode only) */
 	const struct fc_options *fc_opts;
-	bool stats_wanted;             /* --stats */
+	bool stats_wanted; /* --stats */
 };
 
 /* Text (report_text.c) */
@@ -31,8 +31,8 @@ void report_jsonl_input(FILE *out, const struct input_report *r);
 /* What one input came to, for the wrappers around the per-input parts
  * of a report (the JSON document, the JUnit suite, the batch table). */
 struct input_result {
-	int status;                    /* enum exit_status */
-	bool opened;                   /* false: error says why */
+	int status; /* enum exit_status */
+	bool opened; /* false: error says why */
 	char error[512];
 	char format[8];
 	struct input_stats stats;
@@ -54,12 +54,10 @@ void report_json_input_begin(struct json_input *ji, FILE *out, const char *file)
 void report_json_finding(void *ctx, const struct finding *f);
 void report_json_input_end(struct json_input *ji, const struct input_report *r);
 void report_json_input_error(FILE *out, const char *file, const char *error);
-void report_json_end(FILE *out, const struct input_result *results, int count,
-                     int exit_status);
+void report_json_end(FILE *out, const struct input_result *results, int count, int exit_status);
 void report_jsonl_input_error(FILE *out, const char *file, const char *error);
-void report_jsonl_batch(FILE *out, char *const *files,
-                        const struct input_result *results, int count,
-                        int exit_status);
+void report_jsonl_batch(FILE *out, char *const *files, const struct input_result *results,
+                        int count, int exit_status);
 
 /* JUnit XML (report_junit.c): one testsuite per run, one testcase per
  * input, a failure per finding at or above the --fail-on severity. */
@@ -75,8 +73,7 @@ void report_junit_input_error(FILE *out, const char *file, const char *error);
 void report_junit_end(FILE *out);
 
 /* The closing table of a text report over several inputs. */
-void report_text_batch(FILE *out, char *const *files,
-                       const struct input_result *results, int count,
+void report_text_batch(FILE *out, char *const *files, const struct input_result *results, int count,
                        int exit_status);
 
 #endif

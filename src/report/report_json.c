@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "model/fc_view.h"
 #include "report/report.h"
-#include "base/utf8.h"
 
 static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
 
@@ -33,15 +33,19 @@ static json_t *finding_json(const struct finding *f)
 		                    json_integer((json_int_t)f->pos.source_packet));
 	json_object_set_new(o, "rule", json_string(rule_info(f->rule)->id));
 	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
-	json_object_set_new(o, "time_ps", f->has_time ? json_integer((json_int_t)f->time_ps) : json_null());
+	json_object_set_new(o, "time_ps",
+	                    f->has_time ? json_integer((json_int_t)f->time_ps) : json_null());
 	json_object_set_new(o, "link", f->link >= 0 ? json_integer(f->link) : json_null());
-	json_object_set_new(o, "port", f->port != FINDING_NO_PORT
-	                    ? json_string(link_dir_name((enum link_dir)f->port)) : json_null());
+	json_object_set_new(o, "port",
+	                    f->port != FINDING_NO_PORT
+	                            ? json_string(link_dir_name((enum link_dir)f->port))
+	                            : json_null());
 	if (f->vc != FINDING_NO_VC)
 		json_object_set_new(o, "vc", json_integer(f->vc));
 	if (f->credit_type != FINDING_NO_CREDIT)
-		json_object_set_new(o, "credit_type",
-		                    json_string(credit_type_name((enum credit_type)f->credit_type)));
+		json_object_set_new(
+		        o, "credit_type",
+		        json_string(credit_type_name((enum credit_type)f->credit_type)));
 	json_object_set_new(o, "message", json_string_outside(f->message));
 	json_t *ev = json_object();
 	for (unsigned i = 0; i < f->evidence_count; i++)
@@ -62,10 +66,12 @@ static json_t *counts_json(const uint64_t by_severity[SEV_COUNT],
 {
 	json_t *sev = json_object(), *rules = json_object();
 	for (unsigned s = 0; s < SEV_COUNT; s++)
-		json_object_set_new(sev, severity_name(s), json_integer((json_int_t)by_severity[s]));
+		json_object_set_new(sev, severity_name(s),
+		                    json_integer((json_int_t)by_severity[s]));
 	for (unsigned r = 0; r < RULE_COUNT; r++)
 		if (by_rule[r])
-			json_object_set_new(rules, rule_info(r)->id, json_integer((json_int_t)by_rule[r]));
+			json_object_set_new(rules, rule_info(r)->id,
+			                    json_integer((json_int_t)by_rule[r]));
 	json_t *o = json_object();
 	json_object_set_new(o, "by_severity", sev);
 	json_object_set_new(o, "by_rule", rules);
@@ -86,14 +92,17 @@ static json_t *records_json(const struct input_stats *st)
 	/* formats whose reader counts its bytes (pcap): every byte accounted for */
 	if (st->bytes_counted) {
 		json_object_set_new(o, "bytes_read", json_integer((json_int_t)st->bytes_read));
-		json_object_set_new(o, "bytes_skipped", json_integer((json_int_t)st->bytes_skipped));
+		json_object_set_new(o, "bytes_skipped",
+		                    json_integer((json_int_t)st->bytes_skipped));
 	}
 	return o;
 }
 
 static const char *const vc_state_names[] = {
-	[VC_UNKNOWN] = "unknown", [VC_IDLE] = "not-initialised",
-	[VC_INIT] = "initialised", [VC_GIVEN] = "given",
+	[VC_UNKNOWN] = "unknown",
+	[VC_IDLE] = "not-initialised",
+	[VC_INIT] = "initialised",
+	[VC_GIVEN] = "given",
 };
 
 static json_t *credit_json(const struct fc_credit_view *c)
@@ -105,10 +114,13 @@ static json_t *credit_json(const struct fc_credit_view *c)
 		json_object_set_new(o, "advertised", json_string("inf"));
 	else
 		json_object_set_new(o, "advertised", json_integer(c->advertised));
-	json_object_set_new(o, "limit", c->limit_known && !c->infinite ? json_integer(c->limit) : json_null());
-	json_object_set_new(o, "consumed", c->consumed_known ? json_integer(c->consumed) : json_null());
+	json_object_set_new(o, "limit",
+	                    c->limit_known && !c->infinite ? json_integer(c->limit) : json_null());
+	json_object_set_new(o, "consumed",
+	                    c->consumed_known ? json_integer(c->consumed) : json_null());
 	json_object_set_new(o, "width", json_integer(c->width));
-	json_object_set_new(o, "min_available", c->min_available_seen ? json_integer(c->min_available) : json_null());
+	json_object_set_new(o, "min_available",
+	                    c->min_available_seen ? json_integer(c->min_available) : json_null());
 	json_object_set_new(o, "tlps_charged", json_integer((json_int_t)c->tlps_charged));
 	json_object_set_new(o, "credits_charged", json_integer((json_int_t)c->credits_charged));
 	json_object_set_new(o, "longest_wait_ps", json_integer((json_int_t)c->longest_wait_ps));
@@ -123,9 +135,12 @@ static json_t *intervals_json(const struct fc_intervals_view *iv)
 	json_object_set_new(o, "count", json_integer((json_int_t)iv->events));
 	bool has = iv->has_median;
 	uint64_t median = iv->median_ps;
-	json_object_set_new(o, "interval_min_ps", has ? json_integer((json_int_t)iv->min_ps) : json_null());
-	json_object_set_new(o, "interval_median_ps", has ? json_integer((json_int_t)median) : json_null());
-	json_object_set_new(o, "interval_max_ps", has ? json_integer((json_int_t)iv->max_ps) : json_null());
+	json_object_set_new(o, "interval_min_ps",
+	                    has ? json_integer((json_int_t)iv->min_ps) : json_null());
+	json_object_set_new(o, "interval_median_ps",
+	                    has ? json_integer((json_int_t)median) : json_null());
+	json_object_set_new(o, "interval_max_ps",
+	                    has ? json_integer((json_int_t)iv->max_ps) : json_null());
 	return o;
 }
 
@@ -138,8 +153,9 @@ static json_t *stats_json(const struct fc_link_view *link)
 		json_t *po = json_object(), *kinds = json_object();
 		for (unsigned k = 0; k < TLP_KIND_COUNT; k++)
 			if (link->dl[p].tlps_by_kind[k])
-				json_object_set_new(kinds, tlp_kind_name(k),
-				                    json_integer((json_int_t)link->dl[p].tlps_by_kind[k]));
+				json_object_set_new(
+				        kinds, tlp_kind_name(k),
+				        json_integer((json_int_t)link->dl[p].tlps_by_kind[k]));
 		json_object_set_new(po, "tlps_by_type", kinds);
 		json_t *vcs = json_array();
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
@@ -148,11 +164,13 @@ static json_t *stats_json(const struct fc_link_view *link)
 			bool any = false;
 			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
 				uint64_t z = pv->credit[ct].time_at_zero_ps;
-				json_object_set_new(zero, credit_type_name(ct), json_integer((json_int_t)z));
+				json_object_set_new(zero, credit_type_name(ct),
+				                    json_integer((json_int_t)z));
 				any |= z != 0 || pv->credit[ct].tlps_charged != 0;
 			}
 			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
-				json_object_set_new(upd, fc_class_name(cls), intervals_json(&pv->updates[cls]));
+				json_object_set_new(upd, fc_class_name(cls),
+				                    intervals_json(&pv->updates[cls]));
 				any |= pv->updates[cls].events != 0;
 			}
 			if (!any) {
@@ -182,8 +200,9 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 		const struct fc_link_view *link = &view;
 		json_t *lo = json_object();
 		json_object_set_new(lo, "link", json_integer(i));
-		json_object_set_new(lo, "scaled_fc", link->scaling_known
-		                    ? json_boolean(link->scaling_active) : json_null());
+		json_object_set_new(lo, "scaled_fc",
+		                    link->scaling_known ? json_boolean(link->scaling_active)
+		                                        : json_null());
 		json_t *replays = json_object();
 		for (unsigned p = 0; p < DIR_COUNT; p++)
 			json_object_set_new(replays, link_dir_name(p),
@@ -194,20 +213,28 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 			const struct fc_dl_view *d = &link->dl[p];
 			json_t *po = json_object();
 			json_object_set_new(po, "tlps_new", json_integer((json_int_t)d->tlps_new));
-			json_object_set_new(po, "tlps_replayed", json_integer((json_int_t)d->tlps_replayed));
-			json_object_set_new(po, "tlps_nullified", json_integer((json_int_t)d->tlps_nullified));
-			json_object_set_new(po, "tlps_unreadable", json_integer((json_int_t)d->tlps_unreadable));
-			json_object_set_new(po, "acks_received", json_integer((json_int_t)d->acks_received));
-			json_object_set_new(po, "naks_received", json_integer((json_int_t)d->naks_received));
-			json_object_set_new(po, "outstanding_high_water", json_integer(d->outstanding_high_water));
+			json_object_set_new(po, "tlps_replayed",
+			                    json_integer((json_int_t)d->tlps_replayed));
+			json_object_set_new(po, "tlps_nullified",
+			                    json_integer((json_int_t)d->tlps_nullified));
+			json_object_set_new(po, "tlps_unreadable",
+			                    json_integer((json_int_t)d->tlps_unreadable));
+			json_object_set_new(po, "acks_received",
+			                    json_integer((json_int_t)d->acks_received));
+			json_object_set_new(po, "naks_received",
+			                    json_integer((json_int_t)d->naks_received));
+			json_object_set_new(po, "outstanding_high_water",
+			                    json_integer(d->outstanding_high_water));
 			json_object_set_new(dl, link_dir_name(p), po);
 		}
 		json_object_set_new(lo, "data_link", dl);
 		json_t *damaged = json_object();
 		for (unsigned p = 0; p < DIR_COUNT; p++) {
 			json_t *po = json_object();
-			json_object_set_new(po, "dllps", json_integer((json_int_t)link->damaged_dllps[p]));
-			json_object_set_new(po, "tlps", json_integer((json_int_t)link->damaged_tlps[p]));
+			json_object_set_new(po, "dllps",
+			                    json_integer((json_int_t)link->damaged_dllps[p]));
+			json_object_set_new(po, "tlps",
+			                    json_integer((json_int_t)link->damaged_tlps[p]));
 			json_object_set_new(damaged, link_dir_name(p), po);
 		}
 		json_object_set_new(lo, "damaged", damaged);
@@ -221,13 +248,17 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 			json_t *vo = json_object();
 			json_object_set_new(vo, "vc", json_integer(vc));
 			json_object_set_new(vo, "state", json_string(vc_state_names[v->state]));
-			json_object_set_new(vo, "epochs_joined", json_integer((json_int_t)v->epochs_joined));
-			json_object_set_new(vo, "tlps_while_unknown", json_integer((json_int_t)v->tlps_while_unknown));
-			json_object_set_new(vo, "fc_dllps_while_unknown", json_integer((json_int_t)v->fc_dllps_while_unknown));
+			json_object_set_new(vo, "epochs_joined",
+			                    json_integer((json_int_t)v->epochs_joined));
+			json_object_set_new(vo, "tlps_while_unknown",
+			                    json_integer((json_int_t)v->tlps_while_unknown));
+			json_object_set_new(vo, "fc_dllps_while_unknown",
+			                    json_integer((json_int_t)v->fc_dllps_while_unknown));
 			for (unsigned p = 0; p < DIR_COUNT; p++) {
 				json_t *po = json_object();
 				json_object_set_new(po, "fi1", json_boolean(v->port[p].fi1));
-				json_object_set_new(po, "complete", json_boolean(v->port[p].complete));
+				json_object_set_new(po, "complete",
+				                    json_boolean(v->port[p].complete));
 				json_t *credits = json_object();
 				for (unsigned ct = 0; ct < CT_COUNT; ct++)
 					json_object_set_new(credits, credit_type_name(ct),
@@ -266,8 +297,8 @@ static void input_summary_fields(json_t *o, const struct input_report *r)
 	json_object_set_new(o, "file", json_string_outside(r->file));
 	json_object_set_new(o, "format", json_string(r->format));
 	json_object_set_new(o, "records", records_json(r->stats));
-	json_object_set_new(o, "summary", counts_json(r->sink->count_by_severity,
-	                                              r->sink->count_by_rule));
+	json_object_set_new(o, "summary",
+	                    counts_json(r->sink->count_by_severity, r->sink->count_by_rule));
 	json_object_set_new(o, "options", options_json(r->fc_opts));
 	json_object_set_new(o, "links", links_json(r->model, r->stats_wanted));
 }
@@ -357,8 +388,7 @@ static json_t *totals_json(const struct input_result *results, int count)
 	return counts_json(by_severity, by_rule);
 }
 
-void report_json_end(FILE *out, const struct input_result *results, int count,
-                     int exit_status)
+void report_json_end(FILE *out, const struct input_result *results, int count, int exit_status)
 {
 	json_t *o = totals_json(results, count);
 	json_object_set_new(o, "inputs", json_integer(count));
@@ -378,9 +408,8 @@ void report_jsonl_input_error(FILE *out, const char *file, const char *error)
 	dump_line(out, o);
 }
 
-void report_jsonl_batch(FILE *out, char *const *files,
-                        const struct input_result *results, int count,
-                        int exit_status)
+void report_jsonl_batch(FILE *out, char *const *files, const struct input_result *results,
+                        int count, int exit_status)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("batch"));

@@ -4,9 +4,9 @@
  * <error> for an input that could not be read. */
 #include <inttypes.h>
 
-#include "report/report.h"
-#include "base/utf8.h"
 #include "base/timefmt.h"
+#include "base/utf8.h"
+#include "report/report.h"
 
 /* Text with the five XML special characters escaped; control characters
  * (not allowed in XML 1.0) as '?'; bytes that are not UTF-8 as \xNN. */
@@ -20,11 +20,21 @@ static void xml_text(FILE *out, const char *s)
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		switch (c) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&apos;", out);
+			break;
 		default:
 			fputc(c < 0x20 && c != '\t' && c != '\n' ? '?' : c, out);
 		}
@@ -33,8 +43,10 @@ static void xml_text(FILE *out, const char *s)
 
 void report_junit_begin(FILE *out, int inputs)
 {
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-	             "<testsuite name=\"dllpcheck\" tests=\"%d\">\n", inputs);
+	fprintf(out,
+	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+	        "<testsuite name=\"dllpcheck\" tests=\"%d\">\n",
+	        inputs);
 }
 
 void report_junit_input_begin(FILE *out, const char *file)
@@ -75,7 +87,8 @@ void report_junit_finding(void *ctx, const struct finding *f)
 
 void report_junit_input_end(FILE *out, const struct input_report *r)
 {
-	fprintf(out, "<system-out>%s: %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64
+	fprintf(out,
+	        "<system-out>%s: %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64
 	        " malformed; findings: %" PRIu64 " error, %" PRIu64 " warning, %" PRIu64
 	        " info</system-out>\n</testcase>\n",
 	        r->format, r->stats->records_read, r->stats->records_decoded,

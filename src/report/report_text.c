@@ -8,10 +8,10 @@
  */
 #include <inttypes.h>
 
-#include "wire/fc_arith.h"
+#include "base/timefmt.h"
 #include "model/fc_view.h"
 #include "report/report.h"
-#include "base/timefmt.h"
+#include "wire/fc_arith.h"
 
 void report_text_finding(void *ctx, const struct finding *f)
 {
@@ -37,8 +37,8 @@ void report_text_finding(void *ctx, const struct finding *f)
 		fprintf(out, " VC%d", f->vc);
 	if (f->credit_type != FINDING_NO_CREDIT)
 		fprintf(out, " %s", credit_type_name((enum credit_type)f->credit_type));
-	fprintf(out, ": %s %s: %s\n", severity_name(f->severity),
-	        rule_info(f->rule)->id, f->message);
+	fprintf(out, ": %s %s: %s\n", severity_name(f->severity), rule_info(f->rule)->id,
+	        f->message);
 }
 
 /* Per link and VC: each transmitting port's credit state. */
@@ -47,8 +47,8 @@ static bool credit_has_news(const struct fc_credit_view *c)
 	return c->advertised_seen || c->limit_known || c->tlps_charged;
 }
 
-static void print_credit(FILE *out, unsigned vc, enum link_dir port,
-                         enum credit_type ct, const struct fc_credit_view *c)
+static void print_credit(FILE *out, unsigned vc, enum link_dir port, enum credit_type ct,
+                         const struct fc_credit_view *c)
 {
 	if (!credit_has_news(c))
 		return;
@@ -71,8 +71,7 @@ static void print_credit(FILE *out, unsigned vc, enum link_dir port,
 		fputs(" CC=?", out);
 	if (c->min_available_seen)
 		fprintf(out, " min-available=%u", c->min_available);
-	fprintf(out, " tlps=%" PRIu64 " credits=%" PRIu64, c->tlps_charged,
-	        c->credits_charged);
+	fprintf(out, " tlps=%" PRIu64 " credits=%" PRIu64, c->tlps_charged, c->credits_charged);
 	if (c->longest_wait_ps)
 		fprintf(out, " longest-wait=" TIME_PS_FMT "s", TIME_PS_ARGS(c->longest_wait_ps));
 	fputc('\n', out);
@@ -80,21 +79,26 @@ static void print_credit(FILE *out, unsigned vc, enum link_dir port,
 
 static void print_link(FILE *out, unsigned index, const struct fc_link_view *link)
 {
-	fprintf(out, "  link %u: scaled flow control %s; replays and duplicates not charged: down %"
-	        PRIu64 ", up %" PRIu64 "\n", index,
-	        link->scaling_known ? (link->scaling_active ? "active" : "off") : "unknown",
+	fprintf(out,
+	        "  link %u: scaled flow control %s; replays and duplicates not charged: down "
+	        "%" PRIu64 ", up %" PRIu64 "\n",
+	        index, link->scaling_known ? (link->scaling_active ? "active" : "off") : "unknown",
 	        link->tlps_not_charged[DIR_DOWN], link->tlps_not_charged[DIR_UP]);
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		const struct fc_dl_view *d = &link->dl[p];
-		fprintf(out, "    port %-4s sent %" PRIu64 " new TLPs, %" PRIu64 " replayed, %" PRIu64
+		fprintf(out,
+		        "    port %-4s sent %" PRIu64 " new TLPs, %" PRIu64 " replayed, %" PRIu64
 		        " nullified, %" PRIu64 " unreadable; received %" PRIu64 " Acks, %" PRIu64
-		        " Naks; most outstanding %u\n", link_dir_name(p), d->tlps_new,
-		        d->tlps_replayed, d->tlps_nullified, d->tlps_unreadable,
-		        d->acks_received, d->naks_received, d->outstanding_high_water);
+		        " Naks; most outstanding %u\n",
+		        link_dir_name(p), d->tlps_new, d->tlps_replayed, d->tlps_nullified,
+		        d->tlps_unreadable, d->acks_received, d->naks_received,
+		        d->outstanding_high_water);
 	}
 	for (unsigned p = 0; p < DIR_COUNT; p++)
 		if (link->damaged_dllps[p] || link->damaged_tlps[p])
-			fprintf(out, "    partial: port %s: the capture saw %" PRIu64 " DLLP%s and %" PRIu64
+			fprintf(out,
+			        "    partial: port %s: the capture saw %" PRIu64
+			        " DLLP%s and %" PRIu64
 			        " TLP%s from it damaged; what they said is unknown, so the checks "
 			        "resting on it were off until intact packets settled it\n",
 			        link_dir_name(p), link->damaged_dllps[p],
@@ -108,7 +112,8 @@ static void print_link(FILE *out, unsigned index, const struct fc_link_view *lin
 	if (any)
 		fputs("    (per VC and transmitting port: credits its partner advertised, "
 		      "limit CL, consumed CC, least available, TLPs and credits charged, "
-		      "longest wait for credits)\n", out);
+		      "longest wait for credits)\n",
+		      out);
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 		const struct fc_vc_view *v = &link->vc[vc];
 		for (unsigned p = 0; p < DIR_COUNT; p++)
@@ -116,15 +121,20 @@ static void print_link(FILE *out, unsigned index, const struct fc_link_view *lin
 				print_credit(out, vc, (enum link_dir)p, (enum credit_type)ct,
 				             &v->port[p].credit[ct]);
 		if (v->epochs_joined)
-			fprintf(out, "    joined: VC%u: %" PRIu64 " initialisation epoch%s joined, not seen "
+			fprintf(out,
+			        "    joined: VC%u: %" PRIu64
+			        " initialisation epoch%s joined, not seen "
 			        "(the last at record %" PRIu64 "): the capture began during "
-			        "flow-control initialisation, so what each port had received before "
+			        "flow-control initialisation, so what each port had received "
+			        "before "
 			        "was not checked (fc.init.tlp-before-init, tlp-during-init2, "
 			        "init2-early, update-early), and each port's credits consumed only "
 			        "from its own first InitFC1\n",
-			        vc, v->epochs_joined, v->epochs_joined == 1 ? "" : "s", v->joined_record);
+			        vc, v->epochs_joined, v->epochs_joined == 1 ? "" : "s",
+			        v->joined_record);
 		if (v->tlps_while_unknown || v->fc_dllps_while_unknown)
-			fprintf(out, "    partial: VC%u: %" PRIu64 " TLPs and %" PRIu64
+			fprintf(out,
+			        "    partial: VC%u: %" PRIu64 " TLPs and %" PRIu64
 			        " flow-control DLLPs came before any initialisation was seen "
 			        "(the capture starts mid-stream): credit gate, outstanding and "
 			        "init checks were off for them (see --initial-credits)\n",
@@ -141,7 +151,8 @@ static void print_stats(FILE *out, unsigned index, const struct fc_link_view *li
 		bool any = false;
 		for (unsigned k = 0; k < TLP_KIND_COUNT; k++) {
 			if (link->dl[p].tlps_by_kind[k]) {
-				fprintf(out, " %s=%" PRIu64, tlp_kind_name(k), link->dl[p].tlps_by_kind[k]);
+				fprintf(out, " %s=%" PRIu64, tlp_kind_name(k),
+				        link->dl[p].tlps_by_kind[k]);
 				any = true;
 			}
 		}
@@ -153,8 +164,11 @@ static void print_stats(FILE *out, unsigned index, const struct fc_link_view *li
 			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
 				uint64_t z = v->port[p].credit[ct].time_at_zero_ps;
 				if (z)
-					fprintf(out, "    VC%u %-4s %-4s time at zero available credits " TIME_PS_FMT "s\n",
-					        vc, link_dir_name(p), credit_type_name(ct), TIME_PS_ARGS(z));
+					fprintf(out,
+					        "    VC%u %-4s %-4s time at zero available "
+					        "credits " TIME_PS_FMT "s\n",
+					        vc, link_dir_name(p), credit_type_name(ct),
+					        TIME_PS_ARGS(z));
 			}
 			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
 				const struct fc_intervals_view *iv = &v->port[p].updates[cls];
@@ -163,9 +177,12 @@ static void print_stats(FILE *out, unsigned index, const struct fc_link_view *li
 				fprintf(out, "    VC%u %-4s sent %" PRIu64 " UpdateFC-%s", vc,
 				        link_dir_name(p), iv->events, fc_class_name(cls));
 				if (iv->has_median)
-					fprintf(out, "; intervals min " TIME_PS_FMT "s median ~" TIME_PS_FMT
-					        "s max " TIME_PS_FMT "s", TIME_PS_ARGS(iv->min_ps),
-					        TIME_PS_ARGS(iv->median_ps), TIME_PS_ARGS(iv->max_ps));
+					fprintf(out,
+					        "; intervals min " TIME_PS_FMT
+					        "s median ~" TIME_PS_FMT "s max " TIME_PS_FMT "s",
+					        TIME_PS_ARGS(iv->min_ps),
+					        TIME_PS_ARGS(iv->median_ps),
+					        TIME_PS_ARGS(iv->max_ps));
 				fputc('\n', out);
 			}
 		}
@@ -176,8 +193,9 @@ void report_text_input(FILE *out, const struct input_report *r)
 {
 	const struct input_stats *stats = r->stats;
 	const struct finding_sink *sink = r->sink;
-	fprintf(out, "== %s (%s): %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64
-	        " malformed", r->file, r->format, stats->records_read, stats->records_decoded,
+	fprintf(out,
+	        "== %s (%s): %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64 " malformed",
+	        r->file, r->format, stats->records_read, stats->records_decoded,
 	        stats->records_malformed);
 	/* the byte accounting only when bytes were skipped (capture.resync):
 	 * otherwise every byte is in a record */
@@ -185,16 +203,17 @@ void report_text_input(FILE *out, const struct input_report *r)
 		fprintf(out, ", %" PRIu64 " bytes read, %" PRIu64 " skipped", stats->bytes_read,
 		        stats->bytes_skipped);
 	fprintf(out, "; findings: %" PRIu64 " error, %" PRIu64 " warning, %" PRIu64 " info\n",
-	        sink->count_by_severity[SEV_ERROR],
-	        sink->count_by_severity[SEV_WARNING], sink->count_by_severity[SEV_INFO]);
+	        sink->count_by_severity[SEV_ERROR], sink->count_by_severity[SEV_WARNING],
+	        sink->count_by_severity[SEV_INFO]);
 	if (stats->time_base_s)
-		fprintf(out, "   (times count from the capture's clock second %" PRIu64
-		        ", its first record's)\n", stats->time_base_s);
+		fprintf(out,
+		        "   (times count from the capture's clock second %" PRIu64
+		        ", its first record's)\n",
+		        stats->time_base_s);
 	for (unsigned i = 0; i < RULE_COUNT; i++) {
 		if (sink->count_by_rule[i])
 			fprintf(out, "   %-32s %-8s %" PRIu64 "\n", rule_info(i)->id,
-			        severity_name(rule_info(i)->severity),
-			        sink->count_by_rule[i]);
+			        severity_name(rule_info(i)->severity), sink->count_by_rule[i]);
 	}
 	if (!r->model)
 		return;
@@ -209,18 +228,21 @@ void report_text_input(FILE *out, const struct input_report *r)
 	if (r->fc_opts->role[DIR_DOWN] == ROLE_UNKNOWN && r->fc_opts->role[DIR_UP] == ROLE_UNKNOWN)
 		fputs("  partial: no --role given: fc.adv.cpl-finite was not checked\n", out);
 	if (!r->fc_opts->mps)
-		fputs("  partial: no --mps given: the data minima of fc.adv.below-min were not checked\n", out);
+		fputs("  partial: no --mps given: the data minima of fc.adv.below-min were not "
+		      "checked\n",
+		      out);
 }
 
-void report_text_batch(FILE *out, char *const *files,
-                       const struct input_result *results, int count,
+void report_text_batch(FILE *out, char *const *files, const struct input_result *results, int count,
                        int exit_status)
 {
 	static const char *const verdicts[] = {
-		[EXIT_CLEAN] = "pass", [EXIT_FINDINGS] = "FAIL", [EXIT_ERROR] = "ERROR",
+		[EXIT_CLEAN] = "pass",
+		[EXIT_FINDINGS] = "FAIL",
+		[EXIT_ERROR] = "ERROR",
 	};
-	fprintf(out, "\n%-40s %12s %8s %8s %8s  %s\n", "file", "records", "errors",
-	        "warnings", "info", "verdict");
+	fprintf(out, "\n%-40s %12s %8s %8s %8s  %s\n", "file", "records", "errors", "warnings",
+	        "info", "verdict");
 	for (int i = 0; i < count; i++) {
 		const struct input_result *r = &results[i];
 		fprintf(out, "%-40s ", files[i]);

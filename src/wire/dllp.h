@@ -17,71 +17,71 @@ enum fc_class { FC_P = 0, FC_NP = 1, FC_CPL = 2, FC_CLASS_COUNT = 3 };
 enum dllp_type {
 	DLLP_ACK,
 	DLLP_NAK,
-	DLLP_MRINIT,          /* MR-IOV, opaque */
-	DLLP_FEATURE,         /* Data_Link_Feature */
-	DLLP_ALT_PROTO_1,     /* Alternate Protocol Use 1, opaque */
+	DLLP_MRINIT, /* MR-IOV, opaque */
+	DLLP_FEATURE, /* Data_Link_Feature */
+	DLLP_ALT_PROTO_1, /* Alternate Protocol Use 1, opaque */
 	DLLP_ALT_PROTO_2,
 	DLLP_PM_ENTER_L1,
 	DLLP_PM_ENTER_L23,
 	DLLP_PM_AS_REQUEST_L1,
 	DLLP_PM_REQUEST_ACK,
-	DLLP_LINK_MGMT,       /* Flit Mode only: reserved in NFM */
+	DLLP_LINK_MGMT, /* Flit Mode only: reserved in NFM */
 	DLLP_VENDOR,
 	DLLP_NOP,
 	DLLP_INITFC1,
 	DLLP_INITFC2,
 	DLLP_UPDATEFC,
-	DLLP_MRINITFC1,       /* MR-IOV, opaque */
+	DLLP_MRINITFC1, /* MR-IOV, opaque */
 	DLLP_MRINITFC2,
 	DLLP_MRUPDATEFC,
-	DLLP_RESERVED,        /* any other type byte, incl. FC bytes with bit 3 set */
+	DLLP_RESERVED, /* any other type byte, incl. FC bytes with bit 3 set */
 	DLLP_TYPE_COUNT
 };
 
 enum crc_status {
-	CRC_GOOD,       /* CRC present and correct */
-	CRC_BAD,        /* CRC present and wrong */
-	CRC_ABSENT,     /* the capture carries no CRC (NO_CRC flag, 4-byte form) */
-	CRC_NULLIFIED,  /* TLPs only: LCRC is the inverse of the correct one */
+	CRC_GOOD, /* CRC present and correct */
+	CRC_BAD, /* CRC present and wrong */
+	CRC_ABSENT, /* the capture carries no CRC (NO_CRC flag, 4-byte form) */
+	CRC_NULLIFIED, /* TLPs only: LCRC is the inverse of the correct one */
 };
 
 struct dllp {
-	uint8_t type_byte;          /* byte 0 as captured */
+	uint8_t type_byte; /* byte 0 as captured */
 	enum dllp_type type;
-	uint32_t content;           /* bytes 1..3 as a 24-bit value */
+	uint32_t content; /* bytes 1..3 as a 24-bit value */
 
 	/* Ack, Nak */
-	uint16_t acknak_seq;        /* 12 bits */
+	uint16_t acknak_seq; /* 12 bits */
 
 	/* InitFC1, InitFC2, UpdateFC (fields also filled for the MR-IOV FC
 	 * kinds, which are otherwise opaque) */
 	enum fc_class fc_class;
-	uint8_t vc;                 /* 0..7 */
-	uint8_t hdr_scale;          /* 2 bits */
-	uint8_t hdr_fc;             /* 8 bits as on the wire */
-	uint8_t data_scale;         /* 2 bits */
-	uint16_t data_fc;           /* 12 bits as on the wire */
+	uint8_t vc; /* 0..7 */
+	uint8_t hdr_scale; /* 2 bits */
+	uint8_t hdr_fc; /* 8 bits as on the wire */
+	uint8_t data_scale; /* 2 bits */
+	uint16_t data_fc; /* 12 bits as on the wire */
 
 	/* Data_Link_Feature */
 	bool feature_ack;
-	uint32_t feature_support;   /* 23 bits */
+	uint32_t feature_support; /* 23 bits */
 
 	/* CRC-16 */
 	enum crc_status crc;
-	uint16_t crc_field;         /* bytes 4,5 as captured: byte4 << 8 | byte5 */
-	uint16_t crc_expected;      /* the same, as it should be */
+	uint16_t crc_field; /* bytes 4,5 as captured: byte4 << 8 | byte5 */
+	uint16_t crc_expected; /* the same, as it should be */
 };
 
 enum dllp_decode_status {
 	DLLP_DECODE_OK,
-	DLLP_DECODE_SHORT,  /* fewer bytes than the form needs */
-	DLLP_DECODE_LONG,   /* more bytes than the form allows */
+	DLLP_DECODE_SHORT, /* fewer bytes than the form needs */
+	DLLP_DECODE_LONG, /* more bytes than the form allows */
 };
 
 /* Decodes a DLLP of len bytes: 6 when has_crc (content + CRC), else 4.
  * Never reads past len.  On a status other than OK, *out is zeroed. */
-enum dllp_decode_status dllp_decode(const uint8_t *bytes, size_t len,
-                                    bool has_crc, struct dllp *out);
+enum dllp_decode_status dllp_decode(const uint8_t *bytes, size_t len, bool has_crc,
+                                    struct dllp *out);
 
 /* Builds the 4 content bytes from the typed fields (type, acknak_seq, fc
  * fields, feature fields, or content for the opaque kinds; type_byte is
@@ -118,8 +118,8 @@ static inline bool dllp_is_fc(enum dllp_type t)
 }
 static inline bool dllp_is_pm(enum dllp_type t)
 {
-	return t == DLLP_PM_ENTER_L1 || t == DLLP_PM_ENTER_L23 ||
-	       t == DLLP_PM_AS_REQUEST_L1 || t == DLLP_PM_REQUEST_ACK;
+	return t == DLLP_PM_ENTER_L1 || t == DLLP_PM_ENTER_L23 || t == DLLP_PM_AS_REQUEST_L1 ||
+	       t == DLLP_PM_REQUEST_ACK;
 }
 
 #endif

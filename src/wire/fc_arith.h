@@ -36,8 +36,8 @@ static inline uint32_t fc_half(unsigned width)
 /* The transmitter gate [5.2, Eq 2-12/2-13]: a TLP needing `need` credits
  * may go iff (CREDIT_LIMIT - (CREDITS_CONSUMED + need)) mod 2^N <= 2^N/2.
  * *gap receives the left-hand side, the evidence. */
-static inline bool fc_gate_allows(uint32_t limit, uint32_t consumed,
-                                  uint32_t need, unsigned width, uint32_t *gap)
+static inline bool fc_gate_allows(uint32_t limit, uint32_t consumed, uint32_t need, unsigned width,
+                                  uint32_t *gap)
 {
 	uint32_t required = fc_add(consumed, need, width);
 	uint32_t g = fc_sub(limit, required, width);
@@ -47,8 +47,7 @@ static inline bool fc_gate_allows(uint32_t limit, uint32_t consumed,
 }
 
 /* A new value moved backwards from the old: (new - old) mod 2^N > 2^N/2. */
-static inline bool fc_regresses(uint32_t old_value, uint32_t new_value,
-                                unsigned width)
+static inline bool fc_regresses(uint32_t old_value, uint32_t new_value, unsigned width)
 {
 	return fc_sub(new_value, old_value, width) > fc_half(width);
 }

@@ -16,8 +16,8 @@
  * The sequence field is absent with NO_SEQ and the LCRC with NO_CRC
  * (capture-format.md section 1).  Fields are read with shifts and masks.
  */
-#include "base/ascii.h"
 #include "wire/tlp.h"
+#include "base/ascii.h"
 
 #include <string.h>
 
@@ -26,18 +26,17 @@
 #define SEQ_BYTES 2u
 #define LCRC_BYTES 4u
 #define DW_BYTES 4u
-#define MAX_END_END_PREFIXES 4u   /* [4.4] */
+#define MAX_END_END_PREFIXES 4u /* [4.4] */
 
-#define FMT_PREFIX 4u             /* 100b [4.1] */
-#define FMT_4DW 1u                /* Fmt[0]: 4 DW header */
-#define FMT_DATA 2u               /* Fmt[1]: carries data */
-#define PREFIX_END_END 0x10u      /* Type[4] of a prefix [4.4] */
-#define MSG_ROUTING_RESERVED 6u   /* rrr 110b and 111b [4.2] */
+#define FMT_PREFIX 4u /* 100b [4.1] */
+#define FMT_4DW 1u /* Fmt[0]: 4 DW header */
+#define FMT_DATA 2u /* Fmt[1]: carries data */
+#define PREFIX_END_END 0x10u /* Type[4] of a prefix [4.4] */
+#define MSG_ROUTING_RESERVED 6u /* rrr 110b and 111b [4.2] */
 
 static uint32_t be32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 static void put_be32(uint8_t *p, uint32_t v)
@@ -56,8 +55,8 @@ static uint32_t crc32_field(uint32_t reg)
 {
 	uint32_t crc = ~reg;
 
-	return (crc & 0xFFu) << 24 | (crc >> 8 & 0xFFu) << 16 |
-	       (crc >> 16 & 0xFFu) << 8 | crc >> 24;
+	return (crc & 0xFFu) << 24 | (crc >> 8 & 0xFFu) << 16 | (crc >> 16 & 0xFFu) << 8 |
+	       crc >> 24;
 }
 
 static void crc32_put(uint32_t reg, uint8_t out[4])
@@ -92,7 +91,7 @@ void tlp_ecrc_bytes(const uint8_t *tlp, size_t n, uint8_t out[4])
 	}
 	if (n - pos >= DW_BYTES) {
 		uint8_t dw0[4] = { (uint8_t)(tlp[pos] | 0x01u), tlp[pos + 1],
-				   (uint8_t)(tlp[pos + 2] | 0x40u), tlp[pos + 3] };
+			           (uint8_t)(tlp[pos + 2] | 0x40u), tlp[pos + 3] };
 
 		reg = crc32_update(reg, dw0, DW_BYTES);
 		pos += DW_BYTES;
@@ -114,24 +113,15 @@ struct tlp_type_row {
 /* No Fmt/Type matches two rows, so the order only decides how soon a
  * TLP is found: memory requests and completions, most of any link, first. */
 static const struct tlp_type_row tlp_type_rows[] = {
-	{ 6, 2, 0x1F, 0x00, TLP_MWR, FC_P },
-	{ 6, 0, 0x1F, 0x00, TLP_MRD, FC_NP },
-	{ 7, 2, 0x1F, 0x0A, TLP_CPLD, FC_CPL },
-	{ 7, 0, 0x1F, 0x0A, TLP_CPL, FC_CPL },
-	{ 6, 0, 0x1F, 0x01, TLP_MRDLK, FC_NP },
-	{ 7, 0, 0x1F, 0x02, TLP_IORD, FC_NP },
-	{ 7, 2, 0x1F, 0x02, TLP_IOWR, FC_NP },
-	{ 7, 0, 0x1F, 0x04, TLP_CFGRD0, FC_NP },
-	{ 7, 2, 0x1F, 0x04, TLP_CFGWR0, FC_NP },
-	{ 7, 0, 0x1F, 0x05, TLP_CFGRD1, FC_NP },
-	{ 7, 2, 0x1F, 0x05, TLP_CFGWR1, FC_NP },
-	{ 7, 1, 0x18, 0x10, TLP_MSG, FC_P },
-	{ 7, 3, 0x18, 0x10, TLP_MSGD, FC_P },
-	{ 7, 0, 0x1F, 0x0B, TLP_CPLLK, FC_CPL },
-	{ 7, 2, 0x1F, 0x0B, TLP_CPLDLK, FC_CPL },
-	{ 6, 2, 0x1F, 0x0C, TLP_FETCHADD, FC_NP },
-	{ 6, 2, 0x1F, 0x0D, TLP_SWAP, FC_NP },
-	{ 6, 2, 0x1F, 0x0E, TLP_CAS, FC_NP },
+	{ 6, 2, 0x1F, 0x00, TLP_MWR, FC_P },      { 6, 0, 0x1F, 0x00, TLP_MRD, FC_NP },
+	{ 7, 2, 0x1F, 0x0A, TLP_CPLD, FC_CPL },   { 7, 0, 0x1F, 0x0A, TLP_CPL, FC_CPL },
+	{ 6, 0, 0x1F, 0x01, TLP_MRDLK, FC_NP },   { 7, 0, 0x1F, 0x02, TLP_IORD, FC_NP },
+	{ 7, 2, 0x1F, 0x02, TLP_IOWR, FC_NP },    { 7, 0, 0x1F, 0x04, TLP_CFGRD0, FC_NP },
+	{ 7, 2, 0x1F, 0x04, TLP_CFGWR0, FC_NP },  { 7, 0, 0x1F, 0x05, TLP_CFGRD1, FC_NP },
+	{ 7, 2, 0x1F, 0x05, TLP_CFGWR1, FC_NP },  { 7, 1, 0x18, 0x10, TLP_MSG, FC_P },
+	{ 7, 3, 0x18, 0x10, TLP_MSGD, FC_P },     { 7, 0, 0x1F, 0x0B, TLP_CPLLK, FC_CPL },
+	{ 7, 2, 0x1F, 0x0B, TLP_CPLDLK, FC_CPL }, { 6, 2, 0x1F, 0x0C, TLP_FETCHADD, FC_NP },
+	{ 6, 2, 0x1F, 0x0D, TLP_SWAP, FC_NP },    { 6, 2, 0x1F, 0x0E, TLP_CAS, FC_NP },
 	{ 6, 2, 0x1F, 0x1B, TLP_DMWR, FC_NP },
 };
 
@@ -176,8 +166,7 @@ static void set_error(struct tlp *t, enum tlp_status status)
  * good, 0 nullified) and also yields lcrc_expected.  Without the sequence
  * field the LCRC covered bytes that are not in the record, so it cannot be
  * checked. */
-static void check_lcrc(const uint8_t *bytes, size_t covered, bool has_seq,
-		       struct tlp *t)
+static void check_lcrc(const uint8_t *bytes, size_t covered, bool has_seq, struct tlp *t)
 {
 	t->lcrc_field = be32(bytes + covered);
 	t->lcrc_expected = crc32_field(crc32_update(0xFFFFFFFFu, bytes, covered));
@@ -271,15 +260,14 @@ static void check_size(size_t after_header, struct tlp *t)
 
 /* Decodes the TLP proper, tlp[0..n), bytes after the sequence field and
  * before the LCRC.  With truncated set the missing tail is not an error. */
-static void decode_tlp_body(const uint8_t *tlp, size_t n, bool truncated,
-			    struct tlp *t)
+static void decode_tlp_body(const uint8_t *tlp, size_t n, bool truncated, struct tlp *t)
 {
 	size_t pos = parse_prefixes(tlp, n, t);
 	size_t left = n - pos;
 
 	if (left < DW_BYTES) {
-		set_error(t, left == 0 && t->prefix_count > 0 ?
-			  TLP_ERR_PREFIX_ONLY : TLP_ERR_TOO_SHORT);
+		set_error(t, left == 0 && t->prefix_count > 0 ? TLP_ERR_PREFIX_ONLY
+		                                              : TLP_ERR_TOO_SHORT);
 		return;
 	}
 	decode_dw0(tlp + pos, t);
@@ -292,8 +280,8 @@ static void decode_tlp_body(const uint8_t *tlp, size_t n, bool truncated,
 		check_size(left - (size_t)t->hdr_dw * DW_BYTES, t);
 }
 
-enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len,
-			   bool has_seq, bool has_lcrc, struct tlp *out)
+enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len, bool has_seq,
+                           bool has_lcrc, struct tlp *out)
 {
 	bool truncated = wire_len > len;
 	size_t seq_len = has_seq ? SEQ_BYTES : 0;
@@ -316,8 +304,7 @@ enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len,
 		/* The LCRC first: even a malformed TLP has an LCRC status. */
 		if (lcrc_len)
 			check_lcrc(bytes, len - LCRC_BYTES, has_seq, out);
-		decode_tlp_body(bytes + seq_len, len - seq_len - lcrc_len,
-				truncated, out);
+		decode_tlp_body(bytes + seq_len, len - seq_len - lcrc_len, truncated, out);
 	}
 	if (truncated)
 		out->status = TLP_TRUNCATED;
@@ -330,7 +317,7 @@ enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len,
 #define ENC_REQUESTER_ID 0x0100u
 #define ENC_COMPLETER_ID 0x0100u
 #define ENC_MEM_ADDR_LO 0xF7D00000u
-#define ENC_MEM_ADDR_HI 0x00000001u   /* 64-bit form: above 4 GiB */
+#define ENC_MEM_ADDR_HI 0x00000001u /* 64-bit form: above 4 GiB */
 #define ENC_IO_ADDR 0x00001000u
 #define ENC_CFG_BUS 0x01u
 #define ENC_MSG_CODE_ASSERT_INTA 0x20u
@@ -349,20 +336,18 @@ static bool is_atomic(enum tlp_kind kind)
 
 static bool is_completion(enum tlp_kind kind)
 {
-	return kind == TLP_CPL || kind == TLP_CPLD || kind == TLP_CPLLK ||
-	       kind == TLP_CPLDLK;
+	return kind == TLP_CPL || kind == TLP_CPLD || kind == TLP_CPLLK || kind == TLP_CPLDLK;
 }
 
 static bool is_memory(enum tlp_kind kind)
 {
-	return kind == TLP_MRD || kind == TLP_MRDLK || kind == TLP_MWR ||
-	       kind == TLP_DMWR || is_atomic(kind);
+	return kind == TLP_MRD || kind == TLP_MRDLK || kind == TLP_MWR || kind == TLP_DMWR ||
+	       is_atomic(kind);
 }
 
 static bool is_config(enum tlp_kind kind)
 {
-	return kind == TLP_CFGRD0 || kind == TLP_CFGWR0 || kind == TLP_CFGRD1 ||
-	       kind == TLP_CFGWR1;
+	return kind == TLP_CFGRD0 || kind == TLP_CFGWR0 || kind == TLP_CFGRD1 || kind == TLP_CFGWR1;
 }
 
 /* Byte enables [4.1]: First DW BE all set, Last DW BE all set unless the
@@ -408,8 +393,7 @@ static void put_message(const struct tlp_spec *spec, uint8_t *h)
 {
 	put_be16(h + 4, ENC_REQUESTER_ID);
 	h[6] = (uint8_t)spec->seq;
-	h[7] = spec->kind == TLP_MSGD ? ENC_MSG_CODE_VENDOR_TYPE1 :
-		ENC_MSG_CODE_ASSERT_INTA;
+	h[7] = spec->kind == TLP_MSGD ? ENC_MSG_CODE_VENDOR_TYPE1 : ENC_MSG_CODE_ASSERT_INTA;
 }
 
 /* Length field: reads carry the length requested, Cpl and Msg without
@@ -421,8 +405,8 @@ static uint32_t length_field_for(const struct tlp_spec *spec, bool has_data)
 	return spec->length_dw & 0x3FFu;
 }
 
-static void put_header(const struct tlp_spec *spec, uint8_t fmt, uint8_t type,
-		       uint8_t *h, size_t hdr_bytes)
+static void put_header(const struct tlp_spec *spec, uint8_t fmt, uint8_t type, uint8_t *h,
+                       size_t hdr_bytes)
 {
 	uint32_t length = length_field_for(spec, (fmt & FMT_DATA) != 0);
 
@@ -441,9 +425,8 @@ static void put_header(const struct tlp_spec *spec, uint8_t fmt, uint8_t type,
 
 /* Fmt and Type for the spec: Fmt[0] from addr64 where the kind has both
  * header sizes, the routing bits for messages. */
-static void fmt_type_for(const struct tlp_spec *spec,
-			 const struct tlp_type_row *row, uint8_t *fmt,
-			 uint8_t *type)
+static void fmt_type_for(const struct tlp_spec *spec, const struct tlp_type_row *row, uint8_t *fmt,
+                         uint8_t *type)
 {
 	*fmt = row->fmt;
 	if (row->fmt_mask != 7 && spec->addr64)
@@ -453,8 +436,8 @@ static void fmt_type_for(const struct tlp_spec *spec,
 		*type |= spec->msg_routing & 7u;
 }
 
-static void put_lcrc(const struct tlp_spec *spec, const uint8_t seq[2],
-		     const uint8_t *tlp, size_t n, uint8_t *out)
+static void put_lcrc(const struct tlp_spec *spec, const uint8_t seq[2], const uint8_t *tlp,
+                     size_t n, uint8_t *out)
 {
 	/* The LCRC covers the sequence field even when the record leaves it
 	 * out: it is the value the wire carried [3.2]. */
@@ -488,8 +471,7 @@ static void fill_payload(uint8_t *p, size_t n)
 size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 {
 	const struct tlp_type_row *row = row_by_kind(spec->kind);
-	uint8_t seq[SEQ_BYTES] = { (uint8_t)(spec->seq >> 8 & 0x0Fu),
-				   (uint8_t)spec->seq };
+	uint8_t seq[SEQ_BYTES] = { (uint8_t)(spec->seq >> 8 & 0x0Fu), (uint8_t)spec->seq };
 	uint8_t fmt, type;
 	size_t hdr_bytes, data_bytes, tlp_bytes, total, seq_len;
 	uint8_t *tlp;
@@ -510,8 +492,7 @@ size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 	put_header(spec, fmt, type, tlp, hdr_bytes);
 	fill_payload(tlp + hdr_bytes, data_bytes);
 	if (spec->td)
-		tlp_ecrc_bytes(tlp, hdr_bytes + data_bytes,
-			       tlp + hdr_bytes + data_bytes);
+		tlp_ecrc_bytes(tlp, hdr_bytes + data_bytes, tlp + hdr_bytes + data_bytes);
 	if (spec->has_lcrc)
 		put_lcrc(spec, seq, tlp, tlp_bytes, tlp + tlp_bytes);
 	return total;
@@ -522,31 +503,43 @@ size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap)
 /* Capture-format mnemonics (capture-format.md section 2) plus DMWr. */
 struct tlp_mnemonic_row {
 	const char *name;
-	uint8_t len;               /* strlen(name): compared first */
+	uint8_t len; /* strlen(name): compared first */
 	enum tlp_kind kind;
 	bool addr64;
 };
 
 static const struct tlp_mnemonic_row tlp_mnemonics[] = {
-	{ "MRd32", 5, TLP_MRD, false },       { "MRd64", 5, TLP_MRD, true },
-	{ "MRdLk32", 7, TLP_MRDLK, false },   { "MRdLk64", 7, TLP_MRDLK, true },
-	{ "MWr32", 5, TLP_MWR, false },       { "MWr64", 5, TLP_MWR, true },
-	{ "IORd", 4, TLP_IORD, false },       { "IOWr", 4, TLP_IOWR, false },
-	{ "CfgRd0", 6, TLP_CFGRD0, false },   { "CfgWr0", 6, TLP_CFGWR0, false },
-	{ "CfgRd1", 6, TLP_CFGRD1, false },   { "CfgWr1", 6, TLP_CFGWR1, false },
-	{ "Msg", 3, TLP_MSG, true },          { "MsgD", 4, TLP_MSGD, true },
-	{ "Cpl", 3, TLP_CPL, false },         { "CplD", 4, TLP_CPLD, false },
-	{ "CplLk", 5, TLP_CPLLK, false },     { "CplDLk", 6, TLP_CPLDLK, false },
-	{ "FetchAdd32", 10, TLP_FETCHADD, false }, { "FetchAdd64", 10, TLP_FETCHADD, true },
-	{ "Swap32", 6, TLP_SWAP, false },     { "Swap64", 6, TLP_SWAP, true },
-	{ "CAS32", 5, TLP_CAS, false },       { "CAS64", 5, TLP_CAS, true },
-	{ "DMWr32", 6, TLP_DMWR, false },     { "DMWr64", 6, TLP_DMWR, true },
+	{ "MRd32", 5, TLP_MRD, false },
+	{ "MRd64", 5, TLP_MRD, true },
+	{ "MRdLk32", 7, TLP_MRDLK, false },
+	{ "MRdLk64", 7, TLP_MRDLK, true },
+	{ "MWr32", 5, TLP_MWR, false },
+	{ "MWr64", 5, TLP_MWR, true },
+	{ "IORd", 4, TLP_IORD, false },
+	{ "IOWr", 4, TLP_IOWR, false },
+	{ "CfgRd0", 6, TLP_CFGRD0, false },
+	{ "CfgWr0", 6, TLP_CFGWR0, false },
+	{ "CfgRd1", 6, TLP_CFGRD1, false },
+	{ "CfgWr1", 6, TLP_CFGWR1, false },
+	{ "Msg", 3, TLP_MSG, true },
+	{ "MsgD", 4, TLP_MSGD, true },
+	{ "Cpl", 3, TLP_CPL, false },
+	{ "CplD", 4, TLP_CPLD, false },
+	{ "CplLk", 5, TLP_CPLLK, false },
+	{ "CplDLk", 6, TLP_CPLDLK, false },
+	{ "FetchAdd32", 10, TLP_FETCHADD, false },
+	{ "FetchAdd64", 10, TLP_FETCHADD, true },
+	{ "Swap32", 6, TLP_SWAP, false },
+	{ "Swap64", 6, TLP_SWAP, true },
+	{ "CAS32", 5, TLP_CAS, false },
+	{ "CAS64", 5, TLP_CAS, true },
+	{ "DMWr32", 6, TLP_DMWR, false },
+	{ "DMWr64", 6, TLP_DMWR, true },
 };
 
 #define TLP_MNEMONIC_COUNT (sizeof(tlp_mnemonics) / sizeof(tlp_mnemonics[0]))
 
-bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
-			bool *addr64)
+bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind, bool *addr64)
 {
 	for (size_t i = 0; i < TLP_MNEMONIC_COUNT; i++) {
 		const struct tlp_mnemonic_row *row = &tlp_mnemonics[i];
@@ -577,16 +570,16 @@ const char *tlp_mnemonic(enum tlp_kind kind, bool addr64)
 const char *tlp_kind_name(enum tlp_kind kind)
 {
 	static const char *const names[TLP_KIND_COUNT] = {
-		[TLP_MRD] = "MRd",         [TLP_MRDLK] = "MRdLk",
-		[TLP_MWR] = "MWr",         [TLP_IORD] = "IORd",
-		[TLP_IOWR] = "IOWr",       [TLP_CFGRD0] = "CfgRd0",
-		[TLP_CFGWR0] = "CfgWr0",   [TLP_CFGRD1] = "CfgRd1",
-		[TLP_CFGWR1] = "CfgWr1",   [TLP_MSG] = "Msg",
-		[TLP_MSGD] = "MsgD",       [TLP_CPL] = "Cpl",
-		[TLP_CPLD] = "CplD",       [TLP_CPLLK] = "CplLk",
-		[TLP_CPLDLK] = "CplDLk",   [TLP_FETCHADD] = "FetchAdd",
-		[TLP_SWAP] = "Swap",       [TLP_CAS] = "CAS",
-		[TLP_DMWR] = "DMWr",       [TLP_KIND_UNKNOWN] = "Unknown",
+		[TLP_MRD] = "MRd",       [TLP_MRDLK] = "MRdLk",
+		[TLP_MWR] = "MWr",       [TLP_IORD] = "IORd",
+		[TLP_IOWR] = "IOWr",     [TLP_CFGRD0] = "CfgRd0",
+		[TLP_CFGWR0] = "CfgWr0", [TLP_CFGRD1] = "CfgRd1",
+		[TLP_CFGWR1] = "CfgWr1", [TLP_MSG] = "Msg",
+		[TLP_MSGD] = "MsgD",     [TLP_CPL] = "Cpl",
+		[TLP_CPLD] = "CplD",     [TLP_CPLLK] = "CplLk",
+		[TLP_CPLDLK] = "CplDLk", [TLP_FETCHADD] = "FetchAdd",
+		[TLP_SWAP] = "Swap",     [TLP_CAS] = "CAS",
+		[TLP_DMWR] = "DMWr",     [TLP_KIND_UNKNOWN] = "Unknown",
 	};
 
 	if ((unsigned)kind >= TLP_KIND_COUNT || !names[kind])
@@ -597,15 +590,24 @@ const char *tlp_kind_name(enum tlp_kind kind)
 const char *tlp_status_text(enum tlp_status status)
 {
 	switch (status) {
-	case TLP_OK:                    return "well formed";
-	case TLP_TRUNCATED:             return "the capture holds fewer bytes than the TLP had";
-	case TLP_ERR_TOO_SHORT:         return "too short to hold a TLP header";
-	case TLP_ERR_PREFIX_ONLY:       return "TLP prefix with no header after it";
-	case TLP_ERR_TOO_MANY_PREFIXES: return "more than 4 End-End prefixes (or too many prefixes)";
-	case TLP_ERR_PREFIX_ORDER:      return "Local TLP prefix after an End-End prefix";
-	case TLP_ERR_RESERVED_TYPE:     return "reserved Fmt/Type combination";
-	case TLP_ERR_LENGTH:            return "payload size disagrees with Length and TD";
-	case TLP_ERR_TOO_LONG:          return "longer than the largest TLP";
+	case TLP_OK:
+		return "well formed";
+	case TLP_TRUNCATED:
+		return "the capture holds fewer bytes than the TLP had";
+	case TLP_ERR_TOO_SHORT:
+		return "too short to hold a TLP header";
+	case TLP_ERR_PREFIX_ONLY:
+		return "TLP prefix with no header after it";
+	case TLP_ERR_TOO_MANY_PREFIXES:
+		return "more than 4 End-End prefixes (or too many prefixes)";
+	case TLP_ERR_PREFIX_ORDER:
+		return "Local TLP prefix after an End-End prefix";
+	case TLP_ERR_RESERVED_TYPE:
+		return "reserved Fmt/Type combination";
+	case TLP_ERR_LENGTH:
+		return "payload size disagrees with Length and TD";
+	case TLP_ERR_TOO_LONG:
+		return "longer than the largest TLP";
 	}
 	return "unknown TLP status";
 }

@@ -14,11 +14,25 @@
 #include "wire/dllp.h" /* enum fc_class, enum crc_status */
 
 enum tlp_kind {
-	TLP_MRD, TLP_MRDLK, TLP_MWR, TLP_IORD, TLP_IOWR,
-	TLP_CFGRD0, TLP_CFGWR0, TLP_CFGRD1, TLP_CFGWR1,
-	TLP_MSG, TLP_MSGD,
-	TLP_CPL, TLP_CPLD, TLP_CPLLK, TLP_CPLDLK,
-	TLP_FETCHADD, TLP_SWAP, TLP_CAS, TLP_DMWR,
+	TLP_MRD,
+	TLP_MRDLK,
+	TLP_MWR,
+	TLP_IORD,
+	TLP_IOWR,
+	TLP_CFGRD0,
+	TLP_CFGWR0,
+	TLP_CFGRD1,
+	TLP_CFGWR1,
+	TLP_MSG,
+	TLP_MSGD,
+	TLP_CPL,
+	TLP_CPLD,
+	TLP_CPLLK,
+	TLP_CPLDLK,
+	TLP_FETCHADD,
+	TLP_SWAP,
+	TLP_CAS,
+	TLP_DMWR,
 	TLP_KIND_UNKNOWN, /* reserved Fmt/Type: malformed */
 	TLP_KIND_COUNT
 };
@@ -26,13 +40,13 @@ enum tlp_kind {
 /* Why a TLP is malformed (tlp.malformed) or truncated; TLP_OK otherwise. */
 enum tlp_status {
 	TLP_OK,
-	TLP_TRUNCATED,          /* the capture holds fewer bytes than the TLP had */
-	TLP_ERR_TOO_SHORT,      /* not even a header (or seq+LCRC) */
-	TLP_ERR_PREFIX_ONLY,    /* prefixes with no header after them */
+	TLP_TRUNCATED, /* the capture holds fewer bytes than the TLP had */
+	TLP_ERR_TOO_SHORT, /* not even a header (or seq+LCRC) */
+	TLP_ERR_PREFIX_ONLY, /* prefixes with no header after them */
 	TLP_ERR_TOO_MANY_PREFIXES,
-	TLP_ERR_PREFIX_ORDER,   /* a Local prefix after an End-End one */
-	TLP_ERR_RESERVED_TYPE,  /* reserved Fmt/Type combination */
-	TLP_ERR_LENGTH,         /* payload size disagrees with Length/TD */
+	TLP_ERR_PREFIX_ORDER, /* a Local prefix after an End-End one */
+	TLP_ERR_RESERVED_TYPE, /* reserved Fmt/Type combination */
+	TLP_ERR_LENGTH, /* payload size disagrees with Length/TD */
 	TLP_ERR_TOO_LONG,
 };
 
@@ -43,10 +57,10 @@ enum tlp_status {
 struct tlp {
 	/* Data link layer */
 	bool has_seq;
-	uint16_t seq;              /* 12 bits */
-	uint8_t seq_reserved;      /* the 4 bits above it */
-	enum crc_status lcrc;      /* GOOD, BAD, NULLIFIED or ABSENT */
-	uint32_t lcrc_field;       /* the 4 LCRC bytes as captured, big-endian */
+	uint16_t seq; /* 12 bits */
+	uint8_t seq_reserved; /* the 4 bits above it */
+	enum crc_status lcrc; /* GOOD, BAD, NULLIFIED or ABSENT */
+	uint32_t lcrc_field; /* the 4 LCRC bytes as captured, big-endian */
 	uint32_t lcrc_expected;
 
 	/* Prefixes (1 DW each) */
@@ -55,25 +69,25 @@ struct tlp {
 	uint8_t prefix_type[TLP_PREFIX_MAX]; /* byte 0 of each prefix (Fmt=100b|Type) */
 
 	/* Header DW0 */
-	uint8_t fmt;               /* 3 bits */
-	uint8_t type;              /* 5 bits */
+	uint8_t fmt; /* 3 bits */
+	uint8_t type; /* 5 bits */
 	enum tlp_kind kind;
-	uint8_t hdr_dw;            /* 3 or 4 */
+	uint8_t hdr_dw; /* 3 or 4 */
 	uint8_t tc;
 	bool td, ep;
 	uint8_t attr;
-	uint16_t length_field;     /* 10 bits as on the wire */
-	uint16_t length_dw;        /* 1..1024 (0 encodes 1024) */
-	uint8_t msg_routing;       /* Msg/MsgD: the rrr bits */
+	uint16_t length_field; /* 10 bits as on the wire */
+	uint16_t length_dw; /* 1..1024 (0 encodes 1024) */
+	uint8_t msg_routing; /* Msg/MsgD: the rrr bits */
 
 	/* Sizes */
-	uint32_t payload_dw;       /* data DW actually present (0 for no-data TLPs) */
-	bool has_data;             /* Fmt says the TLP carries data */
+	uint32_t payload_dw; /* data DW actually present (0 for no-data TLPs) */
+	bool has_data; /* Fmt says the TLP carries data */
 
 	/* Flow control */
 	enum fc_class fc_class;
-	uint8_t hdr_credits;       /* always 1 for a well-formed TLP */
-	uint16_t data_credits;     /* ceil(payload_dw / 4) */
+	uint8_t hdr_credits; /* always 1 for a well-formed TLP */
+	uint16_t data_credits; /* ceil(payload_dw / 4) */
 
 	enum tlp_status status;
 };
@@ -83,8 +97,8 @@ struct tlp {
  * (>= len); when it is larger the capture truncated the packet: decode
  * what is there, set status TLP_TRUNCATED and lcrc CRC_ABSENT.
  * Never reads past len.  Returns out->status. */
-enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len,
-                           bool has_seq, bool has_lcrc, struct tlp *out);
+enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len, bool has_seq,
+                           bool has_lcrc, struct tlp *out);
 
 /* The 4 LCRC bytes, in wire order, for the seq+TLP bytes p[0..n) [3.2].
  * The 4 reserved bits of p[0] are taken as they are. */
@@ -93,16 +107,16 @@ void tlp_lcrc_bytes(const uint8_t *p, size_t n, uint8_t out[4]);
 /* What tlp_encode builds. */
 struct tlp_spec {
 	enum tlp_kind kind;
-	bool addr64;              /* 4 DW header for MRd/MRdLk/MWr/AtomicOps/DMWr */
+	bool addr64; /* 4 DW header for MRd/MRdLk/MWr/AtomicOps/DMWr */
 	uint16_t seq;
-	uint16_t length_dw;       /* 1..1024; for reads the length requested */
+	uint16_t length_dw; /* 1..1024; for reads the length requested */
 	uint8_t tc;
-	bool td;                  /* append an ECRC digest */
-	uint8_t msg_routing;      /* Msg/MsgD; default 100b (local) is up to the caller */
+	bool td; /* append an ECRC digest */
+	uint8_t msg_routing; /* Msg/MsgD; default 100b (local) is up to the caller */
 	bool has_seq;
 	bool has_lcrc;
-	bool nullify;             /* send the LCRC inverted */
-	bool force_lcrc;          /* use forced_lcrc as the LCRC field */
+	bool nullify; /* send the LCRC inverted */
+	bool force_lcrc; /* use forced_lcrc as the LCRC field */
 	uint32_t forced_lcrc;
 };
 
@@ -114,8 +128,7 @@ size_t tlp_encode(const struct tlp_spec *spec, uint8_t *out, size_t cap);
 
 /* Looks a mnemonic up ("MWr32", "MRd64", "CplD", "CAS64", ...): returns
  * true and fills kind/addr64. */
-bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind,
-                        bool *addr64);
+bool tlp_mnemonic_parse(const char *name, size_t len, enum tlp_kind *kind, bool *addr64);
 
 /* "MWr", "CplD", "Msg", ...; never NULL. */
 const char *tlp_kind_name(enum tlp_kind kind);

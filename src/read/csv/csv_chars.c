@@ -28,8 +28,6 @@ void csv_trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-
-
 bool csv_set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;

@@ -26,8 +26,8 @@ void csv_normalise_into(const char *s, size_t len, char *out, size_t size)
 	out[o] = '\0';
 }
 
-void csv_normalise_name(const char *s, size_t len, char *name, size_t name_size,
-                        char *unit, size_t unit_size)
+void csv_normalise_name(const char *s, size_t len, char *name, size_t name_size, char *unit,
+                        size_t unit_size)
 {
 	if (name_size > 0)
 		name[0] = '\0';
@@ -57,92 +57,149 @@ void csv_normalise_name(const char *s, size_t len, char *name, size_t name_size,
 }
 
 struct alias {
-	const char *name;          /* normalised */
+	const char *name; /* normalised */
 	enum csv_field field;
 	bool ticks;
 };
 
 static const struct alias alias_table[] = {
-	{ "timestamp", CSV_F_TIME, false }, { "time", CSV_F_TIME, false },
-	{ "ts", CSV_F_TIME, false }, { "starttime", CSV_F_TIME, false },
-	{ "abstime", CSV_F_TIME, false }, { "absolutetime", CSV_F_TIME, false },
-	{ "elapsedtime", CSV_F_TIME, false }, { "elapsed", CSV_F_TIME, false },
-	{ "ticks", CSV_F_TIME, true }, { "tick", CSV_F_TIME, true },
-	{ "sample", CSV_F_TIME, true }, { "samples", CSV_F_TIME, true },
-	{ "samplenumber", CSV_F_TIME, true }, { "cycle", CSV_F_TIME, true },
+	{ "timestamp", CSV_F_TIME, false },
+	{ "time", CSV_F_TIME, false },
+	{ "ts", CSV_F_TIME, false },
+	{ "starttime", CSV_F_TIME, false },
+	{ "abstime", CSV_F_TIME, false },
+	{ "absolutetime", CSV_F_TIME, false },
+	{ "elapsedtime", CSV_F_TIME, false },
+	{ "elapsed", CSV_F_TIME, false },
+	{ "ticks", CSV_F_TIME, true },
+	{ "tick", CSV_F_TIME, true },
+	{ "sample", CSV_F_TIME, true },
+	{ "samples", CSV_F_TIME, true },
+	{ "samplenumber", CSV_F_TIME, true },
+	{ "cycle", CSV_F_TIME, true },
 	{ "cycles", CSV_F_TIME, true },
 
-	{ "direction", CSV_F_DIR, false }, { "dir", CSV_F_DIR, false },
-	{ "linkdir", CSV_F_DIR, false }, { "linkdirection", CSV_F_DIR, false },
-	{ "channel", CSV_F_DIR, false }, { "ch", CSV_F_DIR, false },
-	{ "port", CSV_F_DIR, false }, { "side", CSV_F_DIR, false },
+	{ "direction", CSV_F_DIR, false },
+	{ "dir", CSV_F_DIR, false },
+	{ "linkdir", CSV_F_DIR, false },
+	{ "linkdirection", CSV_F_DIR, false },
+	{ "channel", CSV_F_DIR, false },
+	{ "ch", CSV_F_DIR, false },
+	{ "port", CSV_F_DIR, false },
+	{ "side", CSV_F_DIR, false },
 
-	{ "link", CSV_F_LINK, false }, { "linkid", CSV_F_LINK, false },
-	{ "linkno", CSV_F_LINK, false }, { "linkindex", CSV_F_LINK, false },
+	{ "link", CSV_F_LINK, false },
+	{ "linkid", CSV_F_LINK, false },
+	{ "linkno", CSV_F_LINK, false },
+	{ "linkindex", CSV_F_LINK, false },
 
-	{ "packettype", CSV_F_KIND, false }, { "type", CSV_F_KIND, false },
-	{ "protocol", CSV_F_KIND, false }, { "layer", CSV_F_KIND, false },
-	{ "kind", CSV_F_KIND, false }, { "pkttype", CSV_F_KIND, false },
+	{ "packettype", CSV_F_KIND, false },
+	{ "type", CSV_F_KIND, false },
+	{ "protocol", CSV_F_KIND, false },
+	{ "layer", CSV_F_KIND, false },
+	{ "kind", CSV_F_KIND, false },
+	{ "pkttype", CSV_F_KIND, false },
 
-	{ "dllptype", CSV_F_DLLP_TYPE, false }, { "dllp", CSV_F_DLLP_TYPE, false },
+	{ "dllptype", CSV_F_DLLP_TYPE, false },
+	{ "dllp", CSV_F_DLLP_TYPE, false },
 
-	{ "tlptype", CSV_F_TLP_TYPE, false }, { "tlp", CSV_F_TLP_TYPE, false },
-	{ "fmt", CSV_F_TLP_TYPE, false }, { "fmttype", CSV_F_TLP_TYPE, false },
+	{ "tlptype", CSV_F_TLP_TYPE, false },
+	{ "tlp", CSV_F_TLP_TYPE, false },
+	{ "fmt", CSV_F_TLP_TYPE, false },
+	{ "fmttype", CSV_F_TLP_TYPE, false },
 
-	{ "vc", CSV_F_VC, false }, { "vcid", CSV_F_VC, false },
+	{ "vc", CSV_F_VC, false },
+	{ "vcid", CSV_F_VC, false },
 	{ "virtualchannel", CSV_F_VC, false },
 
-	{ "hdrfc", CSV_F_HDR_FC, false }, { "headerfc", CSV_F_HDR_FC, false },
-	{ "headercredits", CSV_F_HDR_FC, false }, { "hdrcredits", CSV_F_HDR_FC, false },
+	{ "hdrfc", CSV_F_HDR_FC, false },
+	{ "headerfc", CSV_F_HDR_FC, false },
+	{ "headercredits", CSV_F_HDR_FC, false },
+	{ "hdrcredits", CSV_F_HDR_FC, false },
 
-	{ "datafc", CSV_F_DATA_FC, false }, { "datacredits", CSV_F_DATA_FC, false },
+	{ "datafc", CSV_F_DATA_FC, false },
+	{ "datacredits", CSV_F_DATA_FC, false },
 
-	{ "hdrscale", CSV_F_HDR_SCALE, false }, { "headerscale", CSV_F_HDR_SCALE, false },
+	{ "hdrscale", CSV_F_HDR_SCALE, false },
+	{ "headerscale", CSV_F_HDR_SCALE, false },
 	{ "hdrfcscale", CSV_F_HDR_SCALE, false },
-	{ "datascale", CSV_F_DATA_SCALE, false }, { "datafcscale", CSV_F_DATA_SCALE, false },
+	{ "datascale", CSV_F_DATA_SCALE, false },
+	{ "datafcscale", CSV_F_DATA_SCALE, false },
 
-	{ "seq", CSV_F_SEQ, false }, { "seqnum", CSV_F_SEQ, false },
-	{ "seqno", CSV_F_SEQ, false }, { "sequence", CSV_F_SEQ, false },
-	{ "sequencenumber", CSV_F_SEQ, false }, { "tlpseq", CSV_F_SEQ, false },
+	{ "seq", CSV_F_SEQ, false },
+	{ "seqnum", CSV_F_SEQ, false },
+	{ "seqno", CSV_F_SEQ, false },
+	{ "sequence", CSV_F_SEQ, false },
+	{ "sequencenumber", CSV_F_SEQ, false },
+	{ "tlpseq", CSV_F_SEQ, false },
 	{ "tlpseqnum", CSV_F_SEQ, false },
 
-	{ "acknakseqnum", CSV_F_ACKNAK_SEQ, false }, { "acknakseq", CSV_F_ACKNAK_SEQ, false },
-	{ "acknakseqno", CSV_F_ACKNAK_SEQ, false }, { "ackseq", CSV_F_ACKNAK_SEQ, false },
+	{ "acknakseqnum", CSV_F_ACKNAK_SEQ, false },
+	{ "acknakseq", CSV_F_ACKNAK_SEQ, false },
+	{ "acknakseqno", CSV_F_ACKNAK_SEQ, false },
+	{ "ackseq", CSV_F_ACKNAK_SEQ, false },
 	{ "ackseqnum", CSV_F_ACKNAK_SEQ, false },
 
-	{ "length", CSV_F_LENGTH, false }, { "len", CSV_F_LENGTH, false },
-	{ "tlplength", CSV_F_LENGTH, false }, { "tlplen", CSV_F_LENGTH, false },
+	{ "length", CSV_F_LENGTH, false },
+	{ "len", CSV_F_LENGTH, false },
+	{ "tlplength", CSV_F_LENGTH, false },
+	{ "tlplen", CSV_F_LENGTH, false },
 
-	{ "tc", CSV_F_TC, false }, { "trafficclass", CSV_F_TC, false },
+	{ "tc", CSV_F_TC, false },
+	{ "trafficclass", CSV_F_TC, false },
 
-	{ "raw", CSV_F_RAW, false }, { "rawdata", CSV_F_RAW, false },
-	{ "rawbytes", CSV_F_RAW, false }, { "bytes", CSV_F_RAW, false },
-	{ "data", CSV_F_RAW, false }, { "hex", CSV_F_RAW, false },
-	{ "hexdata", CSV_F_RAW, false }, { "payload", CSV_F_RAW, false },
-	{ "symbols", CSV_F_RAW, false }, { "packetdata", CSV_F_RAW, false },
+	{ "raw", CSV_F_RAW, false },
+	{ "rawdata", CSV_F_RAW, false },
+	{ "rawbytes", CSV_F_RAW, false },
+	{ "bytes", CSV_F_RAW, false },
+	{ "data", CSV_F_RAW, false },
+	{ "hex", CSV_F_RAW, false },
+	{ "hexdata", CSV_F_RAW, false },
+	{ "payload", CSV_F_RAW, false },
+	{ "symbols", CSV_F_RAW, false },
+	{ "packetdata", CSV_F_RAW, false },
 
 	/* The analyzer's own numbering of the rows ("Packet #", "No.",
 	 * "Index", "Frame"; a bare "#" too, see csv_column_field()). */
-	{ "packet", CSV_F_PACKET, false }, { "packetnumber", CSV_F_PACKET, false },
-	{ "packetno", CSV_F_PACKET, false }, { "packetnum", CSV_F_PACKET, false },
-	{ "packetid", CSV_F_PACKET, false }, { "pkt", CSV_F_PACKET, false },
-	{ "pktno", CSV_F_PACKET, false }, { "pktnum", CSV_F_PACKET, false },
-	{ "pktnumber", CSV_F_PACKET, false }, { "pktid", CSV_F_PACKET, false },
-	{ "no", CSV_F_PACKET, false }, { "nr", CSV_F_PACKET, false },
-	{ "number", CSV_F_PACKET, false }, { "num", CSV_F_PACKET, false },
-	{ "index", CSV_F_PACKET, false }, { "idx", CSV_F_PACKET, false },
-	{ "frame", CSV_F_PACKET, false }, { "frameno", CSV_F_PACKET, false },
-	{ "framenumber", CSV_F_PACKET, false }, { "framenum", CSV_F_PACKET, false },
+	{ "packet", CSV_F_PACKET, false },
+	{ "packetnumber", CSV_F_PACKET, false },
+	{ "packetno", CSV_F_PACKET, false },
+	{ "packetnum", CSV_F_PACKET, false },
+	{ "packetid", CSV_F_PACKET, false },
+	{ "pkt", CSV_F_PACKET, false },
+	{ "pktno", CSV_F_PACKET, false },
+	{ "pktnum", CSV_F_PACKET, false },
+	{ "pktnumber", CSV_F_PACKET, false },
+	{ "pktid", CSV_F_PACKET, false },
+	{ "no", CSV_F_PACKET, false },
+	{ "nr", CSV_F_PACKET, false },
+	{ "number", CSV_F_PACKET, false },
+	{ "num", CSV_F_PACKET, false },
+	{ "index", CSV_F_PACKET, false },
+	{ "idx", CSV_F_PACKET, false },
+	{ "frame", CSV_F_PACKET, false },
+	{ "frameno", CSV_F_PACKET, false },
+	{ "framenumber", CSV_F_PACKET, false },
+	{ "framenum", CSV_F_PACKET, false },
 };
 
 const char *const csv_field_names[CSV_F_COUNT] = {
-	[CSV_F_TIME] = "time", [CSV_F_DIR] = "dir", [CSV_F_LINK] = "link",
-	[CSV_F_KIND] = "type", [CSV_F_DLLP_TYPE] = "dllp-type",
-	[CSV_F_TLP_TYPE] = "tlp-type", [CSV_F_VC] = "vc",
-	[CSV_F_HDR_FC] = "hdr-fc", [CSV_F_DATA_FC] = "data-fc",
-	[CSV_F_HDR_SCALE] = "hdr-scale", [CSV_F_DATA_SCALE] = "data-scale",
-	[CSV_F_SEQ] = "seq", [CSV_F_ACKNAK_SEQ] = "acknak-seq",
-	[CSV_F_LENGTH] = "length", [CSV_F_TC] = "tc", [CSV_F_RAW] = "raw",
+	[CSV_F_TIME] = "time",
+	[CSV_F_DIR] = "dir",
+	[CSV_F_LINK] = "link",
+	[CSV_F_KIND] = "type",
+	[CSV_F_DLLP_TYPE] = "dllp-type",
+	[CSV_F_TLP_TYPE] = "tlp-type",
+	[CSV_F_VC] = "vc",
+	[CSV_F_HDR_FC] = "hdr-fc",
+	[CSV_F_DATA_FC] = "data-fc",
+	[CSV_F_HDR_SCALE] = "hdr-scale",
+	[CSV_F_DATA_SCALE] = "data-scale",
+	[CSV_F_SEQ] = "seq",
+	[CSV_F_ACKNAK_SEQ] = "acknak-seq",
+	[CSV_F_LENGTH] = "length",
+	[CSV_F_TC] = "tc",
+	[CSV_F_RAW] = "raw",
 	[CSV_F_PACKET] = "packet",
 };
 
@@ -179,6 +236,6 @@ int csv_column_field(const char *s, size_t len, const char *norm)
 /* Fields that make a line a header (with one more known column). */
 bool csv_field_is_primary(int f)
 {
-	return f == CSV_F_TIME || f == CSV_F_KIND || f == CSV_F_DLLP_TYPE ||
-	       f == CSV_F_TLP_TYPE || f == CSV_F_RAW;
+	return f == CSV_F_TIME || f == CSV_F_KIND || f == CSV_F_DLLP_TYPE || f == CSV_F_TLP_TYPE ||
+	       f == CSV_F_RAW;
 }

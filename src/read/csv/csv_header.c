@@ -21,8 +21,7 @@ static void take_header(struct csv_reader *r, const struct split_mode *mode)
 	r->header_line_no = r->line_no;
 	r->header_len = r->line_len;
 	snprintf(r->header_copy, sizeof(r->header_copy), "%.*s",
-	         (int)(r->line_len < CSV_HEADER_COPY ? r->line_len : CSV_HEADER_COPY - 1),
-	         r->line);
+	         (int)(r->line_len < CSV_HEADER_COPY ? r->line_len : CSV_HEADER_COPY - 1), r->line);
 	r->ncols = n;
 	for (unsigned i = 0; i < n; i++) {
 		struct csv_column *c = &r->cols[i];
@@ -31,8 +30,7 @@ static void take_header(struct csv_reader *r, const struct split_mode *mode)
 
 		snprintf(c->name, sizeof(c->name), "%.*s",
 		         (int)(len < CSV_NAME_MAX ? len : CSV_NAME_MAX - 1), s);
-		csv_normalise_name(s, len, c->norm, sizeof(c->norm), c->unit,
-		                   sizeof(c->unit));
+		csv_normalise_name(s, len, c->norm, sizeof(c->norm), c->unit, sizeof(c->unit));
 		c->start = r->cells[i].off;
 		c->end = r->cells[i].off + r->cells[i].len;
 		c->field = csv_column_field(s, len, c->norm);
@@ -48,17 +46,16 @@ static bool take_header_at(struct csv_reader *r, char *err, size_t errlen)
 
 	if (r->line_too_long)
 		return csv_set_err(err, errlen,
-		                   "%s: header line %" PRIu64 " is longer than %u bytes",
-		                   r->name, r->line_no, CSV_LINE_MAX);
-	if (csv_guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o,
-	                     &mode) == 0) {
+		                   "%s: header line %" PRIu64 " is longer than %u bytes", r->name,
+		                   r->line_no, CSV_LINE_MAX);
+	if (csv_guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o, &mode) == 0) {
 		char d = r->o.delimiter;
 
 		if (d == CSV_DELIM_AUTO)
 			d = csv_guess_delimiter(r->line, r->line_len);
 		mode = d == CSV_DELIM_AUTO || d == CSV_DELIM_ALIGNED
-		       ? (struct split_mode){ CSV_LAYOUT_ALIGNED, 0, 2 }
-		       : (struct split_mode){ CSV_LAYOUT_DELIMITED, d, 0 };
+		               ? (struct split_mode){ CSV_LAYOUT_ALIGNED, 0, 2 }
+		               : (struct split_mode){ CSV_LAYOUT_DELIMITED, d, 0 };
 	}
 	take_header(r, &mode);
 	return true;
@@ -111,8 +108,7 @@ static void shape_track(struct csv_reader *r, bool broken)
 /* The table with the most rows, when the input has one (shape_best). */
 static bool shape_found(struct csv_reader *r)
 {
-	if (csv_shape_is_table(&r->shape_cur.sh) &&
-	    r->shape_cur.sh.rows > r->shape_best.sh.rows)
+	if (csv_shape_is_table(&r->shape_cur.sh) && r->shape_cur.sh.rows > r->shape_best.sh.rows)
 		r->shape_best = r->shape_cur;
 	return csv_shape_is_table(&r->shape_best.sh);
 }
@@ -120,11 +116,16 @@ static bool shape_found(struct csv_reader *r)
 static const char *delim_name(char d)
 {
 	switch (d) {
-	case ',': return "','";
-	case '\t': return "TAB";
-	case ';': return "';'";
-	case '|': return "'|'";
-	default: return "?";
+	case ',':
+		return "','";
+	case '\t':
+		return "TAB";
+	case ';':
+		return "';'";
+	case '|':
+		return "'|'";
+	default:
+		return "?";
 	}
 }
 
@@ -133,7 +134,7 @@ static const char *delim_name(char d)
 static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
 {
 	const struct shape_keep *k = &r->shape_best;
-	char names[140], known[80];     /* the message fits the 512 bytes
+	char names[140], known[80]; /* the message fits the 512 bytes
 	                                 * callers give with a long name */
 	size_t o = 0, ko = 0;
 	unsigned n, unterminated;
@@ -174,9 +175,11 @@ static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
 	                   "rows of as many cells follow; %s%s; see how it is read with "
 	                   "--dump-columns, then name the columns with --map FIELD=COLUMN or "
 	                   "--map-file FILE",
-	                   r->name, k->header.line_no, k->sh.ncells, delim_name(k->sh.delim),
-	                   names, k->sh.rows, ko ? "of these names dllpcheck knows only " :
-	                   "dllpcheck knows none of these names", known);
+	                   r->name, k->header.line_no, k->sh.ncells, delim_name(k->sh.delim), names,
+	                   k->sh.rows,
+	                   ko ? "of these names dllpcheck knows only "
+	                      : "dllpcheck knows none of these names",
+	                   known);
 }
 
 /* --dump-columns on a table of unknown columns: its header line as the
@@ -225,8 +228,8 @@ bool csv_find_header(struct csv_reader *r, char *err, size_t errlen)
 			shape_track(r, true);
 			continue;
 		}
-		if (csv_guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o,
-		                     &mode) > 0) {
+		if (csv_guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o, &mode) >
+		    0) {
 			take_header(r, &mode);
 			return true;
 		}
@@ -245,8 +248,9 @@ bool csv_find_header(struct csv_reader *r, char *err, size_t errlen)
 		}
 	}
 	if (r->o.header_line_given)
-		return csv_set_err(err, errlen, "%s: --header-line %u: the input has %" PRIu64
-		                   " lines", r->name, r->o.header_line, r->line_no);
+		return csv_set_err(err, errlen,
+		                   "%s: --header-line %u: the input has %" PRIu64 " lines", r->name,
+		                   r->o.header_line, r->line_no);
 	if (r->line_no == 0)
 		return csv_set_err(err, errlen, "%s: empty export", r->name);
 	if (shape_found(r))
@@ -256,7 +260,8 @@ bool csv_find_header(struct csv_reader *r, char *err, size_t errlen)
 	                   "columns, one of them time, type or raw bytes) and no known "
 	                   "line layout; name the header with --header-line N and "
 	                   "columns with --map KEY=COLUMN, or use --header-line 0 "
-	                   "--map KEY=#N", r->name, CSV_HEADER_SEARCH);
+	                   "--map KEY=#N",
+	                   r->name, CSV_HEADER_SEARCH);
 }
 
 /* --header-line 0: no header.  The columns come from --map KEY=#N; without
@@ -285,14 +290,17 @@ bool csv_open_headerless(struct csv_reader *r, char *err, size_t errlen)
 		else if (csv_is_fpga_line(r->line, r->line_len, r->scratch, r->cells))
 			r->layout = CSV_LAYOUT_FPGA;
 		else
-			return csv_set_err(err, errlen, "%s: --header-line 0: name the "
-			                   "columns with --map KEY=#N", r->name);
+			return csv_set_err(err, errlen,
+			                   "%s: --header-line 0: name the "
+			                   "columns with --map KEY=#N",
+			                   r->name);
 		return true;
 	}
 	r->delim = r->o.delimiter;
 	if (r->delim == CSV_DELIM_AUTO)
 		r->delim = csv_guess_delimiter(r->line, r->line_len);
 	r->layout = r->delim == CSV_DELIM_AUTO || r->delim == CSV_DELIM_ALIGNED
-	            ? CSV_LAYOUT_BLANKS : CSV_LAYOUT_DELIMITED;
+	                    ? CSV_LAYOUT_BLANKS
+	                    : CSV_LAYOUT_DELIMITED;
 	return true;
 }

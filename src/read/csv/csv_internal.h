@@ -35,10 +35,10 @@
 
 #define CSV_LINE_MAX 65536u
 #define CSV_MAX_COLS 256u
-#define CSV_HEADER_SEARCH 100u  /* lines searched for a header */
+#define CSV_HEADER_SEARCH 100u /* lines searched for a header */
 #define CSV_UNIT_MAX 16u
-#define CSV_HEADER_COPY 1024u   /* header text kept for --dump-columns */
-#define CSV_SNIFF_LINE 4096u    /* longest line csv_sniff() looks at */
+#define CSV_HEADER_COPY 1024u /* header text kept for --dump-columns */
+#define CSV_SNIFF_LINE 4096u /* longest line csv_sniff() looks at */
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -49,11 +49,11 @@ struct csv_cell {
 };
 
 struct csv_column {
-	char name[CSV_NAME_MAX];   /* as written, trimmed (cut) */
+	char name[CSV_NAME_MAX]; /* as written, trimmed (cut) */
 	char norm[CSV_NAME_MAX];
 	char unit[CSV_UNIT_MAX];
-	uint32_t start, end;       /* the name's byte range in the header line */
-	int field;                 /* what the aliases make of it, or -1 */
+	uint32_t start, end; /* the name's byte range in the header line */
+	int field; /* what the aliases make of it, or -1 */
 };
 
 /* The shape of a delimited table whose columns may be unknown
@@ -67,11 +67,11 @@ struct csv_column {
 #define SHAPE_NAME_MAX 48u
 
 struct shape {
-	bool have;                 /* a candidate header */
+	bool have; /* a candidate header */
 	char delim;
 	unsigned ncells, rows;
-	unsigned lines;            /* lines fed, blank and comment lines not counted */
-	bool digits;               /* a row has a cell starting with a digit */
+	unsigned lines; /* lines fed, blank and comment lines not counted */
+	bool digits; /* a row has a cell starting with a digit */
 };
 
 enum shape_event { SHAPE_NONE, SHAPE_HEADER, SHAPE_ROW, SHAPE_BREAK };
@@ -101,35 +101,35 @@ struct csv_reader {
 	bool delim_given;
 
 	/* header */
-	uint64_t header_line_no;   /* 0: none */
+	uint64_t header_line_no; /* 0: none */
 	char header_copy[CSV_HEADER_COPY];
-	size_t header_len;         /* full length; copy cut at CSV_HEADER_COPY-1 */
+	size_t header_len; /* full length; copy cut at CSV_HEADER_COPY-1 */
 	unsigned ncols;
 	struct csv_column cols[CSV_MAX_COLS];
-	int field_col[CSV_F_COUNT];        /* 0-based column, -1: none */
+	int field_col[CSV_F_COUNT]; /* 0-based column, -1: none */
 	enum csv_source field_src[CSV_F_COUNT];
-	int time_pow;              /* unitless times are 10^time_pow ps */
-	bool time_ticks;           /* unitless times count --clock-period */
-	bool data_fc_bytes;        /* the DataFC column is in bytes */
-	bool length_bytes;         /* the Length column is in bytes */
+	int time_pow; /* unitless times are 10^time_pow ps */
+	bool time_ticks; /* unitless times count --clock-period */
+	bool data_fc_bytes; /* the DataFC column is in bytes */
+	bool length_bytes; /* the Length column is in bytes */
 
 	/* input position */
 	uint64_t line_no, record_no, offset, line_start;
-	bool pending;              /* line[] holds a data line not yet parsed */
+	bool pending; /* line[] holds a data line not yet parsed */
 	size_t line_len;
 	bool line_too_long;
-	bool after_header;         /* a "Radix -" line may come next */
+	bool after_header; /* a "Radix -" line may come next */
 	bool failed;
 	int read_errno;
-	bool stopped;              /* --strict ended the input */
-	uint64_t row_packet;       /* the current row's packet-number cell, */
-	bool row_has_packet;       /* when it holds a whole number */
+	bool stopped; /* --strict ended the input */
+	uint64_t row_packet; /* the current row's packet-number cell, */
+	bool row_has_packet; /* when it holds a whole number */
 
 	/* no header recognised: the table it may be (find_header()) */
 	struct shape_keep shape_cur, shape_best;
-	unsigned replay_pos;       /* --dump-columns: rows of shape_best given */
-	bool replay_only;          /* ... and then the end */
-	char problem[256];         /* --dump-columns: why it cannot be checked */
+	unsigned replay_pos; /* --dump-columns: rows of shape_best given */
+	bool replay_only; /* ... and then the end */
+	char problem[256]; /* --dump-columns: why it cannot be checked */
 
 	unsigned ncells;
 	struct csv_cell cells[CSV_MAX_COLS];
@@ -184,25 +184,23 @@ bool csv_field_is_primary(int f);
 
 /* How a header line is split. */
 struct split_mode {
-	enum csv_layout layout;    /* CSV_LAYOUT_DELIMITED or CSV_LAYOUT_ALIGNED */
+	enum csv_layout layout; /* CSV_LAYOUT_DELIMITED or CSV_LAYOUT_ALIGNED */
 	char delim;
-	unsigned min_run;          /* aligned: blanks between names */
+	unsigned min_run; /* aligned: blanks between names */
 };
 
 /* Splits line[0..len) at delim, honouring "quoted" cells; see csv_split.c. */
-unsigned csv_split_delimited(char *line, size_t len, char delim,
-                             struct csv_cell *cells, unsigned max,
-                             unsigned *unterminated);
+unsigned csv_split_delimited(char *line, size_t len, char delim, struct csv_cell *cells,
+                             unsigned max, unsigned *unterminated);
 /* Splits at runs of blanks: of at least min_run blanks, or any run holding
  * a tab. */
-unsigned csv_split_blanks(const char *line, size_t len, unsigned min_run,
-                          struct csv_cell *cells, unsigned max);
+unsigned csv_split_blanks(const char *line, size_t len, unsigned min_run, struct csv_cell *cells,
+                          unsigned max);
 /* Cuts a row of an aligned table at the header's column positions. */
-unsigned csv_split_aligned(const struct csv_reader *r, const char *row,
-                           size_t len, struct csv_cell *cells);
+unsigned csv_split_aligned(const struct csv_reader *r, const char *row, size_t len,
+                           struct csv_cell *cells);
 /* Splits a copy of line (in scratch) the way mode says. */
-unsigned csv_split_copy(const char *line, size_t len, char *scratch,
-                        const struct split_mode *mode,
+unsigned csv_split_copy(const char *line, size_t len, char *scratch, const struct split_mode *mode,
                         struct csv_cell *cells);
 
 /* ------------------------------------------------------------------ */
@@ -220,8 +218,8 @@ struct num {
 };
 
 struct unit_def {
-	const char *name;          /* case-insensitive */
-	int pow;                   /* 10^pow ps */
+	const char *name; /* case-insensitive */
+	int pow; /* 10^pow ps */
 };
 
 /* Scans a number at the start of s; with comma, ',' is a decimal point too. */
@@ -237,8 +235,8 @@ const char *csv_pow_unit(int pow);
 /* A unit word naming clock ticks or samples. */
 bool csv_ticks_unit(const char *s, size_t len);
 /* csv_parse_time(), with decimal commas when comma is set. */
-bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma,
-                          uint64_t *ps, const char **why);
+bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma, uint64_t *ps,
+                          const char **why);
 /* A tick count times the clock period (fs) to ps, rounded. */
 bool csv_ticks_to_ps(uint64_t ticks, uint64_t period_fs, uint64_t *ps);
 
@@ -248,22 +246,20 @@ bool csv_ticks_to_ps(uint64_t ticks, uint64_t period_fs, uint64_t *ps);
 /* "DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd" */
 struct agilent_line {
 	size_t dir_off, dir_len;
-	size_t rec_off, rec_len;   /* the analyzer's record number */
+	size_t rec_off, rec_len; /* the analyzer's record number */
 	size_t time_off, time_len;
 	size_t hex_off;
 };
 
 /* The split of line that makes the best header; its score (0: none). */
-unsigned csv_guess_header(const char *line, size_t len, char *scratch,
-                          struct csv_cell *cells, const struct csv_options *o,
-                          struct split_mode *best);
+unsigned csv_guess_header(const char *line, size_t len, char *scratch, struct csv_cell *cells,
+                          const struct csv_options *o, struct split_mode *best);
 bool csv_parse_agilent(const char *s, size_t len, struct agilent_line *a);
 /* "<-, 1234560, ns, 0x5c, 0x80, ...": arrow, time, unit, bytes. */
-bool csv_is_fpga_line(const char *line, size_t len, char *scratch,
-                      struct csv_cell *cells);
+bool csv_is_fpga_line(const char *line, size_t len, char *scratch, struct csv_cell *cells);
 /* Feeds one line to the shape of a table of unknown columns. */
-enum shape_event csv_shape_feed(struct shape *sh, const char *line, size_t len,
-                                char forced, char *scratch, struct csv_cell *cells);
+enum shape_event csv_shape_feed(struct shape *sh, const char *line, size_t len, char forced,
+                                char *scratch, struct csv_cell *cells);
 /* A table that runs to the end of the lines looked at. */
 bool csv_shape_is_table(const struct shape *sh);
 /* A table that ended, long enough for what ended it to be a trailer. */

@@ -63,15 +63,16 @@ static bool apply_map(struct csv_reader *r, char *err, size_t errlen)
 			break;
 		case CSV_MAP_NAME:
 			if (r->header_line_no == 0)
-				return csv_set_err(err, errlen, "%s: --map %s=%s: no header "
-				                   "to find it in; use #N", r->name,
-				                   csv_field_names[f], m->name);
+				return csv_set_err(err, errlen,
+				                   "%s: --map %s=%s: no header "
+				                   "to find it in; use #N",
+				                   r->name, csv_field_names[f], m->name);
 			c = column_by_name(r, m->name);
 			if (c < 0) {
 				column_list(r, list, sizeof(list));
 				return csv_set_err(err, errlen,
-				                   "%s: --map %s=%s: no such column (%s)",
-				                   r->name, csv_field_names[f], m->name, list);
+				                   "%s: --map %s=%s: no such column (%s)", r->name,
+				                   csv_field_names[f], m->name, list);
 			}
 			break;
 		}
@@ -83,8 +84,7 @@ static bool apply_map(struct csv_reader *r, char *err, size_t errlen)
 
 static bool unit_is_bytes(const char *unit)
 {
-	return strcmp(unit, "bytes") == 0 || strcmp(unit, "byte") == 0 ||
-	       strcmp(unit, "b") == 0;
+	return strcmp(unit, "bytes") == 0 || strcmp(unit, "byte") == 0 || strcmp(unit, "b") == 0;
 }
 
 /* What the header's units and the options say about the values. */
@@ -106,16 +106,15 @@ static bool set_units(struct csv_reader *r, char *err, size_t errlen)
 		if (ticks && r->o.clock_period_fs == 0)
 			return csv_set_err(err, errlen,
 			                   "%s: column #%d '%s' counts clock ticks: give "
-			                   "--clock-period", r->name, tc + 1, c->name);
+			                   "--clock-period",
+			                   r->name, tc + 1, c->name);
 	}
 	if (r->o.time_unit_pow >= 0)
 		pow = r->o.time_unit_pow;
 	r->time_pow = pow;
 	r->time_ticks = r->o.clock_period_fs != 0;
-	r->data_fc_bytes = dc >= 0 && (unsigned)dc < r->ncols &&
-	                   unit_is_bytes(r->cols[dc].unit);
-	r->length_bytes = lc >= 0 && (unsigned)lc < r->ncols &&
-	                  unit_is_bytes(r->cols[lc].unit);
+	r->data_fc_bytes = dc >= 0 && (unsigned)dc < r->ncols && unit_is_bytes(r->cols[dc].unit);
+	r->length_bytes = lc >= 0 && (unsigned)lc < r->ncols && unit_is_bytes(r->cols[lc].unit);
 	return true;
 }
 

@@ -128,9 +128,8 @@ bool csv_num_is_whole(const struct num *n)
 }
 
 static const struct unit_def time_units[] = {
-	{ "fs", -3 }, { "ps", 0 }, { "ns", 3 }, { "us", 6 },
-	{ "\xc2\xb5s", 6 }, { "\xce\xbcs", 6 }, { "ms", 9 },
-	{ "s", 12 }, { "sec", 12 },
+	{ "fs", -3 },       { "ps", 0 }, { "ns", 3 }, { "us", 6 },   { "\xc2\xb5s", 6 },
+	{ "\xce\xbcs", 6 }, { "ms", 9 }, { "s", 12 }, { "sec", 12 },
 };
 
 bool csv_time_unit_lookup(const char *s, size_t len, int *pow)
@@ -154,8 +153,8 @@ bool csv_ticks_unit(const char *s, size_t len)
 }
 
 /* csv_parse_time(), with decimal commas when comma is set. */
-bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma,
-                          uint64_t *ps, const char **why)
+bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma, uint64_t *ps,
+                          const char **why)
 {
 	struct num n;
 	const char *u;
@@ -188,8 +187,7 @@ bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma
 	return true;
 }
 
-bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps,
-                    const char **why)
+bool csv_parse_time(const char *s, size_t len, int default_pow, uint64_t *ps, const char **why)
 {
 	return csv_parse_time_comma(s, len, default_pow, false, ps, why);
 }

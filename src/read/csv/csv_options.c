@@ -35,8 +35,7 @@ static int map_key_lookup(const char *s, size_t len)
 	return csv_field_lookup(norm, NULL);
 }
 
-static bool parse_small_uint(const char *s, size_t len, unsigned max,
-                             unsigned *out)
+static bool parse_small_uint(const char *s, size_t len, unsigned max, unsigned *out)
 {
 	unsigned v = 0;
 
@@ -54,9 +53,8 @@ static bool parse_small_uint(const char *s, size_t len, unsigned max,
 }
 
 /* KEY=VALUE of arg: key and value trimmed. */
-static bool split_kv(const char *arg, const char *what, const char **k,
-                     size_t *klen, const char **v, size_t *vlen, char *err,
-                     size_t errlen)
+static bool split_kv(const char *arg, const char *what, const char **k, size_t *klen,
+                     const char **v, size_t *vlen, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
 
@@ -71,8 +69,7 @@ static bool split_kv(const char *arg, const char *what, const char **k,
 	return true;
 }
 
-bool csv_options_set_map(struct csv_options *o, const char *arg, char *err,
-                         size_t errlen)
+bool csv_options_set_map(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
 	const char *k = NULL, *v = NULL;
 	size_t klen = 0, vlen = 0;
@@ -86,17 +83,16 @@ bool csv_options_set_map(struct csv_options *o, const char *arg, char *err,
 		return csv_set_err(err, errlen,
 		                   "--map '%s': unknown key (time, dir, link, type, "
 		                   "dllp-type, tlp-type, vc, hdr-fc, data-fc, hdr-scale, "
-		                   "data-scale, seq, acknak-seq, length, tc, raw, packet)", arg);
+		                   "data-scale, seq, acknak-seq, length, tc, raw, packet)",
+		                   arg);
 	m = &o->map[f];
 	memset(m, 0, sizeof(*m));
 	if (vlen == 0 || ascii_eq_nocase(v, vlen, "none") || ascii_eq_nocase(v, vlen, "-")) {
 		m->how = CSV_MAP_NONE;
 	} else if (v[0] == '#') {
-		if (!parse_small_uint(v + 1, vlen - 1, CSV_MAX_COLS, &m->index) ||
-		    m->index == 0)
-			return csv_set_err(err, errlen,
-			                   "--map '%s': column number from #1 to #%u", arg,
-			                   CSV_MAX_COLS);
+		if (!parse_small_uint(v + 1, vlen - 1, CSV_MAX_COLS, &m->index) || m->index == 0)
+			return csv_set_err(err, errlen, "--map '%s': column number from #1 to #%u",
+			                   arg, CSV_MAX_COLS);
 		m->how = CSV_MAP_INDEX;
 	} else {
 		if (vlen >= sizeof(m->name))
@@ -108,13 +104,20 @@ bool csv_options_set_map(struct csv_options *o, const char *arg, char *err,
 	return true;
 }
 
-bool csv_options_set_delimiter(struct csv_options *o, const char *arg,
-                               char *err, size_t errlen)
+bool csv_options_set_delimiter(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
-	static const struct { const char *name; char c; } names[] = {
-		{ "auto", CSV_DELIM_AUTO }, { "tab", '\t' }, { "\\t", '\t' },
-		{ "comma", ',' }, { "semicolon", ';' }, { "pipe", '|' },
-		{ "space", CSV_DELIM_ALIGNED }, { "aligned", CSV_DELIM_ALIGNED },
+	static const struct {
+		const char *name;
+		char c;
+	} names[] = {
+		{ "auto", CSV_DELIM_AUTO },
+		{ "tab", '\t' },
+		{ "\\t", '\t' },
+		{ "comma", ',' },
+		{ "semicolon", ';' },
+		{ "pipe", '|' },
+		{ "space", CSV_DELIM_ALIGNED },
+		{ "aligned", CSV_DELIM_ALIGNED },
 		{ "whitespace", CSV_DELIM_ALIGNED },
 	};
 
@@ -130,11 +133,11 @@ bool csv_options_set_delimiter(struct csv_options *o, const char *arg,
 	}
 	return csv_set_err(err, errlen,
 	                   "--delimiter takes one character, tab, comma, semicolon, "
-	                   "pipe, space (aligned columns) or auto, not '%s'", arg);
+	                   "pipe, space (aligned columns) or auto, not '%s'",
+	                   arg);
 }
 
-bool csv_options_set_header_line(struct csv_options *o, const char *arg,
-                                 char *err, size_t errlen)
+bool csv_options_set_header_line(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
 	unsigned v;
 
@@ -147,14 +150,13 @@ bool csv_options_set_header_line(struct csv_options *o, const char *arg,
 	return true;
 }
 
-bool csv_options_set_time_unit(struct csv_options *o, const char *arg,
-                               char *err, size_t errlen)
+bool csv_options_set_time_unit(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
 	int pow;
 
 	if (!csv_time_unit_lookup(arg, strlen(arg), &pow) || pow < 0)
-		return csv_set_err(err, errlen,
-		                   "--time-unit takes ps, ns, us, ms or s, not '%s'", arg);
+		return csv_set_err(err, errlen, "--time-unit takes ps, ns, us, ms or s, not '%s'",
+		                   arg);
 	o->time_unit_pow = pow;
 	return true;
 }
@@ -163,7 +165,7 @@ bool csv_options_set_time_unit(struct csv_options *o, const char *arg,
 static bool frequency_to_fs(const struct num *n, int unit_pow, uint64_t *fs)
 {
 	uint64_t hz_scaled;
-	int e = n->exp10 + unit_pow;   /* f = digits * 10^e Hz */
+	int e = n->exp10 + unit_pow; /* f = digits * 10^e Hz */
 	int shift = 0;
 	uint64_t num = 1;
 	struct num m = *n;
@@ -181,11 +183,13 @@ static bool frequency_to_fs(const struct num *n, int unit_pow, uint64_t *fs)
 	return *fs != 0;
 }
 
-bool csv_options_set_clock_period(struct csv_options *o, const char *arg,
-                                  char *err, size_t errlen)
+bool csv_options_set_clock_period(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
 	static const struct unit_def freq_units[] = {
-		{ "hz", 0 }, { "khz", 3 }, { "mhz", 6 }, { "ghz", 9 },
+		{ "hz", 0 },
+		{ "khz", 3 },
+		{ "mhz", 6 },
+		{ "ghz", 9 },
 	};
 	const char *s = arg, *u;
 	size_t len = strlen(arg), ulen;
@@ -208,19 +212,18 @@ bool csv_options_set_clock_period(struct csv_options *o, const char *arg,
 			return true;
 		}
 	}
-	if (!csv_time_unit_lookup(u, ulen, &pow) || !csv_num_to_u64(&n, pow + 3, &fs) ||
-	    fs == 0)
+	if (!csv_time_unit_lookup(u, ulen, &pow) || !csv_num_to_u64(&n, pow + 3, &fs) || fs == 0)
 		goto bad;
 	o->clock_period_fs = fs;
 	return true;
 bad:
 	return csv_set_err(err, errlen,
 	                   "--clock-period takes a time (4ns, 2.5 ns) or a frequency "
-	                   "(250MHz) greater than 0, not '%s'", arg);
+	                   "(250MHz) greater than 0, not '%s'",
+	                   arg);
 }
 
-bool csv_options_set_dir_map(struct csv_options *o, const char *arg,
-                             char *err, size_t errlen)
+bool csv_options_set_dir_map(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
 	const char *p = arg;
 
@@ -279,8 +282,7 @@ static void cut_comment(char *line)
 }
 
 /* One line of a map file: KEY=VALUE. */
-static bool map_file_line(struct csv_options *o, char *line, char *err,
-                          size_t errlen)
+static bool map_file_line(struct csv_options *o, char *line, char *err, size_t errlen)
 {
 	static const struct {
 		const char *key;
@@ -318,8 +320,7 @@ static bool map_file_line(struct csv_options *o, char *line, char *err,
 	return csv_options_set_map(o, line, err, errlen);
 }
 
-bool csv_options_load_map_file(struct csv_options *o, const char *path,
-                               char *err, size_t errlen)
+bool csv_options_load_map_file(struct csv_options *o, const char *path, char *err, size_t errlen)
 {
 	char line[512], msg[300];
 	unsigned no = 0;

@@ -20,8 +20,7 @@
 #include "wire/dllp.h"
 #include "wire/tlp.h"
 
-static bool row_fail(struct row *w, unsigned col, const char *fmt, ...)
-	PRINTF_LIKE(3, 4);
+static bool row_fail(struct row *w, unsigned col, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
 static bool row_fail(struct row *w, unsigned col, const char *fmt, ...)
 {
@@ -35,8 +34,7 @@ static bool row_fail(struct row *w, unsigned col, const char *fmt, ...)
 }
 
 /* "hdr-fc (column 5 'HdrFC')": which export column a message is about. */
-static const char *where(const struct row *w, enum csv_field f, char *buf,
-                         size_t size)
+static const char *where(const struct row *w, enum csv_field f, char *buf, size_t size)
 {
 	const struct csv_reader *r = w->r;
 	int c = r->field_col[f];
@@ -71,12 +69,15 @@ enum count_unit { CU_NONE, CU_BYTES, CU_DW, CU_INF };
 
 static bool count_unit_parse(const char *s, size_t len, enum count_unit *u)
 {
-	static const struct { const char *name; enum count_unit u; } units[] = {
-		{ "", CU_NONE }, { "credits", CU_NONE }, { "credit", CU_NONE },
-		{ "cr", CU_NONE }, { "headers", CU_NONE }, { "hdrs", CU_NONE },
-		{ "bytes", CU_BYTES }, { "byte", CU_BYTES }, { "b", CU_BYTES },
-		{ "databytes", CU_BYTES }, { "dw", CU_DW }, { "dws", CU_DW },
-		{ "dword", CU_DW }, { "dwords", CU_DW },
+	static const struct {
+		const char *name;
+		enum count_unit u;
+	} units[] = {
+		{ "", CU_NONE },           { "credits", CU_NONE }, { "credit", CU_NONE },
+		{ "cr", CU_NONE },         { "headers", CU_NONE }, { "hdrs", CU_NONE },
+		{ "bytes", CU_BYTES },     { "byte", CU_BYTES },   { "b", CU_BYTES },
+		{ "databytes", CU_BYTES }, { "dw", CU_DW },        { "dws", CU_DW },
+		{ "dword", CU_DW },        { "dwords", CU_DW },
 	};
 	char w[24];
 
@@ -93,8 +94,8 @@ static bool count_unit_parse(const char *s, size_t len, enum count_unit *u)
 
 /* A count cell: decimal (grouping allowed) or 0x hex, an optional unit
  * word ("16128 data bytes", "16 DW"), or inf/infinite (0). */
-static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c,
-                       uint64_t *v, enum count_unit *u)
+static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c, uint64_t *v,
+                       enum count_unit *u)
 {
 	char q[QUOTE_BUF], at[96], sq[16];
 	const char *s = cell_text(w, c);
@@ -129,15 +130,14 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 		return row_fail(w, c->col, "%s: '%s' is not a whole number",
 		                where(w, f, at, sizeof(at)), text_quote(q, s, len));
 	if (!csv_num_to_u64(&n, 0, v))
-		return row_fail(w, c->col, "%s: '%s' is too large",
-		                where(w, f, at, sizeof(at)), text_quote(q, s, len));
+		return row_fail(w, c->col, "%s: '%s' is too large", where(w, f, at, sizeof(at)),
+		                text_quote(q, s, len));
 	return true;
 }
 
 /* An optional (or required) plain count in min..max. */
-static bool field_uint(struct row *w, enum csv_field f, uint32_t min,
-                       uint32_t max, bool required, const char *what,
-                       uint32_t *out, bool *given)
+static bool field_uint(struct row *w, enum csv_field f, uint32_t min, uint32_t max, bool required,
+                       const char *what, uint32_t *out, bool *given)
 {
 	char q[QUOTE_BUF], at[96];
 	const struct csv_cell *c = cell_of(w, f);
@@ -147,8 +147,7 @@ static bool field_uint(struct row *w, enum csv_field f, uint32_t min,
 	*given = c != NULL;
 	if (c == NULL) {
 		if (required)
-			return row_fail(w, 1, "%s has no %s", what,
-			                where(w, f, at, sizeof(at)));
+			return row_fail(w, 1, "%s has no %s", what, where(w, f, at, sizeof(at)));
 		return true;
 	}
 	if (!cell_count(w, f, c, &v, &u))
@@ -240,8 +239,14 @@ static bool row_dir(struct row *w, const char *s, size_t len, unsigned col)
 
 static bool framing_symbol(const char *s, size_t len, uint8_t *b)
 {
-	static const struct { const char *name; uint8_t sym; } syms[] = {
-		{ "SDP", 0x5C }, { "STP", 0xFB }, { "END", 0xFD }, { "EDB", 0xFE },
+	static const struct {
+		const char *name;
+		uint8_t sym;
+	} syms[] = {
+		{ "SDP", 0x5C },
+		{ "STP", 0xFB },
+		{ "END", 0xFD },
+		{ "EDB", 0xFE },
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(syms); i++) {
@@ -256,8 +261,8 @@ static bool framing_symbol(const char *s, size_t len, uint8_t *b)
 /* Hex bytes in any common spelling: "5c800803", "5C 80 08", "0x5c, 0x80",
  * "5Ch 80h", "5c:80", with SDP/STP/END/EDB as words.  col is the byte
  * column of s.  Stores at most cap bytes, counting them all. */
-static bool parse_hex_bytes(struct row *w, const char *s, size_t len,
-                            unsigned col, uint8_t *out, size_t cap, size_t *count)
+static bool parse_hex_bytes(struct row *w, const char *s, size_t len, unsigned col, uint8_t *out,
+                            size_t cap, size_t *count)
 {
 	char q[QUOTE_BUF];
 	size_t n = 0, p = 0;
@@ -334,8 +339,8 @@ static void strip_framing(const uint8_t **b, size_t *n, enum rec_kind *kind)
 }
 
 /* hint: REC_DLLP or REC_TLP from a type column, 0 when none. */
-static bool row_raw(struct row *w, const char *s, size_t len, unsigned col,
-                    enum csv_field f, int hint)
+static bool row_raw(struct row *w, const char *s, size_t len, unsigned col, enum csv_field f,
+                    int hint)
 {
 	char at[96];
 	struct csv_reader *r = w->r;
@@ -352,12 +357,15 @@ static bool row_raw(struct row *w, const char *s, size_t len, unsigned col,
 		return row_fail(w, col, "%s: no bytes", where(w, f, at, sizeof(at)));
 	strip_framing(&b, &n, &kind);
 	if (kind == 0)
-		kind = hint ? (enum rec_kind)hint
-		            : n == DLLP_WIRE_LEN || n == DLLP_CONTENT_LEN ? REC_DLLP : REC_TLP;
+		kind = hint                                          ? (enum rec_kind)hint
+		       : n == DLLP_WIRE_LEN || n == DLLP_CONTENT_LEN ? REC_DLLP
+		                                                     : REC_TLP;
 	if (kind == REC_DLLP) {
 		if (n != DLLP_WIRE_LEN && n != DLLP_CONTENT_LEN)
-			return row_fail(w, col, "%s: a DLLP is 6 bytes (4 without CRC), "
-			                "this one %zu", where(w, f, at, sizeof(at)), n);
+			return row_fail(w, col,
+			                "%s: a DLLP is 6 bytes (4 without CRC), "
+			                "this one %zu",
+			                where(w, f, at, sizeof(at)), n);
 		if (n == DLLP_CONTENT_LEN)
 			w->flags |= REC_F_NO_CRC;
 	} else if (n > TLP_MAX_RECORD_LEN) {
@@ -382,8 +390,7 @@ static bool row_data_fc(struct row *w, unsigned scale, uint32_t *field)
 	uint64_t v;
 
 	if (c == NULL)
-		return row_fail(w, 1, "FC DLLP has no %s",
-		                where(w, CSV_F_DATA_FC, at, sizeof(at)));
+		return row_fail(w, 1, "FC DLLP has no %s", where(w, CSV_F_DATA_FC, at, sizeof(at)));
 	if (!cell_count(w, CSV_F_DATA_FC, c, &v, &u))
 		return false;
 	if (u == CU_DW)
@@ -393,12 +400,16 @@ static bool row_data_fc(struct row *w, unsigned scale, uint32_t *field)
 		unsigned shift = scale >= 2 ? 2 * (scale - 1) : 0;
 
 		if (v % 16 != 0)
-			return row_fail(w, c->col, "%s: %" PRIu64 " bytes is not whole credits "
-			                "(16 bytes each)", where(w, CSV_F_DATA_FC, at, sizeof(at)), v);
+			return row_fail(w, c->col,
+			                "%s: %" PRIu64 " bytes is not whole credits "
+			                "(16 bytes each)",
+			                where(w, CSV_F_DATA_FC, at, sizeof(at)), v);
 		v /= 16;
 		if (v & ((UINT64_C(1) << shift) - 1))
-			return row_fail(w, c->col, "%s: %" PRIu64 " credits do not fit data "
-			                "scale %u", where(w, CSV_F_DATA_FC, at, sizeof(at)), v, scale);
+			return row_fail(w, c->col,
+			                "%s: %" PRIu64 " credits do not fit data "
+			                "scale %u",
+			                where(w, CSV_F_DATA_FC, at, sizeof(at)), v, scale);
 		v >>= shift;
 	}
 	if (v > 4095)
@@ -416,8 +427,7 @@ static bool row_hdr_fc(struct row *w, uint32_t *field)
 	uint64_t v;
 
 	if (c == NULL)
-		return row_fail(w, 1, "FC DLLP has no %s",
-		                where(w, CSV_F_HDR_FC, at, sizeof(at)));
+		return row_fail(w, 1, "FC DLLP has no %s", where(w, CSV_F_HDR_FC, at, sizeof(at)));
 	if (!cell_count(w, CSV_F_HDR_FC, c, &v, &u))
 		return false;
 	if (u == CU_BYTES || u == CU_DW)
@@ -431,8 +441,8 @@ static bool row_hdr_fc(struct row *w, uint32_t *field)
 }
 
 /* The VC of a row: its VC column and/or "(VC1)" in the type name. */
-static bool row_vc(struct row *w, const struct csv_type *t, unsigned min,
-                   const char *what, unsigned col, uint32_t *vc)
+static bool row_vc(struct row *w, const struct csv_type *t, unsigned min, const char *what,
+                   unsigned col, uint32_t *vc)
 {
 	char at[96];
 	const struct csv_cell *c = cell_of(w, CSV_F_VC);
@@ -441,8 +451,7 @@ static bool row_vc(struct row *w, const struct csv_type *t, unsigned min,
 	if (!field_uint(w, CSV_F_VC, min, 7, false, what, vc, &given))
 		return false;
 	if (c != NULL && t->vc >= 0 && (uint32_t)t->vc != *vc)
-		return row_fail(w, c->col,
-		                "%s: VC%u, but the type says VC%d",
+		return row_fail(w, c->col, "%s: VC%u, but the type says VC%d",
 		                where(w, CSV_F_VC, at, sizeof(at)), *vc, t->vc);
 	if (!given && t->vc >= 0) {
 		if ((unsigned)t->vc < min)
@@ -456,8 +465,7 @@ static bool row_vc(struct row *w, const struct csv_type *t, unsigned min,
 	return true;
 }
 
-static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col,
-                        struct dllp *d)
+static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col, struct dllp *d)
 {
 	const char *what = dllp_type_name(t->dllp_type);
 	uint32_t vc = 0, hdr = 0, data = 0, hs = 0, ds = 0;
@@ -493,8 +501,7 @@ static bool row_dllp_fields(struct row *w, const struct csv_type *t, unsigned co
 	} else if (t->dllp_type == DLLP_ACK || t->dllp_type == DLLP_NAK) {
 		enum csv_field f = cell_of(w, CSV_F_ACKNAK_SEQ) ? CSV_F_ACKNAK_SEQ : CSV_F_SEQ;
 
-		if (!field_uint(w, f, 0, 4095, true, dllp_type_name(t->dllp_type),
-		                &seq, &given))
+		if (!field_uint(w, f, 0, 4095, true, dllp_type_name(t->dllp_type), &seq, &given))
 			return false;
 		d.acknak_seq = (uint16_t)seq;
 	}
@@ -512,8 +519,8 @@ static bool row_tlp_fields(struct row *w, const struct csv_type *t, unsigned col
 	struct tlp_spec spec;
 	uint32_t seq = 0, len = 1, tc = 0;
 	bool has_seq, has_len, given;
-	bool len_optional = t->tlp_kind == TLP_CPL || t->tlp_kind == TLP_CPLLK ||
-	                    t->tlp_kind == TLP_MSG;
+	bool len_optional =
+	        t->tlp_kind == TLP_CPL || t->tlp_kind == TLP_CPLLK || t->tlp_kind == TLP_MSG;
 	const char *what = tlp_kind_name(t->tlp_kind);
 	size_t n;
 
@@ -554,8 +561,7 @@ static bool row_event(struct row *w, const struct csv_type *t, unsigned col)
 	uint32_t vc = 0;
 	uint8_t *b = w->r->bytes;
 
-	if (t->event == EV_VC_ENABLE &&
-	    !row_vc(w, t, 1, "vc-enable", col, &vc))
+	if (t->event == EV_VC_ENABLE && !row_vc(w, t, 1, "vc-enable", col, &vc))
 		return false;
 	b[0] = (uint8_t)t->event;
 	b[1] = (uint8_t)vc;
@@ -569,10 +575,10 @@ static bool row_event(struct row *w, const struct csv_type *t, unsigned col)
 
 /* The type cells of a row, most specific first. */
 struct row_type {
-	struct csv_type t;        /* the specific type, if any */
-	unsigned col;             /* its cell's column */
+	struct csv_type t; /* the specific type, if any */
+	unsigned col; /* its cell's column */
 	bool specific;
-	int hint;                 /* REC_DLLP / REC_TLP / REC_EVENT, 0 */
+	int hint; /* REC_DLLP / REC_TLP / REC_EVENT, 0 */
 	bool skip;
 	bool any_cell;
 	const struct csv_cell *unknown; /* a cell naming nothing known */
@@ -582,17 +588,26 @@ struct row_type {
 static int kind_hint(enum csv_type_kind k)
 {
 	switch (k) {
-	case CSV_T_DLLP: case CSV_T_DLLP_ANY: return REC_DLLP;
-	case CSV_T_TLP: case CSV_T_TLP_ANY: return REC_TLP;
-	case CSV_T_EVENT: case CSV_T_EVENT_ANY: return REC_EVENT;
-	default: return 0;
+	case CSV_T_DLLP:
+	case CSV_T_DLLP_ANY:
+		return REC_DLLP;
+	case CSV_T_TLP:
+	case CSV_T_TLP_ANY:
+		return REC_TLP;
+	case CSV_T_EVENT:
+	case CSV_T_EVENT_ANY:
+		return REC_EVENT;
+	default:
+		return 0;
 	}
 }
 
 static void row_types(const struct row *w, struct row_type *rt)
 {
 	static const enum csv_field order[] = {
-		CSV_F_DLLP_TYPE, CSV_F_TLP_TYPE, CSV_F_KIND,
+		CSV_F_DLLP_TYPE,
+		CSV_F_TLP_TYPE,
+		CSV_F_KIND,
 	};
 
 	memset(rt, 0, sizeof(*rt));
@@ -611,8 +626,8 @@ static void row_types(const struct row *w, struct row_type *rt)
 		rt->skip |= t.kind == CSV_T_SKIP;
 		if (rt->hint == 0)
 			rt->hint = kind_hint(t.kind);
-		if (!rt->specific && (t.kind == CSV_T_DLLP || t.kind == CSV_T_TLP ||
-		                      t.kind == CSV_T_EVENT)) {
+		if (!rt->specific &&
+		    (t.kind == CSV_T_DLLP || t.kind == CSV_T_TLP || t.kind == CSV_T_EVENT)) {
 			rt->t = t;
 			rt->col = c->col;
 			rt->specific = true;
@@ -680,7 +695,8 @@ static enum row_result row_agilent(struct row *w)
 	char q[QUOTE_BUF];
 
 	if (!csv_parse_agilent(r->line, r->line_len, &a)) {
-		row_fail(w, 1, "not an analyzer record line "
+		row_fail(w, 1,
+		         "not an analyzer record line "
 		         "('DS|US Record N @ TIME: HEX')");
 		return ROW_MALFORMED;
 	}
@@ -692,9 +708,10 @@ static enum row_result row_agilent(struct row *w)
 		         text_quote(q, r->line + a.time_off, a.time_len), why);
 		return ROW_MALFORMED;
 	}
-	return row_raw(w, r->line + a.hex_off, r->line_len - a.hex_off,
-	               (unsigned)a.hex_off + 1, CSV_F_RAW, 0)
-	       ? ROW_RECORD : ROW_MALFORMED;
+	return row_raw(w, r->line + a.hex_off, r->line_len - a.hex_off, (unsigned)a.hex_off + 1,
+	               CSV_F_RAW, 0)
+	               ? ROW_RECORD
+	               : ROW_MALFORMED;
 }
 
 static enum row_result row_fpga(struct row *w)
@@ -706,8 +723,10 @@ static enum row_result row_fpga(struct row *w)
 	int pow;
 
 	if (r->ncells < 4) {
-		row_fail(w, 1, "a sniffer line is 'DIR, TIME, UNIT, 0xNN, ...': "
-		         "%u fields", r->ncells);
+		row_fail(w, 1,
+		         "a sniffer line is 'DIR, TIME, UNIT, 0xNN, ...': "
+		         "%u fields",
+		         r->ncells);
 		return ROW_MALFORMED;
 	}
 	if (!row_dir(w, r->line + c[0].off, c[0].len, c[0].col))
@@ -718,12 +737,13 @@ static enum row_result row_fpga(struct row *w)
 		return ROW_MALFORMED;
 	}
 	if (!csv_parse_time(r->line + c[1].off, c[1].len, pow, &w->time_ps, &why)) {
-		row_fail(w, c[1].col, "time '%s': %s",
-		         text_quote(q, r->line + c[1].off, c[1].len), why);
+		row_fail(w, c[1].col, "time '%s': %s", text_quote(q, r->line + c[1].off, c[1].len),
+		         why);
 		return ROW_MALFORMED;
 	}
-	return row_raw(w, r->line + c[3].off, r->line_len - c[3].off, c[3].col,
-	               CSV_F_RAW, 0) ? ROW_RECORD : ROW_MALFORMED;
+	return row_raw(w, r->line + c[3].off, r->line_len - c[3].off, c[3].col, CSV_F_RAW, 0)
+	               ? ROW_RECORD
+	               : ROW_MALFORMED;
 }
 
 /* Splits the current line into r->cells by the layout; false (with the
@@ -789,8 +809,11 @@ enum row_result csv_parse_row(struct csv_reader *r, struct row *w)
 		return ROW_MALFORMED;
 	row_packet_number(r);
 	switch (r->layout) {
-	case CSV_LAYOUT_AGILENT: return row_agilent(w);
-	case CSV_LAYOUT_FPGA: return row_fpga(w);
-	default: return row_from_cells(w);
+	case CSV_LAYOUT_AGILENT:
+		return row_agilent(w);
+	case CSV_LAYOUT_FPGA:
+		return row_fpga(w);
+	default:
+		return row_from_cells(w);
 	}
 }

@@ -19,8 +19,7 @@ static int mapped_name_field(const struct csv_options *o, const char *norm)
 
 		if (o->map[f].how != CSV_MAP_NAME)
 			continue;
-		csv_normalise_name(o->map[f].name, strlen(o->map[f].name), mn,
-		                   sizeof(mn), NULL, 0);
+		csv_normalise_name(o->map[f].name, strlen(o->map[f].name), mn, sizeof(mn), NULL, 0);
 		if (strcmp(mn, norm) == 0)
 			return f;
 	}
@@ -31,9 +30,8 @@ static int mapped_name_field(const struct csv_options *o, const char *norm)
  * the packet number not counted); 0 unless a header: two known, one of
  * them primary, and for blank-split columns at least half the cells
  * known, so a line of prose ("the DLLP seq test") is no header. */
-static unsigned header_score(const char *buf, const struct csv_cell *cells,
-                             unsigned n, const struct csv_options *o,
-                             bool aligned)
+static unsigned header_score(const char *buf, const struct csv_cell *cells, unsigned n,
+                             const struct csv_options *o, bool aligned)
 {
 	unsigned seen = 0, count = 0, known_cells = 0, cells_used = 0;
 	bool primary = false;
@@ -47,8 +45,7 @@ static unsigned header_score(const char *buf, const struct csv_cell *cells,
 		cells_used++;
 		if (cells[i].len >= CSV_NAME_MAX * 2)
 			continue;
-		csv_normalise_name(buf + cells[i].off, cells[i].len, norm,
-		                   sizeof(norm), NULL, 0);
+		csv_normalise_name(buf + cells[i].off, cells[i].len, norm, sizeof(norm), NULL, 0);
 		f = mapped_name_field(o, norm);
 		if (f < 0)
 			f = csv_column_field(buf + cells[i].off, cells[i].len, norm);
@@ -74,9 +71,8 @@ static unsigned header_score(const char *buf, const struct csv_cell *cells,
  * between names; else with one ("Time (ns)" must not become two names
  * when a tab or two blanks separate the columns).  The --delimiter in o
  * leaves one choice.  Returns the score (0: not a header). */
-unsigned csv_guess_header(const char *line, size_t len, char *scratch,
-                          struct csv_cell *cells, const struct csv_options *o,
-                          struct split_mode *best)
+unsigned csv_guess_header(const char *line, size_t len, char *scratch, struct csv_cell *cells,
+                          const struct csv_options *o, struct split_mode *best)
 {
 	char forced = o != NULL ? o->delimiter : CSV_DELIM_AUTO;
 	static const char delims[] = { ',', '\t', ';', '|' };
@@ -91,7 +87,8 @@ unsigned csv_guess_header(const char *line, size_t len, char *scratch,
 	if (forced == CSV_DELIM_AUTO || forced == CSV_DELIM_ALIGNED) {
 		for (size_t i = 0; forced == CSV_DELIM_AUTO && i < ARRAY_LEN(delims); i++) {
 			if (memchr(line, delims[i], len) != NULL)
-				modes[nmodes++] = (struct split_mode){ CSV_LAYOUT_DELIMITED, delims[i], 0 };
+				modes[nmodes++] =
+				        (struct split_mode){ CSV_LAYOUT_DELIMITED, delims[i], 0 };
 		}
 		modes[nmodes++] = (struct split_mode){ CSV_LAYOUT_ALIGNED, 0, 2 };
 		modes[nmodes++] = (struct split_mode){ CSV_LAYOUT_ALIGNED, 0, 1 };
@@ -101,8 +98,8 @@ unsigned csv_guess_header(const char *line, size_t len, char *scratch,
 	*best = modes[0];
 	for (unsigned m = 0; m < nmodes; m++) {
 		unsigned n = csv_split_copy(line, len, scratch, &modes[m], cells);
-		unsigned score = header_score(scratch, cells, n, o,
-		                              modes[m].layout == CSV_LAYOUT_ALIGNED);
+		unsigned score =
+		        header_score(scratch, cells, n, o, modes[m].layout == CSV_LAYOUT_ALIGNED);
 
 		/* A later group is tried only when no earlier one made a header. */
 		if (best_score > 0 && modes[m].layout == CSV_LAYOUT_ALIGNED &&
@@ -166,8 +163,7 @@ bool csv_parse_agilent(const char *s, size_t len, struct agilent_line *a)
 }
 
 /* "<-, 1234560, ns, 0x5c, 0x80, ...": arrow, time, unit, bytes. */
-bool csv_is_fpga_line(const char *line, size_t len, char *scratch,
-                      struct csv_cell *cells)
+bool csv_is_fpga_line(const char *line, size_t len, char *scratch, struct csv_cell *cells)
 {
 	static const struct split_mode comma = { CSV_LAYOUT_DELIMITED, ',', 0 };
 	unsigned n = csv_split_copy(line, len, scratch, &comma, cells);
@@ -182,8 +178,7 @@ bool csv_is_fpga_line(const char *line, size_t len, char *scratch,
 		return false;
 	if (!csv_time_unit_lookup(scratch + cells[2].off, cells[2].len, &pow))
 		return false;
-	return cells[3].len > 2 && csv_starts_nocase(scratch + cells[3].off,
-	                                              cells[3].len, "0x");
+	return cells[3].len > 2 && csv_starts_nocase(scratch + cells[3].off, cells[3].len, "0x");
 }
 
 /* A text trace line: "TIME down|up ...", TIME possibly followed by its
@@ -262,8 +257,8 @@ static bool shape_names(const char *buf, const struct csv_cell *cells, unsigned 
 		for (uint32_t k = 0; k < cells[i].len; k++) {
 			if (!shape_name_char(c[k]))
 				return false;
-			letter |= (unsigned char)c[k] >= 0x80 ||
-			          (is_alnum(c[k]) && !is_digit(c[k]));
+			letter |=
+			        (unsigned char)c[k] >= 0x80 || (is_alnum(c[k]) && !is_digit(c[k]));
 		}
 		if (!letter)
 			return false; /* a table rule ("---") or a number-like cell */
@@ -288,8 +283,8 @@ static bool shape_row_digits(const char *buf, const struct csv_cell *cells, unsi
 
 /* Feeds one line (len bytes, at most CSV_SNIFF_LINE) to the shape; forced
  * is the --delimiter, CSV_DELIM_AUTO to guess it from the header. */
-enum shape_event csv_shape_feed(struct shape *sh, const char *line, size_t len,
-                                char forced, char *scratch, struct csv_cell *cells)
+enum shape_event csv_shape_feed(struct shape *sh, const char *line, size_t len, char forced,
+                                char *scratch, struct csv_cell *cells)
 {
 	size_t b = csv_skip_blanks(line, len, 0);
 	struct split_mode mode = { CSV_LAYOUT_DELIMITED, 0, 0 };
@@ -350,7 +345,7 @@ bool csv_sniff(const unsigned char *head, size_t len)
 	const char *s = (const char *)head;
 	size_t p = csv_strip_bom(s, len);
 	struct shape sh = { false, 0, 0, 0, 0, false };
-	bool table = false;                /* a long table that ended */
+	bool table = false; /* a long table that ended */
 
 	while (p < len) {
 		const char *nl = memchr(s + p, '\n', len - p);

@@ -13,9 +13,8 @@
  * inside one); quoted content is unescaped in place.  Cells are trimmed.
  * Returns the number of cells (at most max; the rest are dropped);
  * *unterminated is the column of a quote that never closes, else 0. */
-unsigned csv_split_delimited(char *line, size_t len, char delim,
-                             struct csv_cell *cells, unsigned max,
-                             unsigned *unterminated)
+unsigned csv_split_delimited(char *line, size_t len, char delim, struct csv_cell *cells,
+                             unsigned max, unsigned *unterminated)
 {
 	unsigned n = 0;
 	size_t p = 0;
@@ -75,8 +74,8 @@ unsigned csv_split_delimited(char *line, size_t len, char delim,
 
 /* Splits at runs of blanks: of at least min_run blanks, or any run holding
  * a tab.  Used for aligned headers and for aligned rows without one. */
-unsigned csv_split_blanks(const char *line, size_t len, unsigned min_run,
-                          struct csv_cell *cells, unsigned max)
+unsigned csv_split_blanks(const char *line, size_t len, unsigned min_run, struct csv_cell *cells,
+                          unsigned max)
 {
 	unsigned n = 0;
 	size_t p = 0;
@@ -129,8 +128,8 @@ static size_t aligned_cut(const char *row, size_t len, size_t lo, size_t hi)
 	return p;
 }
 
-unsigned csv_split_aligned(const struct csv_reader *r, const char *row,
-                           size_t len, struct csv_cell *cells)
+unsigned csv_split_aligned(const struct csv_reader *r, const char *row, size_t len,
+                           struct csv_cell *cells)
 {
 	size_t cut = 0;
 
@@ -186,15 +185,14 @@ char csv_guess_delimiter(const char *line, size_t len)
 }
 
 /* Splits a copy of line (in scratch) the way mode says. */
-unsigned csv_split_copy(const char *line, size_t len, char *scratch,
-                        const struct split_mode *mode,
+unsigned csv_split_copy(const char *line, size_t len, char *scratch, const struct split_mode *mode,
                         struct csv_cell *cells)
 {
 	unsigned unterminated;
 
 	memcpy(scratch, line, len);
 	if (mode->layout == CSV_LAYOUT_DELIMITED)
-		return csv_split_delimited(scratch, len, mode->delim, cells,
-		                           CSV_MAX_COLS, &unterminated);
+		return csv_split_delimited(scratch, len, mode->delim, cells, CSV_MAX_COLS,
+		                           &unterminated);
 	return csv_split_blanks(scratch, len, mode->min_run, cells, CSV_MAX_COLS);
 }

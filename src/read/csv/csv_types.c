@@ -12,8 +12,7 @@
 #include "wire/dllp.h"
 #include "wire/tlp.h"
 
-bool csv_parse_dir(const char *s, size_t len, const struct csv_options *o,
-                   enum link_dir *dir)
+bool csv_parse_dir(const char *s, size_t len, const struct csv_options *o, enum link_dir *dir)
 {
 	static const char *const downs[] = { "down", "downstream", "ds", "dn" };
 	static const char *const ups[] = { "up", "upstream", "us" };
@@ -52,32 +51,51 @@ bool csv_parse_dir(const char *s, size_t len, const struct csv_options *o,
 }
 
 struct type_name {
-	const char *name;          /* squeezed */
+	const char *name; /* squeezed */
 	enum csv_type_kind kind;
-	unsigned code;             /* dllp_type, or link_event */
+	unsigned code; /* dllp_type, or link_event */
 };
 
 static const struct type_name type_names[] = {
-	{ "dllp", CSV_T_DLLP_ANY, 0 }, { "datalink", CSV_T_DLLP_ANY, 0 },
-	{ "datalinklayer", CSV_T_DLLP_ANY, 0 }, { "dll", CSV_T_DLLP_ANY, 0 },
+	{ "dllp", CSV_T_DLLP_ANY, 0 },
+	{ "datalink", CSV_T_DLLP_ANY, 0 },
+	{ "datalinklayer", CSV_T_DLLP_ANY, 0 },
+	{ "dll", CSV_T_DLLP_ANY, 0 },
 	{ "link", CSV_T_DLLP_ANY, 0 },
-	{ "tlp", CSV_T_TLP_ANY, 0 }, { "transaction", CSV_T_TLP_ANY, 0 },
-	{ "transactionlayer", CSV_T_TLP_ANY, 0 }, { "tl", CSV_T_TLP_ANY, 0 },
-	{ "event", CSV_T_EVENT_ANY, 0 }, { "linkevent", CSV_T_EVENT_ANY, 0 },
+	{ "tlp", CSV_T_TLP_ANY, 0 },
+	{ "transaction", CSV_T_TLP_ANY, 0 },
+	{ "transactionlayer", CSV_T_TLP_ANY, 0 },
+	{ "tl", CSV_T_TLP_ANY, 0 },
+	{ "event", CSV_T_EVENT_ANY, 0 },
+	{ "linkevent", CSV_T_EVENT_ANY, 0 },
 
-	{ "skp", CSV_T_SKIP, 0 }, { "skip", CSV_T_SKIP, 0 }, { "skpos", CSV_T_SKIP, 0 },
-	{ "ts1", CSV_T_SKIP, 0 }, { "ts2", CSV_T_SKIP, 0 }, { "fts", CSV_T_SKIP, 0 },
-	{ "eios", CSV_T_SKIP, 0 }, { "eieos", CSV_T_SKIP, 0 }, { "sds", CSV_T_SKIP, 0 },
-	{ "idle", CSV_T_SKIP, 0 }, { "logicalidle", CSV_T_SKIP, 0 },
-	{ "electricalidle", CSV_T_SKIP, 0 }, { "eidle", CSV_T_SKIP, 0 },
-	{ "orderedset", CSV_T_SKIP, 0 }, { "physical", CSV_T_SKIP, 0 },
-	{ "physicallayer", CSV_T_SKIP, 0 }, { "phy", CSV_T_SKIP, 0 },
+	{ "skp", CSV_T_SKIP, 0 },
+	{ "skip", CSV_T_SKIP, 0 },
+	{ "skpos", CSV_T_SKIP, 0 },
+	{ "ts1", CSV_T_SKIP, 0 },
+	{ "ts2", CSV_T_SKIP, 0 },
+	{ "fts", CSV_T_SKIP, 0 },
+	{ "eios", CSV_T_SKIP, 0 },
+	{ "eieos", CSV_T_SKIP, 0 },
+	{ "sds", CSV_T_SKIP, 0 },
+	{ "idle", CSV_T_SKIP, 0 },
+	{ "logicalidle", CSV_T_SKIP, 0 },
+	{ "electricalidle", CSV_T_SKIP, 0 },
+	{ "eidle", CSV_T_SKIP, 0 },
+	{ "orderedset", CSV_T_SKIP, 0 },
+	{ "physical", CSV_T_SKIP, 0 },
+	{ "physicallayer", CSV_T_SKIP, 0 },
+	{ "phy", CSV_T_SKIP, 0 },
 
-	{ "linkup", CSV_T_EVENT, EV_LINK_UP }, { "linkdown", CSV_T_EVENT, EV_LINK_DOWN },
-	{ "hotreset", CSV_T_EVENT, EV_HOT_RESET }, { "recovery", CSV_T_EVENT, EV_RECOVERY },
-	{ "portreset", CSV_T_EVENT, EV_PORT_RESET }, { "vcenable", CSV_T_EVENT, EV_VC_ENABLE },
+	{ "linkup", CSV_T_EVENT, EV_LINK_UP },
+	{ "linkdown", CSV_T_EVENT, EV_LINK_DOWN },
+	{ "hotreset", CSV_T_EVENT, EV_HOT_RESET },
+	{ "recovery", CSV_T_EVENT, EV_RECOVERY },
+	{ "portreset", CSV_T_EVENT, EV_PORT_RESET },
+	{ "vcenable", CSV_T_EVENT, EV_VC_ENABLE },
 
-	{ "ack", CSV_T_DLLP, DLLP_ACK }, { "nak", CSV_T_DLLP, DLLP_NAK },
+	{ "ack", CSV_T_DLLP, DLLP_ACK },
+	{ "nak", CSV_T_DLLP, DLLP_NAK },
 	{ "pmenterl1", CSV_T_DLLP, DLLP_PM_ENTER_L1 },
 	{ "pmenterl23", CSV_T_DLLP, DLLP_PM_ENTER_L23 },
 	{ "pmactivestaterequestl1", CSV_T_DLLP, DLLP_PM_AS_REQUEST_L1 },
@@ -96,8 +114,10 @@ struct fc_prefix {
 };
 
 static const struct fc_prefix fc_prefixes[] = {
-	{ "initfc1", DLLP_INITFC1 }, { "initfc2", DLLP_INITFC2 },
-	{ "updatefc", DLLP_UPDATEFC }, { "updfc", DLLP_UPDATEFC },
+	{ "initfc1", DLLP_INITFC1 },
+	{ "initfc2", DLLP_INITFC2 },
+	{ "updatefc", DLLP_UPDATEFC },
+	{ "updfc", DLLP_UPDATEFC },
 };
 
 struct fc_suffix {
@@ -106,7 +126,7 @@ struct fc_suffix {
 };
 
 static const struct fc_suffix fc_suffixes[] = {
-	{ "p", FC_P }, { "posted", FC_P }, { "np", FC_NP }, { "nonposted", FC_NP },
+	{ "p", FC_P },     { "posted", FC_P },       { "np", FC_NP },    { "nonposted", FC_NP },
 	{ "cpl", FC_CPL }, { "completion", FC_CPL }, { "cmpl", FC_CPL },
 };
 

@@ -97,8 +97,8 @@ enum line_status csv_read_line(struct csv_reader *r)
 /* ------------------------------------------------------------------ */
 /* Opening */
 
-void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
-                     char *err, size_t errlen)
+void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts, char *err,
+                     size_t errlen)
 {
 	struct csv_reader *r;
 	bool ok;
@@ -139,9 +139,12 @@ const char *csv_reader_format(void *state)
 	const struct csv_reader *r = state;
 
 	switch (r->layout) {
-	case CSV_LAYOUT_AGILENT: return "agilent-dump";
-	case CSV_LAYOUT_FPGA: return "fpga-csv";
-	default: return "csv";
+	case CSV_LAYOUT_AGILENT:
+		return "agilent-dump";
+	case CSV_LAYOUT_FPGA:
+		return "fpga-csv";
+	default:
+		return "csv";
 	}
 }
 
@@ -168,8 +171,8 @@ static bool skip_line(struct csv_reader *r)
 		rule = strchr("-=+|:*_,;\t \r", s[i]) != NULL || s[i] == r->delim;
 	if (rule)
 		return true;
-	return r->header_line_no != 0 && len == r->header_len &&
-	       len < CSV_HEADER_COPY && memcmp(s, r->header_copy, len) == 0;
+	return r->header_line_no != 0 && len == r->header_len && len < CSV_HEADER_COPY &&
+	       memcmp(s, r->header_copy, len) == 0;
 }
 
 static void fill_pos(const struct csv_reader *r, struct srcpos *pos)
@@ -182,8 +185,7 @@ static void fill_pos(const struct csv_reader *r, struct srcpos *pos)
 	pos->has_source_packet = r->row_has_packet;
 }
 
-static enum reader_result malformed(struct csv_reader *r,
-                                    struct reader_malformed *bad)
+static enum reader_result malformed(struct csv_reader *r, struct reader_malformed *bad)
 {
 	size_t n;
 
@@ -196,8 +198,7 @@ static enum reader_result malformed(struct csv_reader *r,
 	return READER_FATAL;
 }
 
-static enum reader_result read_failed(struct csv_reader *r,
-                                      struct reader_malformed *bad, int err)
+static enum reader_result read_failed(struct csv_reader *r, struct reader_malformed *bad, int err)
 {
 	r->failed = true;
 	r->read_errno = err;
@@ -235,8 +236,7 @@ static enum line_status next_line(struct csv_reader *r)
 	return csv_read_line(r);
 }
 
-static enum reader_result csv_next(void *state, struct record *rec,
-                                   struct reader_malformed *bad)
+static enum reader_result csv_next(void *state, struct record *rec, struct reader_malformed *bad)
 {
 	struct csv_reader *r = state;
 
@@ -264,8 +264,8 @@ static enum reader_result csv_next(void *state, struct record *rec,
 		if (r->line_too_long) {
 			r->record_no++;
 			bad->column = CSV_LINE_MAX + 1;
-			snprintf(bad->reason, sizeof(bad->reason),
-			         "line longer than %u bytes", CSV_LINE_MAX);
+			snprintf(bad->reason, sizeof(bad->reason), "line longer than %u bytes",
+			         CSV_LINE_MAX);
 			return malformed(r, bad);
 		}
 		nul = memchr(r->line, '\0', r->line_len);
@@ -366,8 +366,7 @@ uint64_t csv_reader_line(const void *state, const char **text, size_t *len)
 	return r->line_no;
 }
 
-bool csv_reader_cell(const void *state, enum csv_field f, const char **text,
-                     size_t *len)
+bool csv_reader_cell(const void *state, enum csv_field f, const char **text, size_t *len)
 {
 	const struct csv_reader *r = state;
 	int c = (unsigned)f < CSV_F_COUNT ? r->field_col[f] : -1;
