@@ -18,6 +18,7 @@
 #include "read/csv/csv_internal.h"
 #include "read/reader.h"
 #include "wire/dllp.h"
+#include "wire/fc_arith.h"
 #include "wire/tlp.h"
 
 static bool row_fail(struct row *w, unsigned col, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -397,7 +398,7 @@ static bool row_data_fc(struct row *w, unsigned scale, uint32_t *field)
 		return row_fail(w, c->col, "%s: give credits or bytes",
 		                where(w, CSV_F_DATA_FC, at, sizeof(at)));
 	if (u == CU_BYTES || (u == CU_NONE && w->r->data_fc_bytes)) {
-		unsigned shift = scale >= 2 ? 2 * (scale - 1) : 0;
+		unsigned shift = fc_scale_shift(scale);
 
 		if (v % 16 != 0)
 			return row_fail(w, c->col,
@@ -412,9 +413,9 @@ static bool row_data_fc(struct row *w, unsigned scale, uint32_t *field)
 			                where(w, CSV_F_DATA_FC, at, sizeof(at)), v, scale);
 		v >>= shift;
 	}
-	if (v > 4095)
-		return row_fail(w, c->col, "%s: %" PRIu64 " out of range 0..4095",
-		                where(w, CSV_F_DATA_FC, at, sizeof(at)), v);
+	if (v > FC_DATA_FIELD_MAX)
+		return row_fail(w, c->col, "%s: %" PRIu64 " out of range 0..%u",
+		                where(w, CSV_F_DATA_FC, at, sizeof(at)), v, FC_DATA_FIELD_MAX);
 	*field = (uint32_t)v;
 	return true;
 }
@@ -433,9 +434,9 @@ static bool row_hdr_fc(struct row *w, uint32_t *field)
 	if (u == CU_BYTES || u == CU_DW)
 		return row_fail(w, c->col, "%s: header credits are a count",
 		                where(w, CSV_F_HDR_FC, at, sizeof(at)));
-	if (v > 255)
-		return row_fail(w, c->col, "%s: %" PRIu64 " out of range 0..255",
-		                where(w, CSV_F_HDR_FC, at, sizeof(at)), v);
+	if (v > FC_HDR_FIELD_MAX)
+		return row_fail(w, c->col, "%s: %" PRIu64 " out of range 0..%u",
+		                where(w, CSV_F_HDR_FC, at, sizeof(at)), v, FC_HDR_FIELD_MAX);
 	*field = (uint32_t)v;
 	return true;
 }
@@ -501,7 +502,8 @@ static bool row_dllp_fields(struct row *w, const struct csv_type *t, unsigned co
 	} else if (t->dllp_type == DLLP_ACK || t->dllp_type == DLLP_NAK) {
 		enum csv_field f = cell_of(w, CSV_F_ACKNAK_SEQ) ? CSV_F_ACKNAK_SEQ : CSV_F_SEQ;
 
-		if (!field_uint(w, f, 0, 4095, true, dllp_type_name(t->dllp_type), &seq, &given))
+		if (!field_uint(w, f, 0, DL_SEQ_MAX, true, dllp_type_name(t->dllp_type), &seq,
+		                &given))
 			return false;
 		d.acknak_seq = (uint16_t)seq;
 	}
@@ -524,7 +526,7 @@ static bool row_tlp_fields(struct row *w, const struct csv_type *t, unsigned col
 	const char *what = tlp_kind_name(t->tlp_kind);
 	size_t n;
 
-	if (!field_uint(w, CSV_F_SEQ, 0, 4095, false, what, &seq, &has_seq) ||
+	if (!field_uint(w, CSV_F_SEQ, 0, DL_SEQ_MAX, false, what, &seq, &has_seq) ||
 	    !field_uint(w, CSV_F_LENGTH, 1, 1024, !len_optional, what, &len, &has_len) ||
 	    !field_uint(w, CSV_F_TC, 0, 7, false, what, &tc, &given))
 		return false;
