@@ -478,3 +478,19 @@ void reader_close(struct reader *r)
 	free(r->iobuf);
 	free(r);
 }
+
+void reader_resync_report(struct reader_malformed *bad, const char *damaged, const char *unit,
+                          const char *why, uint64_t skipped, bool found, uint64_t resume_offset)
+{
+	bad->skipped = skipped;
+	bad->resumed = found;
+	if (found)
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "damaged %s (%s): %llu bytes skipped to the next %s, at offset %llu",
+		         damaged, why, (unsigned long long)skipped, unit,
+		         (unsigned long long)resume_offset);
+	else
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "damaged %s (%s): no %s follows; %llu bytes left unread", damaged, why,
+		         unit, (unsigned long long)skipped);
+}

@@ -128,6 +128,13 @@ void reader_each(struct reader *r, reader_visit_fn visit, void *ctx);
  * For readers that implement each. */
 bool reader_record_ok(const struct record *rec, struct reader_malformed *bad);
 void reader_close(struct reader *r);
+
+/* A READER_RESYNC's report (capture.resync, capture-format.md section 1):
+ * "damaged DAMAGED (why): N bytes skipped to the next UNIT, at offset O"
+ * when found, else "... no UNIT follows; N bytes left unread"; bad->pos is
+ * the caller's to fill. */
+void reader_resync_report(struct reader_malformed *bad, const char *damaged, const char *unit,
+                          const char *why, uint64_t skipped, bool found, uint64_t resume_offset);
 /* The byte accounting of a reader that keeps one (see reader_ops.bytes);
  * false for a format that does not. */
 bool reader_bytes(const struct reader *r, uint64_t *read, uint64_t *skipped);

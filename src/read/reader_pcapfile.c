@@ -143,17 +143,7 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 		r->done = true;
 	memset(bad, 0, sizeof(*bad));
 	pf_position(r, r->record_no + 1, from, &bad->pos);
-	bad->skipped = skipped;
-	bad->resumed = found;
-	if (found)
-		snprintf(bad->reason, sizeof(bad->reason),
-		         "damaged record header (%s): %llu bytes skipped to the next record, "
-		         "at offset %llu",
-		         why, (unsigned long long)skipped, (unsigned long long)sw_offset(w));
-	else
-		snprintf(bad->reason, sizeof(bad->reason),
-		         "damaged record header (%s): no record follows; %llu bytes left unread",
-		         why, (unsigned long long)skipped);
+	reader_resync_report(bad, "record header", "record", why, skipped, found, sw_offset(w));
 	return READER_RESYNC;
 }
 

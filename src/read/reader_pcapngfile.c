@@ -224,16 +224,7 @@ static COLD_PATH enum reader_result png_resync(struct pcapngfile_reader *r,
 		r->done = true;
 	memset(bad, 0, sizeof(*bad));
 	png_position(r, r->record_no + 1, from, &bad->pos);
-	bad->skipped = skipped;
-	bad->resumed = found;
-	if (found)
-		snprintf(bad->reason, sizeof(bad->reason),
-		         "damaged block (%s): %llu bytes skipped to the next block, at offset %llu",
-		         why, (unsigned long long)skipped, (unsigned long long)sw_offset(w));
-	else
-		snprintf(bad->reason, sizeof(bad->reason),
-		         "damaged block (%s): no block follows; %llu bytes left unread", why,
-		         (unsigned long long)skipped);
+	reader_resync_report(bad, "block", "block", why, skipped, found, sw_offset(w));
 	return READER_RESYNC;
 }
 
