@@ -80,3 +80,41 @@ uint64_t sw_take_rest(struct stream_window *w)
 		sw_fill(w, w->size);
 	}
 }
+
+enum sw_search_result sw_search(struct stream_window *w, size_t probe, size_t anchor_off,
+                                int anchor, sw_candidate_fn candidate, void *ctx)
+{
+	for (;;) {
+		size_t avail = sw_fill(w, probe);
+		if (avail < probe && w->read_errno)
+			return SW_ERROR;
+		if (avail < probe) {
+			sw_take(w, avail); /* nothing that is left can be a unit */
+			return SW_NONE;
+		}
+		if (anchor >= 0) {
+			const uint8_t *p = sw_data(w);
+			const uint8_t *hit = memchr(p + anchor_off, anchor, avail - anchor_off);
+			if (!hit) {
+				sw_take(w, avail - anchor_off);
+				continue;
+			}
+			sw_take(w, (size_t)(hit - p) - anchor_off);
+			avail = sw_avail(w);
+		}
+		size_t len = candidate(ctx, sw_data(w), avail);
+		while (len > avail) {
+			avail = sw_fill(w, len);
+			if (avail < len) {
+				if (w->read_errno)
+					return SW_ERROR;
+				len = 0; /* it runs past the end */
+				break;
+			}
+			len = candidate(ctx, sw_data(w), avail);
+		}
+		if (len)
+			return SW_FOUND;
+		sw_take(w, 1);
+	}
+}

@@ -58,4 +58,21 @@ static inline void sw_take(struct stream_window *w, size_t n)
 	w->pos += n;
 }
 
+/* Whether a unit (a record, a block) verifiably starts at data: 0 when
+ * not; else the bytes it spans, which it starts only if they are all
+ * there: a length above avail asks to be called again with at least that
+ * many. */
+typedef size_t (*sw_candidate_fn)(void *ctx, const uint8_t *data, size_t avail);
+
+enum sw_search_result { SW_FOUND, SW_NONE, SW_ERROR };
+
+/* Moves forward to the first offset where candidate() accepts a unit
+ * (SW_FOUND, the window at it), or takes every byte left (SW_NONE: the
+ * input ends before one; fewer than probe bytes can hold none), or stops
+ * on a read error where the bytes read do not suffice (SW_ERROR).  When
+ * every unit has the byte anchor at anchor_off (anchor < 0: none), only
+ * the offsets that have it are tried. */
+enum sw_search_result sw_search(struct stream_window *w, size_t probe, size_t anchor_off,
+                                int anchor, sw_candidate_fn candidate, void *ctx);
+
 #endif

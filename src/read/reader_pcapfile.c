@@ -97,6 +97,17 @@ static COLD_PATH enum reader_result pf_fatal(struct pcapfile_reader *r,
 	return READER_FATAL;
 }
 
+/* sw_candidate_fn: a record verifiably starts at data (its bytes must
+ * all be there: it fits the file). */
+static size_t pf_candidate(void *ctx, const uint8_t *data, size_t avail)
+{
+	const struct pcapfile_reader *r = ctx;
+	struct pcap_rec_hdr rh;
+	if (!pcap_rec_candidate(&r->fh, data, avail, r->have_prev, r->prev_sec, r->prev_ns, &rh))
+		return 0;
+	return PCAP_REC_HDR_LEN + rh.caplen;
+}
+
 /* The header at the current offset cannot be valid (why says how): the
  * search for the next offset where a record verifiably starts, from the
  * byte after it.  A candidate must fit the file: its bytes must be there. */
@@ -105,38 +116,13 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 {
 	struct stream_window *w = &r->w;
 	uint64_t from = sw_offset(w);
-	bool found = false;
 	sw_take(w, 1);
-	for (;;) {
-		size_t avail = sw_fill(w, PF_PROBE);
-		if (avail < PF_PROBE && w->read_errno)
-			return pf_fatal(r, bad);
-		if (avail < PF_PROBE) {
-			sw_take(w, avail); /* nothing that is left can be a record */
-			break;
-		}
-		/* a record's pseudo-header version byte follows its header */
-		const uint8_t *p = sw_data(w);
-		const uint8_t *hit =
-		        memchr(p + PCAP_REC_HDR_LEN, PCAP_PSEUDO_VERSION, avail - PCAP_REC_HDR_LEN);
-		if (!hit) {
-			sw_take(w, avail - PCAP_REC_HDR_LEN);
-			continue;
-		}
-		sw_take(w, (size_t)(hit - p) - PCAP_REC_HDR_LEN);
-		struct pcap_rec_hdr rh;
-		if (pcap_rec_candidate(&r->fh, sw_data(w), sw_avail(w), r->have_prev, r->prev_sec,
-		                       r->prev_ns, &rh)) {
-			size_t need = PCAP_REC_HDR_LEN + rh.caplen;
-			if (sw_fill(w, need) >= need) {
-				found = true;
-				break;
-			}
-			if (w->read_errno)
-				return pf_fatal(r, bad);
-		}
-		sw_take(w, 1);
-	}
+	/* a record's pseudo-header version byte follows its header */
+	enum sw_search_result res =
+	        sw_search(w, PF_PROBE, PCAP_REC_HDR_LEN, PCAP_PSEUDO_VERSION, pf_candidate, r);
+	if (res == SW_ERROR)
+		return pf_fatal(r, bad);
+	bool found = res == SW_FOUND;
 	uint64_t skipped = sw_offset(w) - from;
 	r->bytes_skipped += skipped;
 	if (!found)

@@ -187,6 +187,20 @@ static COLD_PATH enum reader_result png_fatal(struct pcapngfile_reader *r,
 	return READER_FATAL;
 }
 
+/* sw_candidate_fn: a block with a valid type and a matching trailing
+ * length starts at data. */
+static size_t png_candidate(void *ctx, const uint8_t *data, size_t avail)
+{
+	const struct pcapngfile_reader *r = ctx;
+	bool sw = r->swapped;
+	uint32_t len;
+	if (!pcapng_block_head_ok(data, avail, PCAPNG_BLOCK_MAX, &sw, &len))
+		return 0;
+	if (avail < len)
+		return len; /* the trailer is not read yet */
+	return pcapng_block_tail_ok(data, len, sw) ? len : 0;
+}
+
 /* The block at the current offset cannot be framed (why): the search for
  * the next offset where a block verifiably starts, from the byte after
  * it.  Blocks are 4-byte aligned in a sound file, but damage may insert
@@ -196,28 +210,11 @@ static COLD_PATH enum reader_result png_resync(struct pcapngfile_reader *r,
 {
 	struct stream_window *w = &r->w;
 	uint64_t from = sw_offset(w);
-	bool found = false;
 	sw_take(w, 1);
-	for (;;) {
-		size_t avail = sw_fill(w, PCAPNG_BLOCK_MIN);
-		if (avail < PCAPNG_BLOCK_MIN && w->read_errno)
-			return png_fatal(r, bad);
-		if (avail < PCAPNG_BLOCK_MIN) {
-			sw_take(w, avail); /* nothing that is left can be a block */
-			break;
-		}
-		bool sw = r->swapped;
-		uint32_t len;
-		if (pcapng_block_head_ok(sw_data(w), avail, PCAPNG_BLOCK_MAX, &sw, &len)) {
-			if (sw_fill(w, len) >= len && pcapng_block_tail_ok(sw_data(w), len, sw)) {
-				found = true;
-				break;
-			}
-			if (w->read_errno)
-				return png_fatal(r, bad);
-		}
-		sw_take(w, 1);
-	}
+	enum sw_search_result res = sw_search(w, PCAPNG_BLOCK_MIN, 0, -1, png_candidate, r);
+	if (res == SW_ERROR)
+		return png_fatal(r, bad);
+	bool found = res == SW_FOUND;
 	uint64_t skipped = sw_offset(w) - from;
 	r->bytes_skipped += skipped;
 	if (!found)
