@@ -288,16 +288,32 @@ static COLD_PATH void raise_seq_out_of_order(struct fc_model *m, const struct pa
 	fc_raise(m, &f);
 }
 
+/* The newest sequence number seen on the way to the receiver. */
+static void note_newest_rcv(struct dl_port *rx, unsigned seq)
+{
+	if (!rx->newest_rcv_known || seq_sub(seq, rx->newest_rcv) - 1u < 2047u) {
+		rx->newest_rcv = (uint16_t)seq;
+		rx->newest_rcv_known = true;
+	}
+}
+
+/* A TLP came that the capture did not see arrive intact: until the
+ * receiver's next Ack/Nak, what follows is not out of order, and an Ack
+ * that covers it is dl.ack.unreceived [rules.md]. */
+static void rcv_not_intact(struct dl_port *rx)
+{
+	rx->rcv_uncertain = true;
+	if (rx->rcv_damaged < UINT32_MAX)
+		rx->rcv_damaged++;
+}
+
 /* The receiver's view: in order, a duplicate, or out of sequence [7]. */
 static void tlp_at_receiver(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
                             enum link_dir rx_dir)
 {
 	struct dl_port *rx = &link->dl[rx_dir];
 	unsigned seq = pkt->u.tlp.seq;
-	if (!rx->newest_rcv_known || seq_sub(seq, rx->newest_rcv) - 1u < 2047u) {
-		rx->newest_rcv = (uint16_t)seq;
-		rx->newest_rcv_known = true;
-	}
+	note_newest_rcv(rx, seq);
 	if (!rx->rcv_known) {
 		rx->rcv_known = true; /* learnt: a mid-stream capture */
 		rx->next_rcv_seq = (uint16_t)((seq + 1) & SEQ_MASK);
@@ -389,9 +405,7 @@ void dl_damaged_tlp(struct fc_link *link, enum link_dir tx_dir)
 	tx->replay_resync = true;
 	/* until the receiver's next Ack/Nak says what it has, what follows
 	 * is not out of order */
-	rx->rcv_uncertain = true;
-	if (rx->rcv_damaged < UINT32_MAX)
-		rx->rcv_damaged++;
+	rcv_not_intact(rx);
 }
 
 void dl_damaged_dllp(struct fc_link *link, enum link_dir sender)
@@ -416,14 +430,8 @@ void dl_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet 
 		/* Its LCRC proves its bytes, not that the receiver took it: the
 		 * capture did not see it arrive intact [rules.md]. */
 		struct dl_port *rx = &link->dl[rx_dir];
-		unsigned seq = t->seq;
-		if (!rx->newest_rcv_known || seq_sub(seq, rx->newest_rcv) - 1u < 2047u) {
-			rx->newest_rcv = (uint16_t)seq;
-			rx->newest_rcv_known = true;
-		}
-		rx->rcv_uncertain = true;
-		if (rx->rcv_damaged < UINT32_MAX)
-			rx->rcv_damaged++;
+		note_newest_rcv(rx, t->seq);
+		rcv_not_intact(rx);
 		return;
 	}
 	tlp_at_receiver(m, link, pkt, rx_dir);
