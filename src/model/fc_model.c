@@ -146,18 +146,9 @@ static void apply_pm(struct fc_model *m, struct fc_link *link, const struct pack
 	dl_apply_pm(m, link, pkt);
 }
 
-/* A DLLP the capture saw damaged (bad CRC, cut short, or PHY_ERROR
- * without a CRC to prove its bytes): what it said is unknown. */
-static bool dllp_damaged(const struct packet *pkt)
-{
-	const struct dllp *d = &pkt->u.dllp;
-	return pkt->truncated || d->crc == CRC_BAD ||
-	       ((pkt->rec->flags & REC_F_PHY_ERROR) && d->crc != CRC_GOOD);
-}
-
 static void apply_dllp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool fit)
 {
-	if (dllp_damaged(pkt)) {
+	if (packet_damaged(pkt)) {
 		fc_damaged_dllp(m, link, pkt->rec->dir);
 		return;
 	}

@@ -69,15 +69,6 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt, unsign
 	fc_timing_after_charge(c, pkt->rec->time_ps);
 }
 
-/* A TLP the capture saw damaged (bad LCRC, cut short, or PHY_ERROR
- * without an LCRC to prove its bytes): its number and cost are unknown. */
-static bool tlp_damaged(const struct packet *pkt)
-{
-	const struct tlp *t = &pkt->u.tlp;
-	return pkt->truncated || t->lcrc == CRC_BAD ||
-	       ((pkt->rec->flags & REC_F_PHY_ERROR) && t->lcrc != CRC_GOOD);
-}
-
 /* The init-state rules for a TLP from tx on a VC in an epoch whose start
  * was seen [6.2]; silent where the capture cannot prove the state: a
  * joined epoch, or a damaged DLLP/TLP from the partner that may have
@@ -108,7 +99,7 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet 
 		link->dl[sender_dir].tlps_nullified++;
 		return;
 	}
-	if (tlp_damaged(pkt)) {
+	if (packet_damaged(pkt)) {
 		fc_damaged_tlp(m, link, sender_dir);
 		return;
 	}
