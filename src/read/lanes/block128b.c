@@ -76,9 +76,12 @@ static uint8_t descramble(struct block128b *b, unsigned i, uint8_t raw)
 		key = lfsr23_key(&b->lfsr);
 		if (i == 0)
 			return raw;
-		if (i == 14 && (raw == 0xDFu || raw == 0x20u))
-			return raw; /* DC balance, sent unscrambled (p.455) */
-		if (i == 15 && (raw == 0xF7u || raw == 0x08u))
+		/* 14-15: the TS identifier (scrambled) or a DC-balance symbol
+		 * (DFh/20h, F7h/08h: sent unscrambled, p.455).  A scrambled
+		 * identifier can look like a DC-balance symbol, so the
+		 * identifier is tried first (mine: the digest names no rule). */
+		if (i >= 14 && (raw ^ key) != (b->os == OS128B_TS1 ? 0x4Au : 0x45u) &&
+		    (i == 14 ? raw == 0xDFu || raw == 0x20u : raw == 0xF7u || raw == 0x08u))
 			return raw;
 		return raw ^ key;
 	default:
