@@ -773,6 +773,92 @@ START_TEST(test_edb_and_idl_rules)
 }
 END_TEST
 
+/* The other rules of digest 4.6: each case gives the one framing error
+ * named, and the stream comes back at the next SKP. */
+START_TEST(test_more_framing_rules)
+{
+	static const uint8_t eds[4] = { 0x1F, 0x80, 0x90, 0x00 };
+	uint8_t r[64];
+	size_t n = make_tlp(r, 9, 3, 0x33);
+
+	for (unsigned c = 0; c < 6; c++) {
+		struct tx t;
+		struct sink s;
+		uint8_t stp[4];
+		const char *want = NULL;
+		bool tlp_err = false;
+
+		start_link(&t, 4, 4);
+		switch (c) {
+		case 0: /* EDS not in the last DW */
+			tx_bytes(&t, eds, 4);
+			want = "EDS token not in the last DW";
+			break;
+		case 1: /* EDS, SKP, then another OS */
+			tx_eds(&t);
+			tx_os(&t, K_SKP);
+			tx_os(&t, K_EIOS);
+			want = "EIOS block without EDS";
+			break;
+		case 2: /* a TLP Length no TLP has */
+			tok128_stp_pack(3, 1, stp);
+			tx_bytes(&t, stp, 4);
+			want = "TLP Length 3 DW";
+			break;
+		case 3: /* EDB not all C0h after a TLP: that TLP's error */
+			tx_tlp(&t, r, n);
+			tx_byte(&t, 0xC0), tx_byte(&t, 0xC0), tx_byte(&t, 0x00), tx_byte(&t, 0xC0);
+			want = "EDB token not all C0h";
+			tlp_err = true;
+			break;
+		case 4: /* SDP not followed by ACh */
+			tx_byte(&t, 0xF0), tx_byte(&t, 0xAD);
+			want = "SDP token F0h followed by ADh";
+			break;
+		case 5: /* EDS, then TS1: only SKP, EIOS, EIEOS may follow */
+			tx_eds(&t);
+			tx_os(&t, K_TS1);
+			want = "TS1 block after EDS";
+			break;
+		}
+		tx_resync(&t, r, n);
+		run_rx(&t, &s, true);
+		expect(&s, 0, LANE_TRAINED, NULL, 0, false, false);
+		if (tlp_err)
+			expect(&s, 1, LANE_TLP, r, n, false, true);
+		else
+			expect(&s, 1, LANE_FRAMING, NULL, 0, false, false);
+		ck_assert_msg(strstr(s.p[1].reason, want), "case %u: %s", c, s.p[1].reason);
+		/* a TS1 after the stream ran: a retrain */
+		size_t i = 2;
+		if (c == 5)
+			expect(&s, i++, LANE_RETRAIN, NULL, 0, false, false);
+		expect(&s, i++, LANE_TLP, r, n, false, false);
+		ck_assert_uint_eq(s.n, i);
+		free(s.p);
+		tx_free(&t);
+	}
+}
+END_TEST
+
+/* An OS block right after SDS (outside a stream: LANE_FRAMING). */
+START_TEST(test_os_after_sds)
+{
+	struct tx t;
+	struct sink s;
+
+	tx_init(&t, 1, 2, 0);
+	tx_training(&t);
+	tx_os(&t, K_EIOS);
+	run_rx(&t, &s, true);
+	expect(&s, 0, LANE_FRAMING, NULL, 0, false, false);
+	ck_assert_ptr_nonnull(strstr(s.p[0].reason, "EIOS block right after SDS"));
+	ck_assert_uint_eq(s.n, 1);
+	free(s.p);
+	tx_free(&t);
+}
+END_TEST
+
 /* The capture ends inside a TLP. */
 START_TEST(test_finish_inside_tlp)
 {
@@ -931,6 +1017,8 @@ Suite *suite_rx128b(void)
 	tcase_add_test(tc, test_lane_drops_out);
 	tcase_add_test(tc, test_edb_and_idl_rules);
 	tcase_add_test(tc, test_finish_inside_tlp);
+	tcase_add_test(tc, test_more_framing_rules);
+	tcase_add_test(tc, test_os_after_sds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -296,11 +296,15 @@ static void block_set(struct rx128b *rx)
 				return;
 			}
 	}
+	bool sds = rx->st == RX_AFTER_SDS;
+
 	rx->st = RX_STREAM;
 	stream128b_start(&rx->stream);
 	if (!set_ok(rx, ref))
 		return;
-	if (rx->ts_seen)
+	/* trained: TS1/TS2, SDS, this block; a stream resumed at an SKP OS
+	 * shows no end of training */
+	if (rx->ts_seen && sds)
 		emit_link(rx, LANE_TRAINED, ref, &r->pos[0], NULL);
 	rx->ts_seen = false;
 	rx->stream_ran = true;
