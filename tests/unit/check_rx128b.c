@@ -294,6 +294,23 @@ static void tx_os(struct tx *t, enum os_k k)
 	tx_words(t, sync, sym, len);
 }
 
+/* An SKP OS of nskp SKP symbols (a receiver may see 4 to 20). */
+static void tx_skp(struct tx *t, unsigned nskp)
+{
+	uint8_t sync[MAX_LANES], sym[MAX_LANES][24];
+
+	ck_assert_uint_eq(t->n, 0);
+	for (unsigned l = 0; l < t->lanes; l++) {
+		sync[l] = SYNC128B_OS;
+		memset(sym[l], 0xAA, nskp);
+		sym[l][nskp] = 0xE1;
+		sym[l][nskp + 1] = (uint8_t)(0x80 | (t->lfsr[l] >> 16 & 0x7F)); /* parity bit */
+		sym[l][nskp + 2] = (uint8_t)(t->lfsr[l] >> 8);
+		sym[l][nskp + 3] = (uint8_t)t->lfsr[l];
+	}
+	tx_words(t, sync, sym, nskp + 4);
+}
+
 static void tx_training(struct tx *t)
 {
 	tx_os(t, K_EIEOS);
@@ -841,6 +858,89 @@ START_TEST(test_more_framing_rules)
 }
 END_TEST
 
+/* SKP OS of 8 to 24 symbols (digest 4.1) in a stream; the LFSR loaded
+ * from each (the transmitter's differs from the seeds). */
+START_TEST(test_skp_lengths)
+{
+	for (unsigned w = 1; w <= 4; w *= 2) {
+		struct tx t;
+		struct sink s;
+		uint8_t r[64];
+		size_t n = make_tlp(r, 9, 3, 0x33);
+
+		start_link(&t, 4, w);
+		for (unsigned nskp = 4; nskp <= 20; nskp += 4) {
+			if (w == 4 && nskp % 4)
+				continue;
+			tx_eds(&t);
+			for (unsigned l = 0; l < 4; l++)
+				t.lfsr[l] ^= 0x10203u * (nskp + l);
+			tx_skp(&t, nskp);
+			tx_tlp(&t, r, n);
+		}
+		tx_idl(&t, 1);
+		tx_eds(&t);
+		tx_os(&t, K_EIOS);
+		run_rx(&t, &s, true);
+		expect(&s, 0, LANE_TRAINED, NULL, 0, false, false);
+		for (size_t i = 1; i <= 5; i++)
+			expect(&s, i, LANE_TLP, r, n, false, false);
+		ck_assert_uint_eq(s.n, 6);
+		free(s.p);
+		tx_free(&t);
+	}
+}
+END_TEST
+
+/* Every lane in electrical idle inside a TLP: the TLP is cut short. */
+START_TEST(test_all_lanes_idle)
+{
+	struct tx t;
+	struct sink s;
+	uint8_t r[TLP_MAX_RECORD_LEN];
+	size_t n = make_tlp(r, 9, 100, 0x33);
+
+	start_link(&t, 2, 2);
+	tx_tlp_part(&t, r, n, 2 + 26); /* one block: 2 IDL, STP, 26 bytes */
+	ck_assert_uint_eq(t.n, 0);
+	struct lane_word *w = tx_edge(&t);
+	for (unsigned l = 0; l < 2; l++)
+		w[l].none = true;
+	run_rx(&t, &s, false);
+	expect(&s, 1, LANE_TLP, r, 28, false, true);
+	ck_assert_ptr_nonnull(strstr(s.p[1].reason, "electrical idle inside the data stream"));
+	ck_assert_uint_eq(s.n, 2);
+	free(s.p);
+	tx_free(&t);
+}
+END_TEST
+
+/* A start flag that cuts a block short in a stream. */
+START_TEST(test_block_cut_short)
+{
+	struct tx t;
+	struct sink s;
+	uint8_t r[64];
+	size_t n = make_tlp(r, 9, 3, 0x33);
+
+	start_link(&t, 2, 4);
+	tx_idl(&t, 15); /* the first block full */
+	ck_assert_uint_eq(t.n, 0);
+	tx_idl(&t, 16);
+	/* lane 1 of the block's third word: a start flag */
+	t.steps[t.nsteps - 2][1].start = true;
+	tx_resync(&t, r, n);
+	run_rx(&t, &s, true);
+	expect(&s, 1, LANE_FRAMING, NULL, 0, false, false);
+	ck_assert_uint_eq(s.p[1].lane, 1);
+	ck_assert_ptr_nonnull(strstr(s.p[1].reason, "a start flag cut its block short"));
+	expect(&s, 2, LANE_TLP, r, n, false, false);
+	ck_assert_uint_eq(s.n, 3);
+	free(s.p);
+	tx_free(&t);
+}
+END_TEST
+
 /* An OS block right after SDS (outside a stream: LANE_FRAMING). */
 START_TEST(test_os_after_sds)
 {
@@ -1019,6 +1119,9 @@ Suite *suite_rx128b(void)
 	tcase_add_test(tc, test_finish_inside_tlp);
 	tcase_add_test(tc, test_more_framing_rules);
 	tcase_add_test(tc, test_os_after_sds);
+	tcase_add_test(tc, test_skp_lengths);
+	tcase_add_test(tc, test_all_lanes_idle);
+	tcase_add_test(tc, test_block_cut_short);
 	suite_add_tcase(s, tc);
 	return s;
 }

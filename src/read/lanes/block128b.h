@@ -58,7 +58,8 @@ struct block128b {
 	struct lane_pos pos[BLOCK128B_MAX_SYMS];
 	/* a complete block waiting for the other lanes' (rx128b.c) */
 	bool done;
-	/* a start flag cut a block short (reported by the glue) */
+	/* a start flag cut a block short since the last block set (the glue
+	 * names it when this lane has no block) */
 	bool cut;
 	uint32_t seed, lfsr;
 };

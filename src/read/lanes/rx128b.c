@@ -23,7 +23,8 @@
  *     EIOS or EIEOS (it ends); anything else is a framing error;
  *   - stops at a framing error: invalid sync header, an OS block without
  *     EDS, a Data Block after EDS, an OS block right after SDS, a lane
- *     without a block, and the token errors of stream128b.c.
+ *     without a block, every lane in electrical idle, and the token
+ *     errors of stream128b.c.
  * TS1/TS2 after a data stream ran give LANE_RETRAIN (once per retrain).
  */
 #include "read/lanes/rx128b.h"
@@ -161,9 +162,9 @@ static bool set_ok(struct rx128b *rx, unsigned ref)
 
 		if (!b->done) {
 			block_error(rx, l, &r->pos[0],
-			            "no block at the block boundary of lane %u (cut short, dropped "
-			            "out or not aligned)",
-			            ref);
+			            "no block at the block boundary of lane %u (%s)", ref,
+			            b->cut ? "a start flag cut its block short"
+			                   : "dropped out, or not aligned");
 			return false;
 		}
 		if (b->sync != SYNC128B_DATA && b->sync != SYNC128B_OS) {
@@ -314,6 +315,7 @@ static void block_set(struct rx128b *rx)
 void rx128b_step(struct rx128b *rx, const struct lane_pos *pos, const struct lane_word *words)
 {
 	bool any = false;
+	unsigned idle = 0;
 
 	for (unsigned l = 0; l < rx->cfg.lanes; l++) {
 		const struct lane_word *w = &words[l];
@@ -321,8 +323,10 @@ void rx128b_step(struct rx128b *rx, const struct lane_pos *pos, const struct lan
 		unsigned stray;
 
 		if (w->none || !w->valid || nb == 0) {
-			if (w->none)
+			if (w->none) {
 				block128b_idle(&rx->lane[l]);
+				idle++;
+			}
 			if (rx->cfg.symbol)
 				rx->cfg.symbol(rx->cfg.ctx, l, pos, 0, 0, LANE_SYM_NONE);
 			continue;
@@ -331,6 +335,12 @@ void rx128b_step(struct rx128b *rx, const struct lane_pos *pos, const struct lan
 		 * dropped: nothing can be said of them */
 		if (block128b_word(&rx->lane[l], pos, w->bytes, nb, w->sync, w->start, &stray))
 			any = true;
+	}
+	if (idle == rx->cfg.lanes && rx->st == RX_STREAM) {
+		/* every lane in electrical idle: the stream ended without
+		 * EDS + EIOS, and no block will complete to say so */
+		block_error(rx, 0, pos, "electrical idle inside the data stream (no EDS and EIOS)");
+		return;
 	}
 	if (!any)
 		return;
