@@ -127,8 +127,15 @@ bool block128b_word(struct block128b *b, const struct lane_pos *pos, const uint8
 		b->in_block = true;
 		b->sync = sync & 3u;
 		b->n = 0;
+		b->words = 0;
 		b->want = BLOCK128B_SYMS;
 		b->os = OS128B_NONE;
+	}
+	if (b->in_block) {
+		/* a block has at most 24 symbols, so at most 24 words */
+		if (b->words >= BLOCK128B_MAX_SYMS)
+			b->words = BLOCK128B_MAX_SYMS - 1;
+		b->wpos[b->words++] = *pos;
 	}
 	for (unsigned k = 0; k < nbytes; k++) {
 		unsigned i = b->n;
@@ -144,7 +151,7 @@ bool block128b_word(struct block128b *b, const struct lane_pos *pos, const uint8
 			b->want = b->os == OS128B_SKP ? 0 : (uint8_t)BLOCK128B_SYMS;
 		}
 		b->raw[i] = raw;
-		b->pos[i] = *pos;
+		b->word_of[i] = (uint8_t)(b->words - 1u);
 		b->data[i] = descramble(b, i, raw);
 		b->n = (uint8_t)(i + 1u);
 		if (b->n == b->want) {
