@@ -278,6 +278,10 @@ void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigne
 void frame8b10b_gap(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane, bool os)
 {
 	uint32_t bit = 1u << (lane & 31u);
+	bool was_gone = (f->gone & bit) != 0;
+	/* one dropout, one report: in the packet it falls into, or once in
+	 * idle, until the lane carries a stream symbol again */
+	f->gone |= bit;
 	f->after_idle = false;
 	if (in_packet(f)) {
 		note(f, lane,
@@ -286,9 +290,8 @@ void frame8b10b_gap(struct frame8b10b *f, const struct lane_pos *pos, unsigned l
 		        : "no symbol inside the packet (the lane dropped out)");
 		return;
 	}
-	if (f->state != FRAME_IDLE || (f->gone & bit))
+	if (f->state != FRAME_IDLE || was_gone)
 		return;
-	f->gone |= bit;
 	framing(f, pos, lane,
 	        os ? "an ordered set while the other lanes carry data (lanes skewed?)"
 	           : "no symbol while the other lanes carry data (the lane dropped out)");
