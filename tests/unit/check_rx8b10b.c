@@ -18,6 +18,7 @@
 #include "read/lanes/rx8b10b.h"
 #include "suites.h"
 #include "wire/dllp.h"
+#include "wire/tlp.h"
 #include "xorshift.h"
 
 /* ---- the code --------------------------------------------------------- */
@@ -574,6 +575,46 @@ START_TEST(test_eios_fts_eieos)
 }
 END_TEST
 
+/* A capture that begins in the data stream with a packet right after an
+ * SKP OS (no idle to go by): the packet's CRC settles the scrambling. */
+START_TEST(test_scrambling_from_crc)
+{
+	for (unsigned v = 0; v < 4; v++) {
+		bool scr = v & 1u, is_tlp = v & 2u;
+		struct tx tx;
+		tx_init(&tx, 4, scr, false);
+		skp_os(&tx, 3);
+		uint8_t b[22];
+		size_t n;
+		if (is_tlp) {
+			n = 22;
+			for (size_t i = 0; i < 18; i++)
+				b[i] = (uint8_t)(i * 7u);
+			b[0] = 0x00;
+			tlp_lcrc_bytes(b, 18, b + 18);
+			tlp(&tx, b, n, false);
+		} else {
+			n = 6;
+			memcpy(b, initfc, 4);
+			dllp_crc16_bytes(b, b + 4);
+			dllp(&tx, b);
+		}
+		skp_os(&tx, 3);
+		if (is_tlp)
+			tlp(&tx, b, n, false);
+		else
+			dllp(&tx, b);
+		skp_os(&tx, 3);
+		ck_assert_int_eq(run(&tx, LANE_SCRAMBLE_AUTO),
+		                 scr ? LANE_SCRAMBLE_YES : LANE_SCRAMBLE_NO);
+		ck_assert_uint_eq(ngot, 2);
+		expect(0, is_tlp ? LANE_TLP : LANE_DLLP, false, NULL);
+		expect_bytes(0, b, n);
+		expect_bytes(1, b, n);
+	}
+}
+END_TEST
+
 /* ---- errors ----------------------------------------------------------- */
 
 /* The stream up to a clean idle on a trained link (x w). */
@@ -894,6 +935,7 @@ Suite *suite_rx8b10b(void)
 	tcase_add_test(tc, test_x8_lane4);
 	tcase_add_test(tc, test_retrain);
 	tcase_add_test(tc, test_eios_fts_eieos);
+	tcase_add_test(tc, test_scrambling_from_crc);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_code_error_in_tlp);

@@ -12,9 +12,11 @@
  * the smallest header 12 + LCRC 4). */
 #define TLP_MIN_SYMBOLS 18u
 
-void frame8b10b_init(struct frame8b10b *f, unsigned lanes, lane_packet_fn packet, void *ctx)
+void frame8b10b_init(struct frame8b10b *f, unsigned lanes, struct scramble_detect *det,
+                     lane_packet_fn packet, void *ctx)
 {
 	f->lanes = lanes;
+	f->det = det;
 	f->packet = packet;
 	f->ctx = ctx;
 	f->state = FRAME_IDLE;
@@ -118,8 +120,14 @@ static void note(struct frame8b10b *f, unsigned lane, const char *fmt, ...)
 
 static void emit(struct frame8b10b *f, bool nullified)
 {
+	enum lane_packet_kind kind = f->state == FRAME_DLLP ? LANE_DLLP : LANE_TLP;
+	if (!f->phy_error)
+		scramble_packet_vote(f->det, kind, nullified, f->buf, f->keys, f->len);
+	if (scramble_on(f->det))
+		for (size_t i = 0; i < f->len; i++)
+			f->buf[i] ^= f->keys[i];
 	struct lane_packet p = {
-		.kind = f->state == FRAME_DLLP ? LANE_DLLP : LANE_TLP,
+		.kind = kind,
 		.pos = f->start_pos,
 		.lane = f->start_lane,
 		.phy_error = f->phy_error,
@@ -137,7 +145,7 @@ static bool in_packet(const struct frame8b10b *f)
 	return f->state == FRAME_TLP || f->state == FRAME_DLLP;
 }
 
-static void append(struct frame8b10b *f, unsigned lane, uint8_t byte)
+static void append(struct frame8b10b *f, unsigned lane, uint8_t byte, uint8_t key)
 {
 	if (f->len == sizeof f->buf) {
 		/* bounded: cut, report, and skip to the next END or start */
@@ -146,6 +154,7 @@ static void append(struct frame8b10b *f, unsigned lane, uint8_t byte)
 		f->state = FRAME_SKIP;
 		return;
 	}
+	f->keys[f->len] = key;
 	f->buf[f->len++] = byte;
 }
 
@@ -212,7 +221,8 @@ static void end(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane,
 }
 
 void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane,
-                       uint8_t byte, bool k, unsigned err, unsigned code, unsigned input)
+                       uint8_t byte, uint8_t key, bool k, unsigned err, unsigned code,
+                       unsigned input)
 {
 	uint32_t bit = 1u << (lane & 31u);
 	char etext[120];
@@ -227,11 +237,13 @@ void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigne
 		if (in_packet(f)) {
 			if (err)
 				note(f, lane, "%s", etext);
-			append(f, lane, byte);
+			append(f, lane, byte, key);
 		} else if (f->state == FRAME_IDLE) {
 			f->after_idle = true;
 			if (err)
 				framing(f, pos, lane, "%s in logical idle", etext);
+			else
+				scramble_idle_vote(f->det, byte, key);
 		}
 		return;
 	}
@@ -265,7 +277,7 @@ void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigne
 	if (in_packet(f)) {
 		note(f, lane, "%s%s%s inside the packet", err ? etext : "", err ? ": " : "",
 		     sym_name(byte, k, nb));
-		append(f, lane, byte);
+		append(f, lane, byte, 0);
 	} else if (f->state == FRAME_IDLE) {
 		if (err)
 			framing(f, pos, lane, "%s", etext);
