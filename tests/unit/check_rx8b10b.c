@@ -712,8 +712,16 @@ START_TEST(test_short_tlp_and_dllp_length)
 	idle(&tx, 4);
 	tlp(&tx, tlp20, 18, false); /* the shortest good one */
 	idle(&tx, 4);
+	put(&tx, K_SDP, true);
+	for (int i = 0; i < 6; i++)
+		put(&tx, initfc[i], false);
+	put(&tx, K_EDB, true); /* a DLLP is never nullified */
+	idle(&tx, 4);
 	run(&tx, LANE_SCRAMBLE_AUTO);
-	ck_assert_uint_eq(ngot, 5);
+	ck_assert_uint_eq(ngot, 6);
+	expect(5, LANE_DLLP, true, "DLLP ended by EDB");
+	ck_assert(!got[5].nullified);
+	expect_bytes(5, initfc, 6);
 	expect(1, LANE_TLP, true, "fewer than 18");
 	ck_assert_uint_eq(got[1].len, 17);
 	expect(2, LANE_DLLP, true, "DLLP of 5 bytes");

@@ -217,7 +217,8 @@ static void end(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane,
 	else if (f->state == FRAME_DLLP && f->len != DLLP_WIRE_LEN)
 		note(f, lane, "DLLP of %zu bytes between SDP and END, not %u", f->len,
 		     DLLP_WIRE_LEN);
-	emit(f, byte == K_EDB);
+	/* only a TLP is nullified; a DLLP ended by EDB is just damaged */
+	emit(f, byte == K_EDB && f->state == FRAME_TLP);
 }
 
 void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane,
