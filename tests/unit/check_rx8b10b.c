@@ -813,6 +813,9 @@ START_TEST(test_framing_outside_packets)
 	idle(&tx, 1);
 	put(&tx, K_FTS, true); /* a K symbol in idle */
 	idle(&tx, 6);
+	unsigned t_skp = tx.t;
+	put(&tx, K_SKP, true); /* a stray SKP: reported, and it does not advance the LFSR */
+	idle(&tx, 3);
 	unsigned t_stp = tx.t;
 	idle(&tx, 2);
 	tlp(&tx, tlp20, 18, false); /* STP in lane 2 of x4: skipped with its END */
@@ -823,16 +826,19 @@ START_TEST(test_framing_outside_packets)
 	idle(&tx, 8);
 	break_code(t_code, 3, &tx);
 	run(&tx, LANE_SCRAMBLE_AUTO);
-	ck_assert_uint_eq(ngot, 6);
+	ck_assert_uint_eq(ngot, 7);
 	expect(1, LANE_FRAMING, false, "lane 0: END with no packet open");
 	ck_assert_uint_eq(got[1].t, t_end);
 	expect(2, LANE_FRAMING, false, "lane 1: FTS where a packet start");
 	ck_assert_uint_eq(got[2].t, t_fts);
-	expect(3, LANE_FRAMING, false, "lane 2: STP not in lane 0");
-	ck_assert_uint_eq(got[3].t, t_stp);
-	expect(4, LANE_FRAMING, false, "lane 3: invalid 8b/10b code");
-	ck_assert_uint_eq(got[4].t, t_code);
-	expect(5, LANE_DLLP, false, NULL);
+	expect(3, LANE_FRAMING, false, "lane 0: SKP where a packet start");
+	ck_assert_uint_eq(got[3].t, t_skp);
+	expect(4, LANE_FRAMING, false, "lane 2: STP not in lane 0");
+	ck_assert_uint_eq(got[4].t, t_stp);
+	expect(5, LANE_FRAMING, false, "lane 3: invalid 8b/10b code");
+	ck_assert_uint_eq(got[5].t, t_code);
+	expect(6, LANE_DLLP, false, NULL);
+	expect_bytes(6, initfc, 6);
 }
 END_TEST
 

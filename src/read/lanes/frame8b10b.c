@@ -29,11 +29,6 @@ void frame8b10b_init(struct frame8b10b *f, unsigned lanes, struct scramble_detec
 	f->reason[0] = '\0';
 }
 
-void frame8b10b_begin(struct frame8b10b *f)
-{
-	f->stp_seen = f->sdp_seen = f->pad_ok = false;
-}
-
 /* The name of a symbol for a message: STP, D21.5, ... */
 static const char *sym_name(uint8_t byte, bool k, char *buf)
 {

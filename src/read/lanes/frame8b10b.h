@@ -63,13 +63,39 @@ struct frame8b10b {
 
 void frame8b10b_init(struct frame8b10b *f, unsigned lanes, struct scramble_detect *det,
                      lane_packet_fn packet, void *ctx);
-/* A new symbol time begins (the one-STP/one-SDP and PAD rules). */
-void frame8b10b_begin(struct frame8b10b *f);
+/* A new symbol time begins (the one-STP/one-SDP and PAD rules): stream
+ * are the lanes with a stream symbol in it, good those without an error
+ * (they end a lane's dropout and its quiet time; frame8b10b_symbol() does
+ * the same for one symbol). */
+static inline void frame8b10b_begin(struct frame8b10b *f, uint32_t stream, uint32_t good)
+{
+	f->stp_seen = f->sdp_seen = f->pad_ok = false;
+	f->gone &= ~stream;
+	f->quiet &= ~good;
+}
 /* One stream symbol: the byte as received, the key it took (0 for a K
  * symbol), K flag, code8b10b error; code is the input value (for the
  * message of a code error), input its form. */
 void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane, uint8_t raw,
                        uint8_t key, bool k, unsigned err, unsigned code, unsigned input);
+/* The common case, inline (the per-symbol path): an error-free D symbol,
+ * the same as frame8b10b_symbol() with k false and no error. */
+static inline void frame8b10b_data(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane,
+                                   uint8_t raw, uint8_t key)
+{
+	(void)lane; /* its dropout and quiet time ended in frame8b10b_begin() */
+	if ((f->state == FRAME_TLP || f->state == FRAME_DLLP) && f->len < sizeof f->buf) {
+		f->after_idle = false;
+		f->keys[f->len] = key;
+		f->buf[f->len++] = raw;
+	} else if (f->state == FRAME_IDLE) {
+		f->after_idle = true;
+		if (f->det->mode == LANE_SCRAMBLE_AUTO)
+			scramble_idle_vote(f->det, raw, key);
+	} else {
+		frame8b10b_symbol(f, pos, lane, raw, key, false, 0, 0, 0);
+	}
+}
 /* A lane without a stream symbol while others have one: os says it was in
  * an ordered set (skew), else it had no symbol at all. */
 void frame8b10b_gap(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane, bool os);

@@ -102,37 +102,43 @@ static void observe(struct rx8b10b *rx, unsigned lane, const struct lane_pos *po
 
 void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct lane_sym *syms)
 {
-	unsigned n = rx->lanes, stream = 0, os = 0, ts_lane = LANE_MAX;
-	bool descramble = scramble_on(&rx->det);
+	unsigned n = rx->lanes, ts_lane = LANE_MAX;
+	uint32_t stream = 0, good = 0, os = 0, os_err = 0; /* lane masks */
 	for (unsigned i = 0; i < n; i++) {
 		struct lane_out *o = &rx->out[i];
-		lane_rx_step(&rx->lane[i], &syms[i], o);
-		if (o->kind >= LANE_OUT_DATA)
-			stream++;
-		else if (o->kind == LANE_OUT_OS) {
-			os++;
+		if (!lane_rx_fast(&rx->lane[i], &syms[i], o))
+			lane_rx_step(&rx->lane[i], &syms[i], o);
+		if (o->kind >= LANE_OUT_DATA) {
+			stream |= 1u << i;
+			if (!o->err)
+				good |= 1u << i;
+		} else if (o->kind == LANE_OUT_OS) {
+			os |= 1u << i;
+			if (o->err)
+				os_err |= 1u << i;
 			if ((o->event & LANE_EV_TS) && ts_lane == LANE_MAX)
 				ts_lane = i;
 		}
-		if (rx->symbol)
-			observe(rx, i, pos, o, descramble);
+	}
+	if (rx->symbol) {
+		bool descramble = scramble_on(&rx->det);
+		for (unsigned i = 0; i < n; i++)
+			observe(rx, i, pos, &rx->out[i], descramble);
 	}
 	if (ts_lane != LANE_MAX) {
 		if (rx->running && !rx->training)
 			link_fact(rx, LANE_RETRAIN, pos, ts_lane);
 		rx->training = true;
 	}
-	if (os) {
-		for (unsigned i = 0; i < n; i++) {
-			const struct lane_out *o = &rx->out[i];
-			if (o->kind == LANE_OUT_OS && o->err)
-				frame8b10b_os_error(&rx->frame, pos, i, o->raw, o->k, o->err,
-				                    o->code, o->input);
-		}
+	for (unsigned i = 0; os_err; i++, os_err >>= 1) {
+		const struct lane_out *o = &rx->out[i];
+		if (os_err & 1u)
+			frame8b10b_os_error(&rx->frame, pos, i, o->raw, o->k, o->err, o->code,
+			                    o->input);
 	}
 	if (stream == 0) {
 		unsigned lane = 0;
-		while (lane < n && rx->out[lane].kind != LANE_OUT_OS)
+		while (lane < n && !(os >> lane & 1u))
 			lane++;
 		frame8b10b_break(&rx->frame, pos, lane < n ? lane : 0, os != 0);
 		return;
@@ -142,15 +148,16 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 		rx->training = false;
 	}
 	rx->running = true;
-	frame8b10b_begin(&rx->frame);
+	frame8b10b_begin(&rx->frame, stream, good);
 	for (unsigned i = 0; i < n; i++) {
 		const struct lane_out *o = &rx->out[i];
-		if (o->kind < LANE_OUT_DATA) {
+		if (o->kind == LANE_OUT_DATA && !o->err)
+			frame8b10b_data(&rx->frame, pos, i, o->raw, o->key);
+		else if (o->kind < LANE_OUT_DATA)
 			frame8b10b_gap(&rx->frame, pos, i, o->kind == LANE_OUT_OS);
-			continue;
-		}
-		frame8b10b_symbol(&rx->frame, pos, i, o->raw, o->key, o->k, o->err, o->code,
-		                  o->input);
+		else
+			frame8b10b_symbol(&rx->frame, pos, i, o->raw, o->key, o->k, o->err, o->code,
+			                  o->input);
 	}
 }
 
