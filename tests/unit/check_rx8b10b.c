@@ -650,6 +650,32 @@ static void break_code(unsigned t, unsigned lane, const struct tx *tx)
 	ck_abort_msg("no invalid code found");
 }
 
+/* TS1 while a packet is open: the packet (it began first, and lost its END)
+ * comes out before LANE_RETRAIN; an error in an ordered set outside a
+ * packet is one LANE_FRAMING */
+START_TEST(test_ts_cuts_packet)
+{
+	struct tx tx;
+	start_stream(&tx, 2, true);
+	unsigned t0 = tx.t;
+	put(&tx, K_STP, true);
+	for (int i = 0; i < 9; i++)
+		put(&tx, tlp20[i], false);
+	unsigned t_ts = tx.t;
+	training(&tx);
+	idle(&tx, 8);
+	break_code(t_ts + 16 + 7, 1, &tx); /* a symbol of the second TS1, lane 1 */
+	run(&tx, LANE_SCRAMBLE_AUTO);
+	ck_assert_uint_eq(ngot, 5);
+	expect(1, LANE_TLP, true, "an ordered set before the END");
+	ck_assert_uint_eq(got[1].t, t0);
+	expect(2, LANE_RETRAIN, false, NULL);
+	expect(3, LANE_FRAMING, false, "lane 1: invalid 8b/10b code");
+	ck_assert_uint_eq(got[3].t, t_ts + 16 + 7);
+	expect(4, LANE_TRAINED, false, NULL);
+}
+END_TEST
+
 START_TEST(test_code_error_in_tlp)
 {
 	struct tx tx;
@@ -953,6 +979,7 @@ Suite *suite_rx8b10b(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_code_error_in_tlp);
+	tcase_add_test(tc, test_ts_cuts_packet);
 	tcase_add_test(tc, test_disparity_error_in_dllp);
 	tcase_add_test(tc, test_short_tlp_and_dllp_length);
 	tcase_add_test(tc, test_missing_end);

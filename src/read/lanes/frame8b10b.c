@@ -323,7 +323,11 @@ void frame8b10b_os_error(struct frame8b10b *f, const struct lane_pos *pos, unsig
 {
 	char etext[120];
 	err_text(etext, sizeof etext, byte, k, err, code, input);
-	framing(f, pos, lane, "%s in an ordered set", etext);
+	/* an ordered set beside a packet's symbols (lanes skewed): the packet's */
+	if (in_packet(f))
+		note(f, lane, "%s in an ordered set", etext);
+	else
+		framing(f, pos, lane, "%s in an ordered set", etext);
 }
 
 void frame8b10b_finish(struct frame8b10b *f)

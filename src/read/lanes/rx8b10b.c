@@ -125,10 +125,13 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 		for (unsigned i = 0; i < n; i++)
 			observe(rx, i, pos, &rx->out[i], descramble);
 	}
-	if (ts_lane != LANE_MAX) {
-		if (rx->running && !rx->training)
-			link_fact(rx, LANE_RETRAIN, pos, ts_lane);
-		rx->training = true;
+	/* reports in the order of their first symbols: a packet an ordered set
+	 * or a gap cuts off began before anything of this symbol time */
+	if (stream == 0) {
+		unsigned lane = 0;
+		while (lane < n && !(os >> lane & 1u))
+			lane++;
+		frame8b10b_break(&rx->frame, pos, lane < n ? lane : 0, os != 0);
 	}
 	for (unsigned i = 0; os_err; i++, os_err >>= 1) {
 		const struct lane_out *o = &rx->out[i];
@@ -136,13 +139,13 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 			frame8b10b_os_error(&rx->frame, pos, i, o->raw, o->k, o->err, o->code,
 			                    o->input);
 	}
-	if (stream == 0) {
-		unsigned lane = 0;
-		while (lane < n && !(os >> lane & 1u))
-			lane++;
-		frame8b10b_break(&rx->frame, pos, lane < n ? lane : 0, os != 0);
-		return;
+	if (ts_lane != LANE_MAX) {
+		if (rx->running && !rx->training)
+			link_fact(rx, LANE_RETRAIN, pos, ts_lane);
+		rx->training = true;
 	}
+	if (stream == 0)
+		return;
 	if (rx->training) {
 		link_fact(rx, LANE_TRAINED, pos, 0);
 		rx->training = false;
