@@ -14,7 +14,9 @@
  * non-SKP; IDL -> EIOS (4 symbols, then electrical idle); FTS -> FTS OS
  * (4); EIE -> EIEOS (16); a D symbol or PAD -> TS1/TS2 (16).  That last
  * test is digest UNVERIFIED item 7 (phy_ref's heuristic, not a spec rule);
- * modified TS1/TS2 and the compliance patterns are not recognised.
+ * modified TS1/TS2 and the compliance patterns are not recognised.  The
+ * received SKP OS length (1..5 SKP, any taken) and the FTS OS as COM + 3
+ * FTS are digest UNVERIFIED item 8 (read in [S63] and [SCOPE] only).
  *
  * Scrambler (digest 2): COM resets the LFSR; SKP does not advance it;
  * every other symbol advances it by one key; K symbols are never
