@@ -59,6 +59,7 @@ struct lane_rx {
 	uint16_t lfsr;
 	uint8_t rd; /* 0 = RD-, 1 = RD+ */
 	uint8_t locked;
+	uint8_t rd_unsure; /* an error since the last unbalanced good code */
 	uint8_t os; /* the ordered-set state, lane_os8b10b.c */
 	uint8_t what; /* the ordered set being received */
 	uint8_t left; /* its symbols still to come */
@@ -82,7 +83,7 @@ void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out 
 static inline bool lane_rx_fast(struct lane_rx *l, const struct lane_sym *in, struct lane_out *out)
 {
 	unsigned v = in->value;
-	if (!l->locked || l->os != OS_NONE)
+	if (!l->locked || l->os != OS_NONE || l->rd_unsure)
 		return false;
 	if (in->input == LANE_IN_CODE10) {
 		if (v > 0x3FFu)
