@@ -615,6 +615,32 @@ START_TEST(test_scrambling_from_crc)
 }
 END_TEST
 
+/* A link that trained x4 on 8 mapped lanes (lanes 4-7 without a symbol
+ * throughout): read as x4, nothing reported about lanes 4-7 */
+START_TEST(test_narrower_link)
+{
+	fill_tlps();
+	struct tx tx;
+	tx_init(&tx, 4, true, false);
+	training(&tx);
+	idle(&tx, 32);
+	dllp(&tx, initfc);
+	tlp(&tx, tlp20, 18, false);
+	idle(&tx, 16);
+	for (unsigned t = 0; t < tx.t; t++)
+		for (unsigned l = 4; l < 8; l++)
+			trace[t][l] = (struct lane_sym){ .input = LANE_IN_NONE };
+	tx.lanes = 8;
+	run(&tx, LANE_SCRAMBLE_AUTO);
+	ck_assert_uint_eq(ngot, 3);
+	expect(0, LANE_TRAINED, false, NULL);
+	expect(1, LANE_DLLP, false, NULL);
+	expect_bytes(1, initfc, 6);
+	expect(2, LANE_TLP, false, NULL);
+	expect_bytes(2, tlp20, 18);
+}
+END_TEST
+
 /* ---- errors ----------------------------------------------------------- */
 
 /* The stream up to a clean idle on a trained link (x w). */
@@ -1051,6 +1077,7 @@ Suite *suite_rx8b10b(void)
 	tcase_add_test(tc, test_retrain);
 	tcase_add_test(tc, test_eios_fts_eieos);
 	tcase_add_test(tc, test_scrambling_from_crc);
+	tcase_add_test(tc, test_narrower_link);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_code_error_in_tlp);
