@@ -339,7 +339,8 @@ static void on_packet(void *ctx, const struct lane_packet *p)
 	g->phy_error = p->phy_error;
 	g->nullified = p->nullified;
 	g->len = p->len;
-	memcpy(g->bytes, p->bytes, p->len < 64 ? p->len : 64);
+	if (p->len) /* link facts and LANE_FRAMING have no bytes */
+		memcpy(g->bytes, p->bytes, p->len < 64 ? p->len : 64);
 	if (p->reason)
 		snprintf(g->reason, sizeof g->reason, "%s", p->reason);
 	/* a reason exactly when something is wrong */
