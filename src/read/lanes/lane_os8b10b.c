@@ -44,6 +44,7 @@ void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out 
 				return;
 			}
 			l->rd = code == COM_RDP;
+			l->rd_unsure = 0;
 			l->locked = 1;
 		}
 		unsigned rd = l->rd;
