@@ -18,5 +18,6 @@ Suite *suite_time_unit(void);
 Suite *suite_cli_parse(void);
 Suite *suite_blank(void);
 Suite *suite_rx128b(void);
+Suite *suite_rx8b10b(void);
 
 #endif
