@@ -7,7 +7,7 @@
  *   csv_chars.c    character classes, trimming, messages
  *   csv_columns.c  column names, their aliases and the field names
  *   csv_split.c    lines into cells (delimited, blank runs, aligned)
- *   csv_number.c   decimal numbers, time units and times
+ *   csv_time.c     time cells and the units of clock ticks
  *   csv_types.c    direction and packet-type cells
  *   csv_options.c  the command-line options and map files
  *   csv_sniff.c    line shapes: headers, the headerless layouts, tables
@@ -204,41 +204,14 @@ unsigned csv_split_copy(const char *line, size_t len, char *scratch, const struc
                         struct csv_cell *cells);
 
 /* ------------------------------------------------------------------ */
-/* Numbers and times (csv_number.c) */
+/* Times (csv_time.c; the numbers and units are base/number.h's and
+ * base/time_unit.h's) */
 
-/* A decimal number: value = digits * 10^exp10, with the digits kept as
- * text so nothing is lost to binary floating point. */
-#define NUM_DIGITS 38
-struct num {
-	char dig[NUM_DIGITS];
-	unsigned nd;
-	int exp10;
-	bool neg, any;
-	size_t used;
-};
-
-struct unit_def {
-	const char *name; /* case-insensitive */
-	int pow; /* 10^pow ps */
-};
-
-/* Scans a number at the start of s; with comma, ',' is a decimal point too. */
-void csv_scan_number_dec(const char *s, size_t len, bool comma, struct num *n);
-void csv_scan_number(const char *s, size_t len, struct num *n);
-/* n * 10^pow rounded to the nearest integer; false when over 64 bits. */
-bool csv_num_to_u64(const struct num *n, int pow, uint64_t *out);
-/* No fraction: every digit past the decimal point is 0 ("16.0" is whole). */
-bool csv_num_is_whole(const struct num *n);
-bool csv_time_unit_lookup(const char *s, size_t len, int *pow);
-/* The name of the time unit of 10^pow ps ("ns"), "?" for none. */
-const char *csv_pow_unit(int pow);
 /* A unit word naming clock ticks or samples. */
 bool csv_ticks_unit(const char *s, size_t len);
 /* csv_parse_time(), with decimal commas when comma is set. */
 bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma, uint64_t *ps,
                           const char **why);
-/* A tick count times the clock period (fs) to ps, rounded. */
-bool csv_ticks_to_ps(uint64_t ticks, uint64_t period_fs, uint64_t *ps);
 
 /* ------------------------------------------------------------------ */
 /* Line shapes (csv_sniff.c) */

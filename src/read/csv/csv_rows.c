@@ -13,7 +13,9 @@
 
 #include "base/ascii.h"
 #include "base/attrs.h"
+#include "base/number.h"
 #include "base/text_quote.h"
+#include "base/time_unit.h"
 #include "core/record.h"
 #include "read/csv/csv_internal.h"
 #include "read/reader.h"
@@ -101,7 +103,7 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 	char q[QUOTE_BUF], at[96], sq[16];
 	const char *s = cell_text(w, c);
 	size_t len = c->len;
-	struct num n;
+	struct number_dec n;
 
 	*u = CU_NONE;
 	if (csv_squeeze(s, len, sq, sizeof(sq)) &&
@@ -112,25 +114,20 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 		return true;
 	}
 	if (len > 2 && s[0] == '0' && ascii_lower(s[1]) == 'x') {
-		uint64_t x = 0;
+		bool too_big;
 
-		for (size_t i = 2; i < len; i++) {
-			int h = ascii_hex_value(s[i]);
-
-			if (h < 0 || x > UINT64_MAX >> 4)
-				return row_fail(w, c->col, "%s: '%s' is not a number",
-				                where(w, f, at, sizeof(at)), text_quote(q, s, len));
-			x = x << 4 | (unsigned)h;
-		}
-		*v = x;
+		/* a digit that is none, or over 64 bits: both "not a number" */
+		if (!number_parse_u64(s, len, false, v, &too_big) || too_big)
+			return row_fail(w, c->col, "%s: '%s' is not a number",
+			                where(w, f, at, sizeof(at)), text_quote(q, s, len));
 		return true;
 	}
-	csv_scan_number(s, len, &n);
-	if (!n.any || (n.neg && n.nd > 0) || !csv_num_is_whole(&n) ||
+	number_scan_decimal(s, len, false, &n);
+	if (!n.any || (n.neg && n.nd > 0) || !number_dec_is_whole(&n) ||
 	    !count_unit_parse(s + n.used, len - n.used, u))
 		return row_fail(w, c->col, "%s: '%s' is not a whole number",
 		                where(w, f, at, sizeof(at)), text_quote(q, s, len));
-	if (!csv_num_to_u64(&n, 0, v))
+	if (!number_dec_to_u64(&n, 0, v))
 		return row_fail(w, c->col, "%s: '%s' is too large", where(w, f, at, sizeof(at)),
 		                text_quote(q, s, len));
 	return true;
@@ -187,7 +184,7 @@ static bool row_time(struct row *w)
 	const struct csv_reader *r = w->r;
 	const char *why = NULL, *s, *u;
 	size_t len, ulen;
-	struct num n;
+	struct number_dec n;
 	uint64_t ticks;
 
 	if (r->field_col[CSV_F_TIME] < 0) {
@@ -198,17 +195,17 @@ static bool row_time(struct row *w)
 		return row_fail(w, 1, "no %s", where(w, CSV_F_TIME, at, sizeof(at)));
 	s = cell_text(w, c);
 	len = c->len;
-	csv_scan_number_dec(s, len, decimal_comma(r), &n);
+	number_scan_decimal(s, len, decimal_comma(r), &n);
 	u = s + n.used;
 	ulen = len - n.used;
 	csv_trim(&u, &ulen);
 	if (!r->time_ticks || ulen > 0) {
 		if (csv_parse_time_comma(s, len, r->time_pow, decimal_comma(r), &w->time_ps, &why))
 			return true;
-	} else if (!n.any || (n.neg && n.nd > 0) || !csv_num_is_whole(&n)) {
+	} else if (!n.any || (n.neg && n.nd > 0) || !number_dec_is_whole(&n)) {
 		why = "not a whole number of clock ticks";
-	} else if (!csv_num_to_u64(&n, 0, &ticks) ||
-	           !csv_ticks_to_ps(ticks, r->o.clock_period_fs, &w->time_ps) ||
+	} else if (!number_dec_to_u64(&n, 0, &ticks) ||
+	           !time_ticks_to_ps(ticks, r->o.clock_period_fs, &w->time_ps) ||
 	           w->time_ps > (uint64_t)INT64_MAX) {
 		why = "time over 2^63-1 ps";
 	} else {
@@ -722,7 +719,7 @@ static enum row_result row_fpga(struct row *w)
 	struct csv_cell *c = r->cells;
 	const char *why;
 	char q[QUOTE_BUF];
-	int pow;
+	const struct time_unit *u;
 
 	if (r->ncells < 4) {
 		row_fail(w, 1,
@@ -733,12 +730,13 @@ static enum row_result row_fpga(struct row *w)
 	}
 	if (!row_dir(w, r->line + c[0].off, c[0].len, c[0].col))
 		return ROW_MALFORMED;
-	if (!csv_time_unit_lookup(r->line + c[2].off, c[2].len, &pow)) {
+	u = time_unit_find_nocase(r->line + c[2].off, c[2].len);
+	if (u == NULL) {
 		row_fail(w, c[2].col, "time unit '%s' (fs ps ns us ms s)",
 		         text_quote(q, r->line + c[2].off, c[2].len));
 		return ROW_MALFORMED;
 	}
-	if (!csv_parse_time(r->line + c[1].off, c[1].len, pow, &w->time_ps, &why)) {
+	if (!csv_parse_time(r->line + c[1].off, c[1].len, u->pow10, &w->time_ps, &why)) {
 		row_fail(w, c[1].col, "time '%s': %s", text_quote(q, r->line + c[1].off, c[1].len),
 		         why);
 		return ROW_MALFORMED;
@@ -784,7 +782,7 @@ static void row_packet_number(struct csv_reader *r)
 {
 	const char *s = NULL;
 	size_t len = 0;
-	struct num n;
+	struct number_dec n;
 	int c = r->field_col[CSV_F_PACKET];
 	struct agilent_line a;
 
@@ -799,9 +797,9 @@ static void row_packet_number(struct csv_reader *r)
 	}
 	if (s == NULL)
 		return;
-	csv_scan_number(s, len, &n);
-	if (n.any && !n.neg && n.used == len && csv_num_is_whole(&n) &&
-	    csv_num_to_u64(&n, 0, &r->row_packet) && r->row_packet <= (uint64_t)INT64_MAX)
+	number_scan_decimal(s, len, false, &n);
+	if (n.any && !n.neg && n.used == len && number_dec_is_whole(&n) &&
+	    number_dec_to_u64(&n, 0, &r->row_packet) && r->row_packet <= (uint64_t)INT64_MAX)
 		r->row_has_packet = true; /* reports carry it as a signed 64-bit integer */
 }
 

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/time_unit.h"
 #include "read/csv/csv_internal.h"
 #include "read/reader.h"
 
@@ -338,7 +339,7 @@ void csv_reader_layout(const void *state, struct csv_layout_info *info)
 	memcpy(info->field_src, r->field_src, sizeof(info->field_src));
 	info->time_ticks = r->time_ticks;
 	info->clock_period_fs = r->o.clock_period_fs;
-	info->time_unit = csv_pow_unit(r->time_pow);
+	info->time_unit = time_unit_pow10_name(r->time_pow);
 	info->data_fc_bytes = r->data_fc_bytes;
 	info->length_bytes = r->length_bytes;
 }
