@@ -17,5 +17,6 @@ Suite *suite_number(void);
 Suite *suite_time_unit(void);
 Suite *suite_cli_parse(void);
 Suite *suite_blank(void);
+Suite *suite_line_reader(void);
 
 #endif

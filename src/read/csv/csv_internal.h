@@ -30,10 +30,11 @@
 #include "base/attrs.h"
 #include "core/record.h"
 #include "read/csv/reader_csv.h"
+#include "read/line_reader.h"
 #include "read/reader.h"
 #include "wire/tlp.h"
 
-#define CSV_LINE_MAX 65536u
+#define CSV_LINE_MAX LINE_READER_MAX
 #define CSV_MAX_COLS 256u
 #define CSV_HEADER_SEARCH 100u /* lines searched for a header */
 #define CSV_UNIT_MAX 16u
@@ -114,10 +115,12 @@ struct csv_reader {
 	bool length_bytes; /* the Length column is in bytes */
 
 	/* input position */
-	uint64_t line_no, record_no, offset, line_start;
+	struct line_reader lines;
+	uint64_t line_no, record_no, line_start; /* of the current line */
 	bool pending; /* line[] holds a data line not yet parsed */
 	size_t line_len;
 	bool line_too_long;
+	size_t line_nul; /* 1-based column of its first NUL byte, 0: none */
 	bool after_header; /* a "Radix -" line may come next */
 	bool failed;
 	int read_errno;
@@ -251,9 +254,8 @@ bool csv_resolve_mapping(struct csv_reader *r, char *err, size_t errlen);
 /* ------------------------------------------------------------------ */
 /* Lines and rows (reader_csv.c, csv_rows.c) */
 
-enum line_status { LINE_OK, LINE_EOF, LINE_ERROR };
-
-/* Reads one line (without '\n') into r->line. */
+/* Reads one line (without '\n') into r->line: LINE_OK (also for a line
+ * too long, flagged), LINE_EOF or LINE_ERROR. */
 enum line_status csv_read_line(struct csv_reader *r);
 
 struct row {

@@ -36,15 +36,12 @@
  * of a malformed row is the 1-based byte column where the offending cell
  * starts, and the reason names the export's column number and header name.
  *
- * Memory: one struct per reader (line, a scratch copy for header guesses,
- * cells, record bytes), nothing allocated per row; a line over
- * CSV_LINE_MAX bytes is one malformed row, consumed without being kept.
+ * Memory: one struct per reader (the line reader, line_reader.h; the
+ * line, a scratch copy for header guesses, cells, record bytes), nothing
+ * allocated per row; a line over CSV_LINE_MAX bytes is one malformed row,
+ * consumed without being kept.
  * Hostile input costs time only.
  */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L /* getc_unlocked */
-#endif
-
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -59,37 +56,29 @@
 /* ------------------------------------------------------------------ */
 /* Reading lines */
 
-/* Reads one line (without '\n') into r->line; a longer one than the
- * buffer is consumed to its end and flagged. */
+/* Reads one line (without '\n') into r->line, NUL-terminated, where the
+ * splitters may unquote it in place: the line reader's (line_reader.h),
+ * a byte order mark taken off the first.  A longer line than the buffer
+ * is LINE_OK with line_too_long set (its first bytes kept). */
 enum line_status csv_read_line(struct csv_reader *r)
 {
-	FILE *fp = r->fp;
-	uint64_t skipped = 0;
-	size_t n = 0;
-	int c = EOF;
+	struct line l;
+	enum line_status st;
+	size_t n, bom;
 
-	r->line_start = r->offset;
-	while (n < CSV_LINE_MAX) {
-		c = getc_unlocked(fp);
-		if (c == '\n' || c == EOF)
-			break;
-		r->line[n++] = (char)c;
-	}
-	if (n == CSV_LINE_MAX) {
-		while ((c = getc_unlocked(fp)) != '\n' && c != EOF)
-			skipped++;
-	}
-	r->offset += n + skipped + (c == '\n');
-	if (c == EOF && ferror(fp))
-		return LINE_ERROR;
-	if (c == EOF && n == 0 && skipped == 0)
-		return LINE_EOF;
-	r->line_no++;
-	r->line_too_long = skipped != 0;
-	if (r->line_no == 1 && csv_strip_bom(r->line, n) > 0) {
-		memmove(r->line, r->line + 3, n - 3);
-		n -= 3;
-	}
+	r->line_start = line_reader_offset(&r->lines);
+	st = line_reader_next(&r->lines, &l);
+	if (st == LINE_EOF || st == LINE_ERROR)
+		return st;
+	n = l.len;
+	r->line_no = l.no;
+	r->line_too_long = st == LINE_TOO_LONG;
+	r->line_nul = l.nul;
+	bom = l.no == 1 ? csv_strip_bom(l.text, n) : 0;
+	memcpy(r->line, l.text + bom, n - bom);
+	n -= bom;
+	if (r->line_nul != 0)
+		r->line_nul -= bom; /* a NUL is no byte of the mark */
 	r->line[n] = '\0';
 	r->line_len = n;
 	return LINE_OK;
@@ -113,6 +102,7 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 	}
 	r->fp = fp;
 	r->name = name;
+	line_reader_init(&r->lines, fp);
 	if (opts != NULL)
 		r->o = *opts;
 	else
@@ -231,6 +221,7 @@ static enum line_status next_line(struct csv_reader *r)
 		r->line_no = l->line_no;
 		r->line_start = l->offset;
 		r->line_too_long = false;
+		r->line_nul = 0; /* csv_shape_feed() keeps no line with a NUL */
 		return LINE_OK;
 	}
 	errno = 0;
@@ -245,7 +236,6 @@ static enum reader_result csv_next(void *state, struct record *rec, struct reade
 		struct row w;
 		enum line_status st;
 		enum row_result res;
-		const char *nul;
 
 		if (r->stopped)
 			return READER_EOF;
@@ -269,10 +259,9 @@ static enum reader_result csv_next(void *state, struct record *rec, struct reade
 			         CSV_LINE_MAX);
 			return malformed(r, bad);
 		}
-		nul = memchr(r->line, '\0', r->line_len);
-		if (nul != NULL) {
+		if (r->line_nul != 0) {
 			r->record_no++;
-			bad->column = (unsigned)(nul - r->line) + 1;
+			bad->column = (unsigned)r->line_nul;
 			snprintf(bad->reason, sizeof(bad->reason), "NUL byte in a text line");
 			return malformed(r, bad);
 		}
