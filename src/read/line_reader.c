@@ -36,14 +36,12 @@ void line_reader_init(struct line_reader *lr, FILE *fp)
 static enum line_status give(struct line_reader *lr, struct line *l, const char *text, size_t len,
                              uint64_t start, bool newline, enum line_status st)
 {
-	const char *nul = st == LINE_OK ? memchr(text, '\0', len) : NULL;
-
 	l->text = text;
 	l->len = len;
 	l->no = ++lr->lines;
 	l->start = start;
-	l->nul = nul ? (size_t)(nul - text) + 1 : 0;
-	l->crlf = newline && st == LINE_OK && len > 0 && text[len - 1] == '\r';
+	l->nul = st == LINE_OK ? memchr(text, '\0', len) : NULL;
+	l->newline = newline;
 	return st;
 }
 
@@ -122,7 +120,7 @@ static enum line_status skip_long(struct line_reader *lr, struct line *l)
 	return give(lr, l, lr->line, LINE_READER_MAX, start, newline, LINE_TOO_LONG);
 }
 
-enum line_status line_reader_next(struct line_reader *lr, struct line *l)
+enum line_status line_reader_next_slow(struct line_reader *lr, struct line *l)
 {
 	if (lr->fd < 0)
 		return next_stdio(lr, l);

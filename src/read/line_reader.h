@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define LINE_READER_MAX 65536u
 /* Lines of a regular file are found in blocks of this size (more than a
@@ -48,9 +49,21 @@ struct line {
 	size_t len; /* LINE_TOO_LONG: LINE_READER_MAX */
 	uint64_t no; /* 1-based line number */
 	uint64_t start; /* byte offset of its first byte */
-	size_t nul; /* LINE_OK: 1-based column of its first NUL byte, 0: none */
-	bool crlf; /* it ended in "\r\n" (the '\r' is in text) */
+	const char *nul; /* LINE_OK: its first NUL byte in text, NULL: none */
+	bool newline; /* it ended in '\n' (the last line may not) */
 };
+
+/* The 1-based column of the line's first NUL byte, 0 for none. */
+static inline size_t line_nul_column(const struct line *l)
+{
+	return l->nul ? (size_t)(l->nul - l->text) + 1 : 0;
+}
+
+/* The line ended in "\r\n" (the '\r' is in its text). */
+static inline bool line_crlf(const struct line *l)
+{
+	return l->newline && l->len > 0 && l->text[l->len - 1] == '\r';
+}
 
 /* The fields are the reader's own; read lines through line_reader_next()
  * and the position through line_reader_offset(), _lines(). */
@@ -70,8 +83,31 @@ struct line_reader {
  * byte unread. */
 void line_reader_init(struct line_reader *lr, FILE *fp);
 
-/* The next line into *l. */
-enum line_status line_reader_next(struct line_reader *lr, struct line *l);
+/* line_reader_next() but for the common case below (line_reader.c). */
+enum line_status line_reader_next_slow(struct line_reader *lr, struct line *l);
+
+/* The next line into *l.  Inline for the common case, a line of a
+ * regular file whole in the block (a text trace has millions): the same
+ * line, offset and flags line_reader_next_slow() would give. */
+static inline enum line_status line_reader_next(struct line_reader *lr, struct line *l)
+{
+	const char *from = lr->chunk + lr->cpos;
+	const char *nl;
+	size_t n;
+
+	if (lr->fd < 0 || (nl = memchr(from, '\n', lr->cend - lr->cpos)) == NULL ||
+	    (n = (size_t)(nl - from)) > LINE_READER_MAX)
+		return line_reader_next_slow(lr, l);
+	l->text = from;
+	l->len = n;
+	l->no = ++lr->lines;
+	l->start = lr->offset;
+	l->nul = memchr(from, '\0', n);
+	l->newline = true;
+	lr->cpos += n + 1;
+	lr->offset += n + 1;
+	return LINE_OK;
+}
 
 /* Bytes consumed so far (lines and their '\n'; on LINE_ERROR those of
  * the line being read that were read). */

@@ -120,8 +120,8 @@ static enum reader_result text_next(void *state, struct record *rec, struct read
 			                      "line longer than 65536 bytes");
 		/* The words of a line are not NUL-safe, and a NUL means
 		 * this is not a text trace line at all. */
-		if (l.nul != 0)
-			return malformed_line(tr, bad, line_start, (unsigned)l.nul,
+		if (l.nul != NULL)
+			return malformed_line(tr, bad, line_start, (unsigned)line_nul_column(&l),
 			                      "NUL byte in text line");
 		end = content_end(l.text, l.len);
 		if (end == 0)

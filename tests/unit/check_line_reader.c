@@ -66,10 +66,10 @@ static size_t read_all(const char *data, size_t len, bool regular, struct got *g
 		g->offset_after = line_reader_offset(lr);
 		if (g->st == LINE_OK || g->st == LINE_TOO_LONG) {
 			g->len = l.len;
-			g->nul = l.nul;
+			g->nul = line_nul_column(&l);
 			g->no = l.no;
 			g->start = l.start;
-			g->crlf = l.crlf;
+			g->crlf = line_crlf(&l);
 			g->hash = fnv1a(l.text, l.len);
 			ck_assert_uint_eq(line_reader_lines(lr), l.no);
 			continue;

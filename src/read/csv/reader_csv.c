@@ -73,7 +73,7 @@ enum line_status csv_read_line(struct csv_reader *r)
 	n = l.len;
 	r->line_no = l.no;
 	r->line_too_long = st == LINE_TOO_LONG;
-	r->line_nul = l.nul;
+	r->line_nul = line_nul_column(&l);
 	bom = l.no == 1 ? csv_strip_bom(l.text, n) : 0;
 	memcpy(r->line, l.text + bom, n - bom);
 	n -= bom;
