@@ -443,6 +443,9 @@ static bool squeezed_prefix(const char *w, size_t wlen, const char *name, size_t
 {
 	size_t k = 0;
 
+	/* every name starts with a letter: most rows end here */
+	if (wlen > 0 && w[0] != ascii_lower(name[0]))
+		return false;
 	for (const char *p = name; *p != '\0'; p++) {
 		if (!is_alnum(*p))
 			continue;
