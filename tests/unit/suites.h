@@ -18,5 +18,6 @@ Suite *suite_time_unit(void);
 Suite *suite_cli_parse(void);
 Suite *suite_blank(void);
 Suite *suite_line_reader(void);
+Suite *suite_packet_build(void);
 
 #endif

@@ -18,6 +18,7 @@
 #include "base/time_unit.h"
 #include "core/record.h"
 #include "read/csv/csv_internal.h"
+#include "read/packet_build.h"
 #include "read/reader.h"
 #include "wire/dllp.h"
 #include "wire/fc_arith.h"
@@ -463,7 +464,8 @@ static bool row_vc(struct row *w, const struct csv_type *t, unsigned min, const 
 	return true;
 }
 
-static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col, struct dllp *d)
+static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col,
+                        struct packet_dllp *b)
 {
 	const char *what = dllp_type_name(t->dllp_type);
 	uint32_t vc = 0, hdr = 0, data = 0, hs = 0, ds = 0;
@@ -474,27 +476,26 @@ static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col, s
 	    !field_uint(w, CSV_F_DATA_SCALE, 0, 3, false, what, &ds, &given) ||
 	    !row_hdr_fc(w, &hdr) || !row_data_fc(w, ds, &data))
 		return false;
-	d->fc_class = t->fc_class;
-	d->vc = (uint8_t)vc;
-	d->hdr_fc = (uint8_t)hdr;
-	d->data_fc = (uint16_t)data;
-	d->hdr_scale = (uint8_t)hs;
-	d->data_scale = (uint8_t)ds;
-	d->type_byte = dllp_fc_type_byte(t->dllp_type, t->fc_class, vc);
+	b->cls = t->fc_class;
+	b->vc = vc;
+	b->hdr_fc = hdr;
+	b->data_fc = data;
+	b->hdr_scale = hs;
+	b->data_scale = ds;
 	return true;
 }
 
 static bool row_dllp_fields(struct row *w, const struct csv_type *t, unsigned col)
 {
-	struct dllp d;
+	struct packet_dllp b;
 	uint32_t seq;
 	bool given;
 
-	memset(&d, 0, sizeof(d));
-	d.type = t->dllp_type;
-	d.type_byte = t->type_byte;
+	memset(&b, 0, sizeof(b));
+	b.type = t->dllp_type;
+	b.type_byte = t->type_byte;
 	if (dllp_is_fc(t->dllp_type)) {
-		if (!row_fc_dllp(w, t, col, &d))
+		if (!row_fc_dllp(w, t, col, &b))
 			return false;
 	} else if (t->dllp_type == DLLP_ACK || t->dllp_type == DLLP_NAK) {
 		enum csv_field f = cell_of(w, CSV_F_ACKNAK_SEQ) ? CSV_F_ACKNAK_SEQ : CSV_F_SEQ;
@@ -502,26 +503,24 @@ static bool row_dllp_fields(struct row *w, const struct csv_type *t, unsigned co
 		if (!field_uint(w, f, 0, DL_SEQ_MAX, true, dllp_type_name(t->dllp_type), &seq,
 		                &given))
 			return false;
-		d.acknak_seq = (uint16_t)seq;
+		b.seq = seq;
 	}
 	/* The 4 content bytes only: the CRC of this row is unknown. */
-	dllp_encode(&d, w->r->bytes);
+	b.crc = PACKET_CRC_NONE;
 	w->kind = REC_DLLP;
-	w->flags |= REC_F_NO_CRC;
 	w->bytes = w->r->bytes;
-	w->len = DLLP_CONTENT_LEN;
+	w->len = packet_build_dllp(&b, w->r->bytes, &w->flags);
 	return true;
 }
 
 static bool row_tlp_fields(struct row *w, const struct csv_type *t, unsigned col)
 {
-	struct tlp_spec spec;
+	struct packet_tlp b;
 	uint32_t seq = 0, len = 1, tc = 0;
 	bool has_seq, has_len, given;
-	bool len_optional =
-	        t->tlp_kind == TLP_CPL || t->tlp_kind == TLP_CPLLK || t->tlp_kind == TLP_MSG;
+	bool len_optional = packet_tlp_length_optional(t->tlp_kind);
 	const char *what = tlp_kind_name(t->tlp_kind);
-	size_t n;
+	uint32_t n;
 
 	if (!field_uint(w, CSV_F_SEQ, 0, DL_SEQ_MAX, false, what, &seq, &has_seq) ||
 	    !field_uint(w, CSV_F_LENGTH, 1, 1024, !len_optional, what, &len, &has_len) ||
@@ -536,39 +535,33 @@ static bool row_tlp_fields(struct row *w, const struct csv_type *t, unsigned col
 		if (len == 0)
 			return row_fail(w, lcol, "length: 0 DW");
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.kind = t->tlp_kind;
-	spec.addr64 = t->addr64;
-	spec.seq = (uint16_t)seq;
-	spec.length_dw = (uint16_t)len;
-	spec.tc = (uint8_t)tc;
-	spec.msg_routing = 4; /* 100b: local, terminate at receiver */
-	spec.has_seq = has_seq;
-	spec.has_lcrc = false;
-	n = tlp_encode(&spec, w->r->bytes, TLP_MAX_RECORD_LEN);
+	memset(&b, 0, sizeof(b));
+	b.kind = t->tlp_kind;
+	b.addr64 = t->addr64;
+	b.has_seq = has_seq;
+	b.seq = seq;
+	b.has_length = has_len;
+	b.length_dw = len;
+	b.tc = tc;
+	b.lcrc = PACKET_CRC_NONE; /* the LCRC of this row is unknown */
+	n = packet_build_tlp(&b, w->r->bytes, TLP_MAX_RECORD_LEN, &w->flags);
 	if (n == 0)
 		return row_fail(w, col, "%s cannot be encoded with these fields", what);
 	w->kind = REC_TLP;
-	w->flags |= REC_F_NO_CRC | (has_seq ? 0 : REC_F_NO_SEQ);
 	w->bytes = w->r->bytes;
-	w->len = (uint32_t)n;
+	w->len = n;
 	return true;
 }
 
 static bool row_event(struct row *w, const struct csv_type *t, unsigned col)
 {
 	uint32_t vc = 0;
-	uint8_t *b = w->r->bytes;
 
 	if (t->event == EV_VC_ENABLE && !row_vc(w, t, 1, "vc-enable", col, &vc))
 		return false;
-	b[0] = (uint8_t)t->event;
-	b[1] = (uint8_t)vc;
-	b[2] = 0;
-	b[3] = 0;
 	w->kind = REC_EVENT;
-	w->bytes = b;
-	w->len = EVENT_LEN;
+	w->bytes = w->r->bytes;
+	w->len = packet_build_event(t->event, vc, w->r->bytes);
 	return true;
 }
 
