@@ -27,7 +27,8 @@
  *
  *   Symbolic DLLPs ('_' and '-' are interchangeable in mnemonics; the
  *   mnemonics are dllp_mnemonic_lookup()'s, wire/dllp.c, the keys below
- *   this file's, with the field limits of wire/fc_arith.h):
+ *   this file's, with the field limits of wire/fc_arith.h; the bytes are
+ *   read/packet_build.h's, as the export reader's):
  *     InitFC1-P|NP|Cpl, InitFC2-*, UpdateFC-*  vc=0..7 hdr=0..255 data=0..4095
  *                                              [hdrscale=0..3] [datascale=0..3]
  *     Ack seq=0..4095, Nak seq=0..4095

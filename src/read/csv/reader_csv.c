@@ -25,8 +25,10 @@
  * DLLP, STP FBh ... END FDh / EDB FEh for a TLP) is stripped, a DLLP is 6
  * bytes (4: no CRC), a TLP is sequence number, TLP, LCRC; the decoders
  * check the CRCs.  Without raw bytes the decoded fields (type, VC, HdrFC,
- * DataFC, scales, seq; TLP type, length, TC) are encoded here without CRC
- * (REC_F_NO_CRC): the CRC of such a row is unknown, never "good".  A TLP
+ * DataFC, scales, seq; TLP type, length, TC) are encoded (by
+ * read/packet_build.h, as the text trace's symbolic packets) without CRC
+ * (REC_F_NO_CRC): the CRC of such a row is unknown, never "good".  DLLP
+ * type names are wire/dllp.c's (dllp_squeezed_lookup()).  A TLP
  * row without a sequence number gets REC_F_NO_SEQ.  Link events are rows
  * whose type names one ("Link-Up", "vc-enable" with the VC column).
  * Ordered sets and idle rows (SKP, TS1, ...) are not records: skipped.
