@@ -1,5 +1,8 @@
-/* number.c: the unsigned number parser of number.h. */
+/* number.c: the number parsers of number.h: unsigned integers, and the
+ * decimal numbers of export cells (taken from the CSV reader, issue 13). */
 #include "base/number.h"
+
+#include <string.h>
 
 #include "base/ascii.h"
 
@@ -50,5 +53,127 @@ bool number_parse_max(const char *s, size_t len, uint64_t max, uint64_t *out)
 	if (!number_parse_u64(s, len, false, &v, &too_big) || too_big || v > max)
 		return false;
 	*out = v;
+	return true;
+}
+
+/* ---- decimal numbers (number_scan_decimal) ---- */
+
+static bool is_dec_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Digits, grouping blanks and the decimal point, from s[*i]. */
+static void scan_digits(const char *s, size_t len, bool decimal_comma, size_t *pi,
+                        struct number_dec *n)
+{
+	size_t i = *pi;
+	bool in_frac = false;
+
+	for (;;) {
+		if (i < len && is_dec_digit(s[i])) {
+			unsigned d = (unsigned)(s[i++] - '0');
+
+			n->any = true;
+			if (n->nd == 0 && d == 0) {
+				n->exp10 -= in_frac;
+			} else if (n->nd < NUMBER_DEC_DIGITS) {
+				n->dig[n->nd++] = (char)d;
+				n->exp10 -= in_frac;
+			} else if (!in_frac) {
+				n->exp10++;
+			}
+			continue;
+		}
+		if (i + 1 < len && s[i] == ' ' && n->any && is_dec_digit(s[i - 1]) &&
+		    is_dec_digit(s[i + 1])) {
+			i++;
+			continue;
+		}
+		if (i + 1 < len && (s[i] == '.' || (decimal_comma && s[i] == ',')) && !in_frac &&
+		    is_dec_digit(s[i + 1])) {
+			in_frac = true;
+			i++;
+			continue;
+		}
+		break;
+	}
+	*pi = i;
+}
+
+void number_scan_decimal(const char *s, size_t len, bool decimal_comma, struct number_dec *n)
+{
+	size_t i = 0;
+
+	memset(n, 0, sizeof(*n));
+	if (i < len && (s[i] == '+' || s[i] == '-')) {
+		n->neg = s[i] == '-';
+		i++;
+	}
+	scan_digits(s, len, decimal_comma, &i, n);
+	if (n->any && i + 1 < len && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1;
+		bool eneg = false;
+		int e = 0;
+
+		if (j < len && (s[j] == '+' || s[j] == '-'))
+			eneg = s[j++] == '-';
+		if (j < len && is_dec_digit(s[j])) {
+			/* capped: 10^10000 is out of every range already */
+			while (j < len && is_dec_digit(s[j])) {
+				if (e < 10000)
+					e = e * 10 + (s[j] - '0');
+				j++;
+			}
+			n->exp10 += eneg ? -e : e;
+			i = j;
+		}
+	}
+	n->used = i;
+}
+
+bool number_dec_to_u64(const struct number_dec *n, int pow10, uint64_t *out)
+{
+	long e = (long)n->exp10 + pow10;
+	long keep = (long)n->nd + (e < 0 ? e : 0);
+	uint64_t v = 0;
+
+	*out = 0;
+	if (n->nd == 0)
+		return true;
+	for (long i = 0; i < keep; i++) {
+		unsigned d = (unsigned)n->dig[i];
+
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (e < 0) {
+		if (keep >= 0 && keep < (long)n->nd && n->dig[keep] >= 5) {
+			if (v == UINT64_MAX)
+				return false;
+			v++;
+		}
+	} else {
+		for (long i = 0; i < e; i++) {
+			if (v > UINT64_MAX / 10)
+				return false;
+			v *= 10;
+		}
+	}
+	*out = v;
+	return true;
+}
+
+bool number_dec_is_whole(const struct number_dec *n)
+{
+	long first_frac = (long)n->nd + n->exp10;
+
+	if (n->exp10 >= 0)
+		return true;
+	for (long i = first_frac < 0 ? 0 : first_frac; i < (long)n->nd; i++) {
+		if (n->dig[i] != 0)
+			return false;
+	}
 	return true;
 }

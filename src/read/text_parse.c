@@ -27,7 +27,8 @@
  *
  *   Symbolic DLLPs ('_' and '-' are interchangeable in mnemonics; the
  *   mnemonics are dllp_mnemonic_lookup()'s, wire/dllp.c, the keys below
- *   this file's, with the field limits of wire/fc_arith.h):
+ *   this file's, with the field limits of wire/fc_arith.h; the bytes are
+ *   read/packet_build.h's, as the export reader's):
  *     InitFC1-P|NP|Cpl, InitFC2-*, UpdateFC-*  vc=0..7 hdr=0..255 data=0..4095
  *                                              [hdrscale=0..3] [datascale=0..3]
  *     Ack seq=0..4095, Nak seq=0..4095
@@ -65,6 +66,7 @@
 #include "base/text_quote.h"
 #include "base/time_unit.h"
 #include "core/record.h"
+#include "read/packet_build.h"
 #include "read/reader.h"
 #include "read/text_lex.h"
 #include "read/text_parse.h"
@@ -620,68 +622,40 @@ static bool parse_tlp_hex(struct parse *p, const struct token *first)
 
 /* ---- symbolic DLLP ---- */
 
-static void build_dllp(const struct dllp_mnemonic *m, const struct fields *f, struct dllp *d)
-{
-	memset(d, 0, sizeof(*d));
-	d->type = m->type;
-	switch (m->type) {
-	case DLLP_INITFC1:
-	case DLLP_INITFC2:
-	case DLLP_UPDATEFC:
-		d->fc_class = m->cls;
-		d->vc = (uint8_t)f->val[KEY_VC];
-		d->hdr_fc = (uint8_t)f->val[KEY_HDR];
-		d->data_fc = (uint16_t)f->val[KEY_DATA];
-		d->hdr_scale = (uint8_t)f->val[KEY_HDRSCALE];
-		d->data_scale = (uint8_t)f->val[KEY_DATASCALE];
-		d->type_byte = dllp_fc_type_byte(m->type, m->cls, d->vc);
-		break;
-	case DLLP_ACK:
-	case DLLP_NAK:
-		d->acknak_seq = (uint16_t)f->val[KEY_SEQ];
-		break;
-	case DLLP_FEATURE:
-		d->feature_ack = f->val[KEY_ACK] != 0;
-		d->feature_support = f->val[KEY_BITS];
-		break;
-	case DLLP_VENDOR:
-		d->content = f->val[KEY_DATA];
-		break;
-	default:
-		break;
-	}
-}
-
+/* The keys into the builder's fields (read/packet_build.h), which takes
+ * those of the kind: data= is DataFC of an FC DLLP and the content of
+ * a Vendor one. */
 static bool parse_dllp_sym(struct parse *p, const struct dllp_mnemonic *m, unsigned col)
 {
-	struct dllp d;
+	const struct fields *f = &p->f;
+	struct packet_dllp b;
 
 	if (!parse_fields(p, m->form, m->name, col))
 		return false;
-	if (!conflict(p, p->f.col[KEY_CRC], "crc=", p->f.word_col[WORD_NOCRC], "nocrc"))
+	if (!conflict(p, f->col[KEY_CRC], "crc=", f->word_col[WORD_NOCRC], "nocrc"))
 		return false;
-	build_dllp(m, &p->f, &d);
-	dllp_encode(&d, p->buf);
-	if (has(&p->f, KEY_CRC)) {
-		p->buf[4] = (uint8_t)(p->f.val[KEY_CRC] >> 8);
-		p->buf[5] = (uint8_t)p->f.val[KEY_CRC];
-	}
+	b.type = m->type;
+	b.cls = m->cls;
+	b.vc = f->val[KEY_VC];
+	b.hdr_fc = f->val[KEY_HDR];
+	b.data_fc = f->val[KEY_DATA];
+	b.hdr_scale = f->val[KEY_HDRSCALE];
+	b.data_scale = f->val[KEY_DATASCALE];
+	b.seq = f->val[KEY_SEQ];
+	b.feature_ack = f->val[KEY_ACK] != 0;
+	b.feature_bits = f->val[KEY_BITS];
+	b.vendor_data = f->val[KEY_DATA];
+	b.type_byte = 0; /* every kind of the text form has its code */
+	b.crc = has_word(f, WORD_NOCRC) ? PACKET_CRC_NONE
+	        : has(f, KEY_CRC)       ? PACKET_CRC_FORCED
+	                                : PACKET_CRC_GOOD;
+	b.crc_field = (uint16_t)f->val[KEY_CRC];
 	p->kind = REC_DLLP;
-	p->len = DLLP_WIRE_LEN;
-	if (has_word(&p->f, WORD_NOCRC)) {
-		p->len = DLLP_CONTENT_LEN;
-		p->flags |= REC_F_NO_CRC;
-	}
+	p->len = packet_build_dllp(&b, p->buf, &p->flags);
 	return true;
 }
 
 /* ---- TLP: keywords, then a mnemonic or hex ---- */
-
-/* Kinds that carry no data and request none: their Length is reserved. */
-static bool tlp_len_optional(enum tlp_kind kind)
-{
-	return kind == TLP_CPL || kind == TLP_CPLLK || kind == TLP_MSG;
-}
 
 static bool check_tlp_fields(struct parse *p, enum tlp_kind kind, const char *what, unsigned col)
 {
@@ -697,7 +671,7 @@ static bool check_tlp_fields(struct parse *p, enum tlp_kind kind, const char *wh
 		return false;
 	if (!has(f, KEY_SEQ) && !has_word(f, WORD_NOSEQ))
 		return fail(p, col, "missing key 'seq' for %s", what);
-	if (!has(f, KEY_LEN) && !tlp_len_optional(kind))
+	if (!has(f, KEY_LEN) && !packet_tlp_length_optional(kind))
 		return fail(p, col, "missing key 'len' for %s", what);
 	return true;
 }
@@ -705,31 +679,30 @@ static bool check_tlp_fields(struct parse *p, enum tlp_kind kind, const char *wh
 static bool parse_tlp_sym(struct parse *p, const struct token *mn, enum tlp_kind kind, bool addr64)
 {
 	char what[QUOTE_BUF];
-	struct tlp_spec spec;
-	size_t n;
+	const struct fields *f = &p->f;
+	struct packet_tlp b;
 
 	text_quote(what, mn->s, mn->len);
 	if (!parse_fields(p, &form_tlp, what, mn->col) || !check_tlp_fields(p, kind, what, mn->col))
 		return false;
-	memset(&spec, 0, sizeof(spec));
-	spec.kind = kind;
-	spec.addr64 = addr64;
-	spec.seq = (uint16_t)p->f.val[KEY_SEQ];
-	spec.length_dw = has(&p->f, KEY_LEN) ? (uint16_t)p->f.val[KEY_LEN] : 1;
-	spec.tc = (uint8_t)p->f.val[KEY_TC];
-	spec.td = p->f.val[KEY_TD] != 0;
-	spec.msg_routing = 4; /* 100b: local, terminate at receiver */
-	spec.has_seq = !has_word(&p->f, WORD_NOSEQ);
-	spec.has_lcrc = !has_word(&p->f, WORD_NOCRC);
-	spec.nullify = has_word(&p->f, WORD_NULLIFIED);
-	spec.force_lcrc = has(&p->f, KEY_LCRC);
-	spec.forced_lcrc = p->f.val[KEY_LCRC];
-	n = tlp_encode(&spec, p->buf, TLP_MAX_RECORD_LEN);
-	if (n == 0)
+	b.kind = kind;
+	b.addr64 = addr64;
+	b.has_seq = !has_word(f, WORD_NOSEQ);
+	b.seq = f->val[KEY_SEQ];
+	b.has_length = has(f, KEY_LEN);
+	b.length_dw = f->val[KEY_LEN];
+	b.tc = f->val[KEY_TC];
+	b.td = f->val[KEY_TD] != 0;
+	/* the conflicts are checked: at most one of these */
+	b.lcrc = has_word(f, WORD_NOCRC) ? PACKET_CRC_NONE
+	         : has(f, KEY_LCRC)      ? PACKET_CRC_FORCED
+	                                 : PACKET_CRC_GOOD;
+	b.lcrc_field = f->val[KEY_LCRC];
+	b.nullified = has_word(f, WORD_NULLIFIED);
+	p->len = packet_build_tlp(&b, p->buf, TLP_MAX_RECORD_LEN, &p->flags);
+	if (p->len == 0)
 		return fail(p, mn->col, "%s cannot be encoded with these fields", what);
 	p->kind = REC_TLP;
-	p->len = (uint32_t)n;
-	p->flags |= (spec.has_lcrc ? 0 : REC_F_NO_CRC) | (spec.has_seq ? 0 : REC_F_NO_SEQ);
 	return true;
 }
 
@@ -799,12 +772,8 @@ static bool parse_event(struct parse *p)
 	if (!parse_fields(p, code == EV_VC_ENABLE ? &form_event_vc : &form_event,
 	                  link_event_name(code), t.col))
 		return false;
-	p->buf[0] = (uint8_t)code;
-	p->buf[1] = (uint8_t)(code == EV_VC_ENABLE ? p->f.val[KEY_VC] : 0);
-	p->buf[2] = 0;
-	p->buf[3] = 0;
 	p->kind = REC_EVENT;
-	p->len = EVENT_LEN;
+	p->len = packet_build_event(code, p->f.val[KEY_VC], p->buf);
 	return true;
 }
 

@@ -298,15 +298,17 @@ void dllp_encode(const struct dllp *dllp, uint8_t out[6])
 /* ---- names ------------------------------------------------------------ */
 
 /* Every name of a DLLP kind, once [1.2]: the names dllp_name() and
- * dllp_type_name() print (NAME_PRINTED) and the mnemonics of the symbolic
+ * dllp_type_name() print (NAME_PRINTED), the mnemonics of the symbolic
  * text form (capture-format.md section 2) that dllp_mnemonic_lookup()
- * reads (NAME_READ).  The FC kinds have a row per class and one for the
+ * reads (NAME_READ), and the other spellings of analyzer exports
+ * (capture-format.md section 3) that dllp_squeezed_lookup() reads besides
+ * the mnemonics (NAME_SQUEEZED; at the end, as no trace holds them).  The FC kinds have a row per class and one for the
  * bare kind (NO_CLASS).  Data_Link_Feature is both printed and read, so
  * that a --decode listing reads back; Vendor_Specific is printed only, as
  * the contract's mnemonic is Vendor.  The mnemonics come first, the kinds
  * a trace holds most at the top, since the text reader looks one up per
  * symbolic DLLP. */
-enum { NAME_PRINTED = 1u, NAME_READ = 2u, NAME_BOTH = 3u };
+enum { NAME_PRINTED = 1u, NAME_READ = 2u, NAME_BOTH = 3u, NAME_SQUEEZED = 4u };
 #define NO_CLASS FC_CLASS_COUNT
 
 struct dllp_name_row {
@@ -342,7 +344,7 @@ static const struct dllp_name_row dllp_names[] = {
 	NAME_ROW("Feature", NAME_READ, DLLP_FEATURE, NO_CLASS),
 	NAME_ROW("Data_Link_Feature", NAME_BOTH, DLLP_FEATURE, NO_CLASS),
 	NAME_ROW("Vendor", NAME_READ, DLLP_VENDOR, NO_CLASS),
-	NAME_ROW("Vendor_Specific", NAME_PRINTED, DLLP_VENDOR, NO_CLASS),
+	NAME_ROW("Vendor_Specific", NAME_PRINTED | NAME_SQUEEZED, DLLP_VENDOR, NO_CLASS),
 	NAME_ROW("MRInit", NAME_PRINTED, DLLP_MRINIT, NO_CLASS),
 	NAME_ROW("Alt_Protocol_1", NAME_PRINTED, DLLP_ALT_PROTO_1, NO_CLASS),
 	NAME_ROW("Alt_Protocol_2", NAME_PRINTED, DLLP_ALT_PROTO_2, NO_CLASS),
@@ -354,6 +356,9 @@ static const struct dllp_name_row dllp_names[] = {
 	NAME_ROW("MRInitFC2", NAME_PRINTED, DLLP_MRINITFC2, NO_CLASS),
 	NAME_ROW("MRUpdateFC", NAME_PRINTED, DLLP_MRUPDATEFC, NO_CLASS),
 	NAME_ROW("Reserved", NAME_PRINTED, DLLP_RESERVED, NO_CLASS),
+	NAME_ROW("PM_AS_Request_L1", NAME_SQUEEZED, DLLP_PM_AS_REQUEST_L1, NO_CLASS),
+	/* a bare FC kind is read only before a class (fc_class_names[]) */
+	NAME_ROW("UpdFC", NAME_SQUEEZED, DLLP_UPDATEFC, NO_CLASS),
 };
 
 #define DLLP_NAME_COUNT (sizeof(dllp_names) / sizeof(dllp_names[0]))
@@ -396,6 +401,111 @@ const char *dllp_mnemonic_lookup(const char *s, size_t len, enum dllp_type *type
 	return NULL;
 }
 
+/* ---- squeezed names (exports) ---- */
+
+/* The names of the FC classes: the printed ones first, by class (the
+ * suffix of "UpdateFC-P"), then the spellings of exports. */
+static const struct {
+	const char *name;
+	enum fc_class cls;
+} fc_class_names[] = {
+	{ "P", FC_P },          { "NP", FC_NP },          { "Cpl", FC_CPL },  { "Posted", FC_P },
+	{ "NonPosted", FC_NP }, { "Completion", FC_CPL }, { "Cmpl", FC_CPL },
+};
+
+#define SQUEEZED_MAX 48 /* longer than any name squeezed */
+
+static bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* s[0..len) as lower-case letters and digits into out; false when it
+ * does not fit (then it is no name). */
+static bool squeeze(const char *s, size_t len, char *out, size_t *out_len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (!is_alnum(s[i]))
+			continue;
+		if (o == SQUEEZED_MAX)
+			return false;
+		out[o++] = ascii_lower(s[i]);
+	}
+	*out_len = o;
+	return true;
+}
+
+/* name, squeezed, is the start of w[0..wlen): its squeezed length in
+ * *used. */
+static bool squeezed_prefix(const char *w, size_t wlen, const char *name, size_t *used)
+{
+	size_t k = 0;
+
+	/* every name starts with a letter: most rows end here */
+	if (wlen > 0 && w[0] != ascii_lower(name[0]))
+		return false;
+	for (const char *p = name; *p != '\0'; p++) {
+		if (!is_alnum(*p))
+			continue;
+		if (k == wlen || w[k] != ascii_lower(*p))
+			return false;
+		k++;
+	}
+	*used = k;
+	return true;
+}
+
+static bool is_bare_fc_kind(const struct dllp_name_row *row)
+{
+	return dllp_is_fc(row->type) && row->cls == NO_CLASS;
+}
+
+/* An FC kind then a class: "updatefcp", "initfc1nonposted", "updfccmpl". */
+static const char *squeezed_fc(const char *w, size_t wlen, enum dllp_type *type, enum fc_class *cls)
+{
+	for (size_t i = 0; i < DLLP_NAME_COUNT; i++) {
+		const struct dllp_name_row *row = &dllp_names[i];
+		size_t used, cused;
+
+		if (!is_bare_fc_kind(row) || !squeezed_prefix(w, wlen, row->name, &used))
+			continue;
+		for (size_t k = 0; k < sizeof(fc_class_names) / sizeof(fc_class_names[0]); k++) {
+			if (squeezed_prefix(w + used, wlen - used, fc_class_names[k].name,
+			                    &cused) &&
+			    used + cused == wlen) {
+				*type = row->type;
+				*cls = fc_class_names[k].cls;
+				return printed_name(row->type, *cls);
+			}
+		}
+	}
+	return NULL;
+}
+
+const char *dllp_squeezed_lookup(const char *s, size_t len, enum dllp_type *type,
+                                 enum fc_class *cls)
+{
+	char w[SQUEEZED_MAX];
+	size_t wlen, used;
+
+	if (!squeeze(s, len, w, &wlen) || wlen == 0)
+		return NULL;
+	for (size_t i = 0; i < DLLP_NAME_COUNT; i++) {
+		const struct dllp_name_row *row = &dllp_names[i];
+
+		if (!(row->use & (NAME_READ | NAME_SQUEEZED)) || is_bare_fc_kind(row))
+			continue;
+		if (squeezed_prefix(w, wlen, row->name, &used) && used == wlen) {
+			*type = row->type;
+			*cls = row->cls == NO_CLASS ? FC_P : row->cls;
+			return row->name;
+		}
+	}
+	return squeezed_fc(w, wlen, type, cls);
+}
+
 const char *dllp_type_name(enum dllp_type type)
 {
 	const char *name = printed_name(type, NO_CLASS);
@@ -414,9 +524,7 @@ const char *dllp_name(const struct dllp *dllp)
 
 const char *fc_class_name(enum fc_class cls)
 {
-	static const char *const names[FC_CLASS_COUNT] = { "P", "NP", "Cpl" };
-
 	if ((unsigned)cls >= FC_CLASS_COUNT)
 		return "?";
-	return names[cls];
+	return fc_class_names[cls].name;
 }

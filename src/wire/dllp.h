@@ -112,6 +112,18 @@ const char *fc_class_name(enum fc_class cls); /* "P", "NP", "Cpl" */
 const char *dllp_mnemonic_lookup(const char *s, size_t len, enum dllp_type *type,
                                  enum fc_class *cls);
 
+/* Looks up a DLLP name as analyzer exports write it, s[0..len) compared
+ * with its letters and digits only, case-blind ("UPDATEFC_P", "Update FC
+ * P", "InitFC1 NonPosted", "UpdFC-Cmpl", "PM AS Request L1",
+ * "Vendor Specific"): every mnemonic of dllp_mnemonic_lookup(), and the
+ * export spellings kept in the same table in dllp.c (FC classes Posted,
+ * NonPosted, Completion, Cmpl; UpdFC; PM_AS_Request_L1;
+ * Vendor_Specific).  An FC kind needs its class.  Returns the name as
+ * the table spells it and fills type and cls as dllp_mnemonic_lookup()
+ * does; NULL for any other word. */
+const char *dllp_squeezed_lookup(const char *s, size_t len, enum dllp_type *type,
+                                 enum fc_class *cls);
+
 static inline bool dllp_is_fc(enum dllp_type t)
 {
 	return t == DLLP_INITFC1 || t == DLLP_INITFC2 || t == DLLP_UPDATEFC;

@@ -3,6 +3,7 @@
  * specification: spec-digest.md sections 1 and 2.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -576,6 +577,121 @@ START_TEST(test_mnemonic_unknown)
 }
 END_TEST
 
+/* The names of exports: every FC kind with every spelling of its class,
+ * the other kinds and their export spellings, in any case and with any
+ * punctuation; what the table says the name is. */
+START_TEST(test_squeezed_lookup)
+{
+	static const struct {
+		const char *kind;
+		enum dllp_type type;
+	} kinds[] = {
+		{ "InitFC1", DLLP_INITFC1 },
+		{ "initfc2", DLLP_INITFC2 },
+		{ "Update FC", DLLP_UPDATEFC },
+		{ "UPDFC", DLLP_UPDATEFC },
+	};
+	static const struct {
+		const char *cls;
+		enum fc_class c;
+	} classes[] = {
+		{ "-P", FC_P },          { "_posted", FC_P }, { "NP", FC_NP },
+		{ " NonPosted", FC_NP }, { "-Cpl", FC_CPL },  { "Completion", FC_CPL },
+		{ "CMPL", FC_CPL },
+	};
+	static const struct {
+		const char *written, *name;
+		enum dllp_type type;
+	} others[] = {
+		{ "ack", "Ack", DLLP_ACK },
+		{ "NAK", "Nak", DLLP_NAK },
+		{ "PM Enter L1", "PM_Enter_L1", DLLP_PM_ENTER_L1 },
+		{ "pmenterl23", "PM_Enter_L23", DLLP_PM_ENTER_L23 },
+		{ "PM_Active_State_Request_L1", "PM_Active_State_Request_L1",
+		  DLLP_PM_AS_REQUEST_L1 },
+		{ "PM_AS_Request_L1", "PM_AS_Request_L1", DLLP_PM_AS_REQUEST_L1 },
+		{ "pm-request-ack", "PM_Request_Ack", DLLP_PM_REQUEST_ACK },
+		{ "Nop", "NOP", DLLP_NOP },
+		{ "FEATURE", "Feature", DLLP_FEATURE },
+		{ "Data Link Feature", "Data_Link_Feature", DLLP_FEATURE },
+		{ "vendor", "Vendor", DLLP_VENDOR },
+		{ "Vendor-Specific", "Vendor_Specific", DLLP_VENDOR },
+	};
+	enum dllp_type type;
+	enum fc_class cls;
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++) {
+			char w[64];
+			const char *name;
+			struct dllp d = { .type = kinds[k].type, .fc_class = classes[c].c };
+
+			snprintf(w, sizeof(w), "%s%s", kinds[k].kind, classes[c].cls);
+			type = DLLP_RESERVED;
+			cls = FC_CLASS_COUNT;
+			name = dllp_squeezed_lookup(w, strlen(w), &type, &cls);
+			ck_assert_msg(name != NULL, "%s not found", w);
+			ck_assert_int_eq(type, kinds[k].type);
+			ck_assert_int_eq(cls, classes[c].c);
+			ck_assert_str_eq(name, dllp_name(&d));
+		}
+	}
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		const char *name = dllp_squeezed_lookup(others[i].written,
+		                                        strlen(others[i].written), &type, &cls);
+
+		ck_assert_msg(name != NULL, "%s not found", others[i].written);
+		ck_assert_str_eq(name, others[i].name);
+		ck_assert_int_eq(type, others[i].type);
+		ck_assert_int_eq(cls, FC_P);
+	}
+}
+END_TEST
+
+/* A bare FC kind, the opaque and reserved kinds, near misses, names too
+ * long to be one, and words of no letter are not found; the text form's
+ * lookup does not take the export spellings. */
+START_TEST(test_squeezed_unknown)
+{
+	static const char *const words[] = {
+		"",
+		"-",
+		"UpdateFC",
+		"UpdFC",
+		"InitFC1",
+		"InitFC",
+		"InitFC3-P",
+		"UpdateFC-X",
+		"UpdateFC-PP",
+		"MRInit",
+		"MRUpdateFC-P",
+		"MRInitFC1",
+		"Alt_Protocol_1",
+		"Link_Management",
+		"Reserved",
+		"Acks",
+		"Ac",
+		"PM_Enter",
+		"DLLP",
+		"TLP",
+		"MWr32",
+		"UpdateFC-P (VC0)",
+		"Vendor_Specific_Vendor_Specific_Vendor_Specific_Vendor",
+	};
+	enum dllp_type type;
+	enum fc_class cls;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		ck_assert_msg(dllp_squeezed_lookup(words[i], strlen(words[i]), &type, &cls) == NULL,
+		              "'%s' found", words[i]);
+	ck_assert_ptr_null(dllp_mnemonic_lookup("PM_AS_Request_L1", 16, &type, &cls));
+	ck_assert_ptr_null(dllp_mnemonic_lookup("UpdFC-P", 7, &type, &cls));
+	ck_assert_ptr_null(dllp_mnemonic_lookup("UpdateFC-Posted", 15, &type, &cls));
+	/* only len bytes are read */
+	ck_assert_ptr_nonnull(dllp_squeezed_lookup("Ack seq=1", 3, &type, &cls));
+}
+END_TEST
+
 Suite *suite_dllp(void)
 {
 	Suite *s = suite_create("dllp");
@@ -599,6 +715,8 @@ Suite *suite_dllp(void)
 	tc = tcase_create("mnemonics");
 	tcase_add_test(tc, test_mnemonic_lookup);
 	tcase_add_test(tc, test_mnemonic_unknown);
+	tcase_add_test(tc, test_squeezed_lookup);
+	tcase_add_test(tc, test_squeezed_unknown);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("round_trip");

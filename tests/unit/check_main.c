@@ -20,6 +20,8 @@ int main(void)
 	srunner_add_suite(sr, suite_blank());
 	srunner_add_suite(sr, suite_rx128b());
 	srunner_add_suite(sr, suite_rx8b10b());
+	srunner_add_suite(sr, suite_line_reader());
+	srunner_add_suite(sr, suite_packet_build());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

@@ -92,6 +92,88 @@ START_TEST(test_max)
 }
 END_TEST
 
+/* ---- number_scan_decimal() and its conversions ---- */
+
+/* s scanned (decimal_comma as given), then times 10^pow10. */
+static bool dec_u64(const char *s, bool comma, int pow10, uint64_t *v, size_t *used)
+{
+	struct number_dec n;
+
+	number_scan_decimal(s, strlen(s), comma, &n);
+	*used = n.used;
+	return n.any && number_dec_to_u64(&n, pow10, v);
+}
+
+START_TEST(test_decimal_scan)
+{
+	static const struct {
+		const char *s;
+		bool comma;
+		int pow10;
+		uint64_t v;
+		size_t used;
+	} cases[] = {
+		{ "0", false, 0, 0, 1 },
+		{ "1234", false, 0, 1234, 4 },
+		{ "1.5", false, 3, 1500, 3 },
+		{ "+16.0", false, 0, 16, 5 },
+		{ "0.000 001 234", false, 12, 1234000, 13 }, /* grouped digits */
+		{ "1 234 ns", false, 0, 1234, 5 }, /* a blank before a unit ends it */
+		{ "1.5e-9 s", false, 12, 1500, 6 },
+		{ "2E3", false, 0, 2000, 3 },
+		{ "1e", false, 0, 1, 1 }, /* no exponent digits: not an exponent */
+		{ "0,000123", true, 12, 123000000, 8 },
+		{ "0,000123", false, 12, 0, 1 }, /* a comma only when asked */
+		{ "1,234.5", true, 1, 12, 5 }, /* one decimal point at most */
+		{ "1.234,5", true, 3, 1234, 5 },
+		{ "2.5", false, 0, 3, 3 }, /* half rounds up */
+		{ "2.49", false, 0, 2, 4 },
+		{ "0.0000000000000000000000000000000000000000001", false, 45, 100, 45 },
+		{ "18446744073709551615", false, 0, UINT64_MAX, 20 },
+		{ "12ab", false, 0, 12, 2 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 1;
+		size_t used = 0;
+
+		ck_assert_msg(dec_u64(cases[i].s, cases[i].comma, cases[i].pow10, &v, &used), "%s",
+		              cases[i].s);
+		ck_assert_msg(v == cases[i].v, "%s: %llu", cases[i].s, (unsigned long long)v);
+		ck_assert_msg(used == cases[i].used, "%s: used %zu", cases[i].s, used);
+	}
+}
+END_TEST
+
+START_TEST(test_decimal_sign_whole_range)
+{
+	struct number_dec n;
+	uint64_t v;
+	size_t used;
+
+	number_scan_decimal("-0", 2, false, &n);
+	ck_assert(n.any && n.neg && n.nd == 0);
+	number_scan_decimal("-3", 2, false, &n);
+	ck_assert(n.any && n.neg && n.nd == 1);
+	number_scan_decimal("ns", 2, false, &n);
+	ck_assert(!n.any);
+	ck_assert_uint_eq(n.used, 0);
+	number_scan_decimal("16.0", 4, false, &n);
+	ck_assert(number_dec_is_whole(&n));
+	number_scan_decimal("16.01", 5, false, &n);
+	ck_assert(!number_dec_is_whole(&n));
+	number_scan_decimal("1e3", 3, false, &n);
+	ck_assert(number_dec_is_whole(&n));
+	/* over 64 bits, before and after the scale */
+	ck_assert(!dec_u64("18446744073709551616", false, 0, &v, &used));
+	ck_assert(!dec_u64("18446744073709551615", false, 1, &v, &used));
+	ck_assert(!dec_u64("1e10000", false, 0, &v, &used));
+	/* more digits than kept: the integer part still counts them */
+	ck_assert(dec_u64("100000000000000000000000000000000000000000", false, -30, &v, &used));
+	ck_assert_uint_eq(v, 100000000000); /* 10^41 / 10^30 */
+}
+END_TEST
+
 Suite *suite_number(void)
 {
 	Suite *s = suite_create("number");
@@ -101,6 +183,10 @@ Suite *suite_number(void)
 	tcase_add_test(tc, test_not_numbers);
 	tcase_add_test(tc, test_too_big);
 	tcase_add_test(tc, test_max);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("decimal");
+	tcase_add_test(tc, test_decimal_scan);
+	tcase_add_test(tc, test_decimal_sign_whole_range);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -94,6 +94,76 @@ START_TEST(test_too_big)
 }
 END_TEST
 
+/* The spellings of exports: any case, fs, the micro sign, sec; the SI
+ * lookup is not widened by them. */
+START_TEST(test_nocase)
+{
+	static const struct {
+		const char *name;
+		int pow10;
+	} names[] = {
+		{ "fs", -3 }, { "FS", -3 }, { "ps", 0 },        { "Ps", 0 },
+		{ "NS", 3 },  { "us", 6 },  { "\xc2\xb5s", 6 }, { "\xce\xbcs", 6 },
+		{ "Ms", 9 },  { "s", 12 },  { "SEC", 12 },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct time_unit *u =
+		        time_unit_find_nocase(names[i].name, strlen(names[i].name));
+
+		ck_assert_msg(u != NULL, "%s", names[i].name);
+		ck_assert_int_eq(u->pow10, names[i].pow10);
+	}
+	ck_assert_ptr_null(time_unit_find_nocase("", 0));
+	ck_assert_ptr_null(time_unit_find_nocase("n", 1));
+	ck_assert_ptr_null(time_unit_find_nocase("secs", 4));
+	ck_assert_ptr_null(time_unit_find_nocase("hz", 2));
+	for (size_t i = 0; i < TIME_UNIT_COUNT; i++)
+		ck_assert_ptr_eq(time_unit_find_nocase(time_units[i].name, time_units[i].len),
+		                 &time_units[i]);
+	/* every unit's ps and pow10 agree */
+	for (size_t i = 0; i < TIME_UNIT_ALL; i++) {
+		uint64_t p = 1;
+
+		for (int k = 0; k < time_units[i].pow10; k++)
+			p *= 10;
+		ck_assert_uint_eq(time_units[i].ps, time_units[i].pow10 < 0 ? 0 : p);
+		ck_assert_uint_eq(time_units[i].len, strlen(time_units[i].name));
+	}
+}
+END_TEST
+
+START_TEST(test_pow10_name)
+{
+	ck_assert_str_eq(time_unit_pow10_name(-3), "fs");
+	ck_assert_str_eq(time_unit_pow10_name(0), "ps");
+	ck_assert_str_eq(time_unit_pow10_name(3), "ns");
+	ck_assert_str_eq(time_unit_pow10_name(6), "us");
+	ck_assert_str_eq(time_unit_pow10_name(9), "ms");
+	ck_assert_str_eq(time_unit_pow10_name(12), "s");
+	ck_assert_str_eq(time_unit_pow10_name(1), "?");
+}
+END_TEST
+
+/* Clock ticks: rounded to the nearest ps, over 64 bits refused. */
+START_TEST(test_ticks)
+{
+	uint64_t ps = 0;
+
+	ck_assert(time_ticks_to_ps(3, 4000, &ps));
+	ck_assert_uint_eq(ps, 12);
+	ck_assert(time_ticks_to_ps(3, 2500, &ps)); /* 7.5 ps */
+	ck_assert_uint_eq(ps, 8);
+	ck_assert(time_ticks_to_ps(1, 400, &ps)); /* 0.4 ps */
+	ck_assert_uint_eq(ps, 0);
+	ck_assert(time_ticks_to_ps(UINT64_MAX, 1, &ps)); /* divided first */
+	ck_assert_uint_eq(ps, UINT64_MAX / 1000 + 1);
+	ck_assert(!time_ticks_to_ps(UINT64_MAX, 2000, &ps));
+	ck_assert(time_ticks_to_ps(0, 4000, &ps));
+	ck_assert_uint_eq(ps, 0);
+}
+END_TEST
+
 Suite *suite_time_unit(void)
 {
 	Suite *s = suite_create("time_unit");
@@ -103,6 +173,11 @@ Suite *suite_time_unit(void)
 	tcase_add_test(tc, test_exact);
 	tcase_add_test(tc, test_finer_than_ps);
 	tcase_add_test(tc, test_too_big);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("exports");
+	tcase_add_test(tc, test_nocase);
+	tcase_add_test(tc, test_pow10_name);
+	tcase_add_test(tc, test_ticks);
 	suite_add_tcase(s, tc);
 	return s;
 }

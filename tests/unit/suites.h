@@ -19,5 +19,7 @@ Suite *suite_cli_parse(void);
 Suite *suite_blank(void);
 Suite *suite_rx128b(void);
 Suite *suite_rx8b10b(void);
+Suite *suite_line_reader(void);
+Suite *suite_packet_build(void);
 
 #endif

@@ -194,6 +194,7 @@ static bool shape_open_for_dump(struct csv_reader *r)
 	r->line_len = k->header.len;
 	r->line_no = k->header.line_no;
 	r->line_too_long = false;
+	r->line_nul = 0;
 	take_header(r, &mode);
 	r->replay_only = true;
 	r->replay_pos = 0;
@@ -224,7 +225,7 @@ bool csv_find_header(struct csv_reader *r, char *err, size_t errlen)
 		}
 		if (r->line_no > CSV_HEADER_SEARCH)
 			break;
-		if (r->line_too_long || memchr(r->line, '\0', r->line_len) != NULL) {
+		if (r->line_too_long || r->line_nul != 0) {
 			shape_track(r, true);
 			continue;
 		}

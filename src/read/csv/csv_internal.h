@@ -7,7 +7,7 @@
  *   csv_chars.c    character classes, trimming, messages
  *   csv_columns.c  column names, their aliases and the field names
  *   csv_split.c    lines into cells (delimited, blank runs, aligned)
- *   csv_number.c   decimal numbers, time units and times
+ *   csv_time.c     time cells and the units of clock ticks
  *   csv_types.c    direction and packet-type cells
  *   csv_options.c  the command-line options and map files
  *   csv_sniff.c    line shapes: headers, the headerless layouts, tables
@@ -30,10 +30,11 @@
 #include "base/attrs.h"
 #include "core/record.h"
 #include "read/csv/reader_csv.h"
+#include "read/line_reader.h"
 #include "read/reader.h"
 #include "wire/tlp.h"
 
-#define CSV_LINE_MAX 65536u
+#define CSV_LINE_MAX LINE_READER_MAX
 #define CSV_MAX_COLS 256u
 #define CSV_HEADER_SEARCH 100u /* lines searched for a header */
 #define CSV_UNIT_MAX 16u
@@ -114,10 +115,12 @@ struct csv_reader {
 	bool length_bytes; /* the Length column is in bytes */
 
 	/* input position */
-	uint64_t line_no, record_no, offset, line_start;
+	struct line_reader lines;
+	uint64_t line_no, record_no, line_start; /* of the current line */
 	bool pending; /* line[] holds a data line not yet parsed */
 	size_t line_len;
 	bool line_too_long;
+	size_t line_nul; /* 1-based column of its first NUL byte, 0: none */
 	bool after_header; /* a "Radix -" line may come next */
 	bool failed;
 	int read_errno;
@@ -204,41 +207,14 @@ unsigned csv_split_copy(const char *line, size_t len, char *scratch, const struc
                         struct csv_cell *cells);
 
 /* ------------------------------------------------------------------ */
-/* Numbers and times (csv_number.c) */
+/* Times (csv_time.c; the numbers and units are base/number.h's and
+ * base/time_unit.h's) */
 
-/* A decimal number: value = digits * 10^exp10, with the digits kept as
- * text so nothing is lost to binary floating point. */
-#define NUM_DIGITS 38
-struct num {
-	char dig[NUM_DIGITS];
-	unsigned nd;
-	int exp10;
-	bool neg, any;
-	size_t used;
-};
-
-struct unit_def {
-	const char *name; /* case-insensitive */
-	int pow; /* 10^pow ps */
-};
-
-/* Scans a number at the start of s; with comma, ',' is a decimal point too. */
-void csv_scan_number_dec(const char *s, size_t len, bool comma, struct num *n);
-void csv_scan_number(const char *s, size_t len, struct num *n);
-/* n * 10^pow rounded to the nearest integer; false when over 64 bits. */
-bool csv_num_to_u64(const struct num *n, int pow, uint64_t *out);
-/* No fraction: every digit past the decimal point is 0 ("16.0" is whole). */
-bool csv_num_is_whole(const struct num *n);
-bool csv_time_unit_lookup(const char *s, size_t len, int *pow);
-/* The name of the time unit of 10^pow ps ("ns"), "?" for none. */
-const char *csv_pow_unit(int pow);
 /* A unit word naming clock ticks or samples. */
 bool csv_ticks_unit(const char *s, size_t len);
 /* csv_parse_time(), with decimal commas when comma is set. */
 bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma, uint64_t *ps,
                           const char **why);
-/* A tick count times the clock period (fs) to ps, rounded. */
-bool csv_ticks_to_ps(uint64_t ticks, uint64_t period_fs, uint64_t *ps);
 
 /* ------------------------------------------------------------------ */
 /* Line shapes (csv_sniff.c) */
@@ -278,9 +254,8 @@ bool csv_resolve_mapping(struct csv_reader *r, char *err, size_t errlen);
 /* ------------------------------------------------------------------ */
 /* Lines and rows (reader_csv.c, csv_rows.c) */
 
-enum line_status { LINE_OK, LINE_EOF, LINE_ERROR };
-
-/* Reads one line (without '\n') into r->line. */
+/* Reads one line (without '\n') into r->line: LINE_OK (also for a line
+ * too long, flagged), LINE_EOF or LINE_ERROR. */
 enum line_status csv_read_line(struct csv_reader *r);
 
 struct row {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/ascii.h"
+#include "base/time_unit.h"
 #include "read/csv/csv_internal.h"
 
 static void column_list(const struct csv_reader *r, char *out, size_t size)
@@ -95,14 +96,16 @@ static bool set_units(struct csv_reader *r, char *err, size_t errlen)
 	int lc = r->field_col[CSV_F_LENGTH];
 	bool ticks = false;
 	int pow = 12;
+	const struct time_unit *u;
 
 	if (tc >= 0 && (unsigned)tc < r->ncols) {
 		const struct csv_column *c = &r->cols[tc];
 
 		csv_field_lookup(c->norm, &ticks);
 		ticks |= csv_ticks_unit(c->unit, strlen(c->unit));
-		if (c->unit[0] != '\0' && !csv_time_unit_lookup(c->unit, strlen(c->unit), &pow))
-			pow = 12;
+		u = time_unit_find_nocase(c->unit, strlen(c->unit));
+		if (c->unit[0] != '\0' && u != NULL)
+			pow = u->pow10;
 		if (ticks && r->o.clock_period_fs == 0)
 			return csv_set_err(err, errlen,
 			                   "%s: column #%d '%s' counts clock ticks: give "

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "base/ascii.h"
+#include "base/number.h"
+#include "base/time_unit.h"
 #include "read/csv/csv_internal.h"
 
 void csv_options_init(struct csv_options *o)
@@ -152,27 +154,27 @@ bool csv_options_set_header_line(struct csv_options *o, const char *arg, char *e
 
 bool csv_options_set_time_unit(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
-	int pow;
+	const struct time_unit *u = time_unit_find_nocase(arg, strlen(arg));
 
-	if (!csv_time_unit_lookup(arg, strlen(arg), &pow) || pow < 0)
+	if (u == NULL || u->pow10 < 0)
 		return csv_set_err(err, errlen, "--time-unit takes ps, ns, us, ms or s, not '%s'",
 		                   arg);
-	o->time_unit_pow = pow;
+	o->time_unit_pow = u->pow10;
 	return true;
 }
 
 /* "250MHz": period in fs = 10^15 / f, rounded. */
-static bool frequency_to_fs(const struct num *n, int unit_pow, uint64_t *fs)
+static bool frequency_to_fs(const struct number_dec *n, int unit_pow, uint64_t *fs)
 {
 	uint64_t hz_scaled;
 	int e = n->exp10 + unit_pow; /* f = digits * 10^e Hz */
 	int shift = 0;
 	uint64_t num = 1;
-	struct num m = *n;
+	struct number_dec m = *n;
 
 	/* f = digits * 10^e; period = 10^(15-e) / digits */
 	m.exp10 = 0;
-	if (!csv_num_to_u64(&m, 0, &hz_scaled) || hz_scaled == 0)
+	if (!number_dec_to_u64(&m, 0, &hz_scaled) || hz_scaled == 0)
 		return false;
 	shift = 15 - e;
 	if (shift < 0 || shift > 19)
@@ -185,7 +187,10 @@ static bool frequency_to_fs(const struct num *n, int unit_pow, uint64_t *fs)
 
 bool csv_options_set_clock_period(struct csv_options *o, const char *arg, char *err, size_t errlen)
 {
-	static const struct unit_def freq_units[] = {
+	static const struct {
+		const char *name; /* any case */
+		int pow; /* 10^pow Hz */
+	} freq_units[] = {
 		{ "hz", 0 },
 		{ "khz", 3 },
 		{ "mhz", 6 },
@@ -193,12 +198,12 @@ bool csv_options_set_clock_period(struct csv_options *o, const char *arg, char *
 	};
 	const char *s = arg, *u;
 	size_t len = strlen(arg), ulen;
-	struct num n;
-	int pow;
+	struct number_dec n;
+	const struct time_unit *tu;
 	uint64_t fs = 0;
 
 	csv_trim(&s, &len);
-	csv_scan_number(s, len, &n);
+	number_scan_decimal(s, len, false, &n);
 	u = s + n.used;
 	ulen = len - n.used;
 	csv_trim(&u, &ulen);
@@ -212,7 +217,8 @@ bool csv_options_set_clock_period(struct csv_options *o, const char *arg, char *
 			return true;
 		}
 	}
-	if (!csv_time_unit_lookup(u, ulen, &pow) || !csv_num_to_u64(&n, pow + 3, &fs) || fs == 0)
+	tu = time_unit_find_nocase(u, ulen);
+	if (tu == NULL || !number_dec_to_u64(&n, tu->pow10 + 3, &fs) || fs == 0)
 		goto bad;
 	o->clock_period_fs = fs;
 	return true;

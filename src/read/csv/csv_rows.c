@@ -13,9 +13,12 @@
 
 #include "base/ascii.h"
 #include "base/attrs.h"
+#include "base/number.h"
 #include "base/text_quote.h"
+#include "base/time_unit.h"
 #include "core/record.h"
 #include "read/csv/csv_internal.h"
+#include "read/packet_build.h"
 #include "read/reader.h"
 #include "wire/dllp.h"
 #include "wire/fc_arith.h"
@@ -101,7 +104,7 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 	char q[QUOTE_BUF], at[96], sq[16];
 	const char *s = cell_text(w, c);
 	size_t len = c->len;
-	struct num n;
+	struct number_dec n;
 
 	*u = CU_NONE;
 	if (csv_squeeze(s, len, sq, sizeof(sq)) &&
@@ -112,25 +115,20 @@ static bool cell_count(struct row *w, enum csv_field f, const struct csv_cell *c
 		return true;
 	}
 	if (len > 2 && s[0] == '0' && ascii_lower(s[1]) == 'x') {
-		uint64_t x = 0;
+		bool too_big;
 
-		for (size_t i = 2; i < len; i++) {
-			int h = ascii_hex_value(s[i]);
-
-			if (h < 0 || x > UINT64_MAX >> 4)
-				return row_fail(w, c->col, "%s: '%s' is not a number",
-				                where(w, f, at, sizeof(at)), text_quote(q, s, len));
-			x = x << 4 | (unsigned)h;
-		}
-		*v = x;
+		/* a digit that is none, or over 64 bits: both "not a number" */
+		if (!number_parse_u64(s, len, false, v, &too_big) || too_big)
+			return row_fail(w, c->col, "%s: '%s' is not a number",
+			                where(w, f, at, sizeof(at)), text_quote(q, s, len));
 		return true;
 	}
-	csv_scan_number(s, len, &n);
-	if (!n.any || (n.neg && n.nd > 0) || !csv_num_is_whole(&n) ||
+	number_scan_decimal(s, len, false, &n);
+	if (!n.any || (n.neg && n.nd > 0) || !number_dec_is_whole(&n) ||
 	    !count_unit_parse(s + n.used, len - n.used, u))
 		return row_fail(w, c->col, "%s: '%s' is not a whole number",
 		                where(w, f, at, sizeof(at)), text_quote(q, s, len));
-	if (!csv_num_to_u64(&n, 0, v))
+	if (!number_dec_to_u64(&n, 0, v))
 		return row_fail(w, c->col, "%s: '%s' is too large", where(w, f, at, sizeof(at)),
 		                text_quote(q, s, len));
 	return true;
@@ -187,7 +185,7 @@ static bool row_time(struct row *w)
 	const struct csv_reader *r = w->r;
 	const char *why = NULL, *s, *u;
 	size_t len, ulen;
-	struct num n;
+	struct number_dec n;
 	uint64_t ticks;
 
 	if (r->field_col[CSV_F_TIME] < 0) {
@@ -198,17 +196,17 @@ static bool row_time(struct row *w)
 		return row_fail(w, 1, "no %s", where(w, CSV_F_TIME, at, sizeof(at)));
 	s = cell_text(w, c);
 	len = c->len;
-	csv_scan_number_dec(s, len, decimal_comma(r), &n);
+	number_scan_decimal(s, len, decimal_comma(r), &n);
 	u = s + n.used;
 	ulen = len - n.used;
 	csv_trim(&u, &ulen);
 	if (!r->time_ticks || ulen > 0) {
 		if (csv_parse_time_comma(s, len, r->time_pow, decimal_comma(r), &w->time_ps, &why))
 			return true;
-	} else if (!n.any || (n.neg && n.nd > 0) || !csv_num_is_whole(&n)) {
+	} else if (!n.any || (n.neg && n.nd > 0) || !number_dec_is_whole(&n)) {
 		why = "not a whole number of clock ticks";
-	} else if (!csv_num_to_u64(&n, 0, &ticks) ||
-	           !csv_ticks_to_ps(ticks, r->o.clock_period_fs, &w->time_ps) ||
+	} else if (!number_dec_to_u64(&n, 0, &ticks) ||
+	           !time_ticks_to_ps(ticks, r->o.clock_period_fs, &w->time_ps) ||
 	           w->time_ps > (uint64_t)INT64_MAX) {
 		why = "time over 2^63-1 ps";
 	} else {
@@ -466,7 +464,8 @@ static bool row_vc(struct row *w, const struct csv_type *t, unsigned min, const 
 	return true;
 }
 
-static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col, struct dllp *d)
+static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col,
+                        struct packet_dllp *b)
 {
 	const char *what = dllp_type_name(t->dllp_type);
 	uint32_t vc = 0, hdr = 0, data = 0, hs = 0, ds = 0;
@@ -477,27 +476,26 @@ static bool row_fc_dllp(struct row *w, const struct csv_type *t, unsigned col, s
 	    !field_uint(w, CSV_F_DATA_SCALE, 0, 3, false, what, &ds, &given) ||
 	    !row_hdr_fc(w, &hdr) || !row_data_fc(w, ds, &data))
 		return false;
-	d->fc_class = t->fc_class;
-	d->vc = (uint8_t)vc;
-	d->hdr_fc = (uint8_t)hdr;
-	d->data_fc = (uint16_t)data;
-	d->hdr_scale = (uint8_t)hs;
-	d->data_scale = (uint8_t)ds;
-	d->type_byte = dllp_fc_type_byte(t->dllp_type, t->fc_class, vc);
+	b->cls = t->fc_class;
+	b->vc = vc;
+	b->hdr_fc = hdr;
+	b->data_fc = data;
+	b->hdr_scale = hs;
+	b->data_scale = ds;
 	return true;
 }
 
 static bool row_dllp_fields(struct row *w, const struct csv_type *t, unsigned col)
 {
-	struct dllp d;
+	struct packet_dllp b;
 	uint32_t seq;
 	bool given;
 
-	memset(&d, 0, sizeof(d));
-	d.type = t->dllp_type;
-	d.type_byte = t->type_byte;
+	memset(&b, 0, sizeof(b));
+	b.type = t->dllp_type;
+	b.type_byte = t->type_byte;
 	if (dllp_is_fc(t->dllp_type)) {
-		if (!row_fc_dllp(w, t, col, &d))
+		if (!row_fc_dllp(w, t, col, &b))
 			return false;
 	} else if (t->dllp_type == DLLP_ACK || t->dllp_type == DLLP_NAK) {
 		enum csv_field f = cell_of(w, CSV_F_ACKNAK_SEQ) ? CSV_F_ACKNAK_SEQ : CSV_F_SEQ;
@@ -505,26 +503,24 @@ static bool row_dllp_fields(struct row *w, const struct csv_type *t, unsigned co
 		if (!field_uint(w, f, 0, DL_SEQ_MAX, true, dllp_type_name(t->dllp_type), &seq,
 		                &given))
 			return false;
-		d.acknak_seq = (uint16_t)seq;
+		b.seq = seq;
 	}
 	/* The 4 content bytes only: the CRC of this row is unknown. */
-	dllp_encode(&d, w->r->bytes);
+	b.crc = PACKET_CRC_NONE;
 	w->kind = REC_DLLP;
-	w->flags |= REC_F_NO_CRC;
 	w->bytes = w->r->bytes;
-	w->len = DLLP_CONTENT_LEN;
+	w->len = packet_build_dllp(&b, w->r->bytes, &w->flags);
 	return true;
 }
 
 static bool row_tlp_fields(struct row *w, const struct csv_type *t, unsigned col)
 {
-	struct tlp_spec spec;
+	struct packet_tlp b;
 	uint32_t seq = 0, len = 1, tc = 0;
 	bool has_seq, has_len, given;
-	bool len_optional =
-	        t->tlp_kind == TLP_CPL || t->tlp_kind == TLP_CPLLK || t->tlp_kind == TLP_MSG;
+	bool len_optional = packet_tlp_length_optional(t->tlp_kind);
 	const char *what = tlp_kind_name(t->tlp_kind);
-	size_t n;
+	uint32_t n;
 
 	if (!field_uint(w, CSV_F_SEQ, 0, DL_SEQ_MAX, false, what, &seq, &has_seq) ||
 	    !field_uint(w, CSV_F_LENGTH, 1, 1024, !len_optional, what, &len, &has_len) ||
@@ -539,39 +535,33 @@ static bool row_tlp_fields(struct row *w, const struct csv_type *t, unsigned col
 		if (len == 0)
 			return row_fail(w, lcol, "length: 0 DW");
 	}
-	memset(&spec, 0, sizeof(spec));
-	spec.kind = t->tlp_kind;
-	spec.addr64 = t->addr64;
-	spec.seq = (uint16_t)seq;
-	spec.length_dw = (uint16_t)len;
-	spec.tc = (uint8_t)tc;
-	spec.msg_routing = 4; /* 100b: local, terminate at receiver */
-	spec.has_seq = has_seq;
-	spec.has_lcrc = false;
-	n = tlp_encode(&spec, w->r->bytes, TLP_MAX_RECORD_LEN);
+	memset(&b, 0, sizeof(b));
+	b.kind = t->tlp_kind;
+	b.addr64 = t->addr64;
+	b.has_seq = has_seq;
+	b.seq = seq;
+	b.has_length = has_len;
+	b.length_dw = len;
+	b.tc = tc;
+	b.lcrc = PACKET_CRC_NONE; /* the LCRC of this row is unknown */
+	n = packet_build_tlp(&b, w->r->bytes, TLP_MAX_RECORD_LEN, &w->flags);
 	if (n == 0)
 		return row_fail(w, col, "%s cannot be encoded with these fields", what);
 	w->kind = REC_TLP;
-	w->flags |= REC_F_NO_CRC | (has_seq ? 0 : REC_F_NO_SEQ);
 	w->bytes = w->r->bytes;
-	w->len = (uint32_t)n;
+	w->len = n;
 	return true;
 }
 
 static bool row_event(struct row *w, const struct csv_type *t, unsigned col)
 {
 	uint32_t vc = 0;
-	uint8_t *b = w->r->bytes;
 
 	if (t->event == EV_VC_ENABLE && !row_vc(w, t, 1, "vc-enable", col, &vc))
 		return false;
-	b[0] = (uint8_t)t->event;
-	b[1] = (uint8_t)vc;
-	b[2] = 0;
-	b[3] = 0;
 	w->kind = REC_EVENT;
-	w->bytes = b;
-	w->len = EVENT_LEN;
+	w->bytes = w->r->bytes;
+	w->len = packet_build_event(t->event, vc, w->r->bytes);
 	return true;
 }
 
@@ -722,7 +712,7 @@ static enum row_result row_fpga(struct row *w)
 	struct csv_cell *c = r->cells;
 	const char *why;
 	char q[QUOTE_BUF];
-	int pow;
+	const struct time_unit *u;
 
 	if (r->ncells < 4) {
 		row_fail(w, 1,
@@ -733,12 +723,13 @@ static enum row_result row_fpga(struct row *w)
 	}
 	if (!row_dir(w, r->line + c[0].off, c[0].len, c[0].col))
 		return ROW_MALFORMED;
-	if (!csv_time_unit_lookup(r->line + c[2].off, c[2].len, &pow)) {
+	u = time_unit_find_nocase(r->line + c[2].off, c[2].len);
+	if (u == NULL) {
 		row_fail(w, c[2].col, "time unit '%s' (fs ps ns us ms s)",
 		         text_quote(q, r->line + c[2].off, c[2].len));
 		return ROW_MALFORMED;
 	}
-	if (!csv_parse_time(r->line + c[1].off, c[1].len, pow, &w->time_ps, &why)) {
+	if (!csv_parse_time(r->line + c[1].off, c[1].len, u->pow10, &w->time_ps, &why)) {
 		row_fail(w, c[1].col, "time '%s': %s", text_quote(q, r->line + c[1].off, c[1].len),
 		         why);
 		return ROW_MALFORMED;
@@ -784,7 +775,7 @@ static void row_packet_number(struct csv_reader *r)
 {
 	const char *s = NULL;
 	size_t len = 0;
-	struct num n;
+	struct number_dec n;
 	int c = r->field_col[CSV_F_PACKET];
 	struct agilent_line a;
 
@@ -799,9 +790,9 @@ static void row_packet_number(struct csv_reader *r)
 	}
 	if (s == NULL)
 		return;
-	csv_scan_number(s, len, &n);
-	if (n.any && !n.neg && n.used == len && csv_num_is_whole(&n) &&
-	    csv_num_to_u64(&n, 0, &r->row_packet) && r->row_packet <= (uint64_t)INT64_MAX)
+	number_scan_decimal(s, len, false, &n);
+	if (n.any && !n.neg && n.used == len && number_dec_is_whole(&n) &&
+	    number_dec_to_u64(&n, 0, &r->row_packet) && r->row_packet <= (uint64_t)INT64_MAX)
 		r->row_has_packet = true; /* reports carry it as a signed 64-bit integer */
 }
 

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "base/ascii.h"
+#include "base/number.h"
+#include "base/time_unit.h"
 #include "read/csv/csv_internal.h"
 
 /* The field --map names the column of (normalised name norm), or -1. */
@@ -167,7 +169,6 @@ bool csv_is_fpga_line(const char *line, size_t len, char *scratch, struct csv_ce
 {
 	static const struct split_mode comma = { CSV_LAYOUT_DELIMITED, ',', 0 };
 	unsigned n = csv_split_copy(line, len, scratch, &comma, cells);
-	int pow;
 
 	if (n < 4)
 		return false;
@@ -176,7 +177,7 @@ bool csv_is_fpga_line(const char *line, size_t len, char *scratch, struct csv_ce
 		return false;
 	if (cells[1].len == 0 || !is_digit(scratch[cells[1].off]))
 		return false;
-	if (!csv_time_unit_lookup(scratch + cells[2].off, cells[2].len, &pow))
+	if (time_unit_find_nocase(scratch + cells[2].off, cells[2].len) == NULL)
 		return false;
 	return cells[3].len > 2 && csv_starts_nocase(scratch + cells[3].off, cells[3].len, "0x");
 }
@@ -246,7 +247,7 @@ static bool shape_names(const char *buf, const struct csv_cell *cells, unsigned 
 
 	for (unsigned i = 0; i < n; i++) {
 		const char *c = buf + cells[i].off;
-		struct num num;
+		struct number_dec num;
 
 		if (cells[i].len == 0)
 			continue;
@@ -262,7 +263,7 @@ static bool shape_names(const char *buf, const struct csv_cell *cells, unsigned 
 		}
 		if (!letter)
 			return false; /* a table rule ("---") or a number-like cell */
-		csv_scan_number(c, cells[i].len, &num);
+		number_scan_decimal(c, cells[i].len, false, &num);
 		if (num.any && num.used == cells[i].len)
 			return false;
 		named++;

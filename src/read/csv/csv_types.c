@@ -50,10 +50,12 @@ bool csv_parse_dir(const char *s, size_t len, const struct csv_options *o, enum 
 	return false;
 }
 
+/* The words of a type cell but the DLLP names (wire/dllp.c's, read by
+ * dllp_squeezed_lookup()) and the TLP mnemonics (parse_tlp_name()). */
 struct type_name {
 	const char *name; /* squeezed */
 	enum csv_type_kind kind;
-	unsigned code; /* dllp_type, or link_event */
+	unsigned code; /* CSV_T_EVENT: the link_event */
 };
 
 static const struct type_name type_names[] = {
@@ -93,61 +95,7 @@ static const struct type_name type_names[] = {
 	{ "recovery", CSV_T_EVENT, EV_RECOVERY },
 	{ "portreset", CSV_T_EVENT, EV_PORT_RESET },
 	{ "vcenable", CSV_T_EVENT, EV_VC_ENABLE },
-
-	{ "ack", CSV_T_DLLP, DLLP_ACK },
-	{ "nak", CSV_T_DLLP, DLLP_NAK },
-	{ "pmenterl1", CSV_T_DLLP, DLLP_PM_ENTER_L1 },
-	{ "pmenterl23", CSV_T_DLLP, DLLP_PM_ENTER_L23 },
-	{ "pmactivestaterequestl1", CSV_T_DLLP, DLLP_PM_AS_REQUEST_L1 },
-	{ "pmasrequestl1", CSV_T_DLLP, DLLP_PM_AS_REQUEST_L1 },
-	{ "pmrequestack", CSV_T_DLLP, DLLP_PM_REQUEST_ACK },
-	{ "nop", CSV_T_DLLP, DLLP_NOP },
-	{ "feature", CSV_T_DLLP, DLLP_FEATURE },
-	{ "datalinkfeature", CSV_T_DLLP, DLLP_FEATURE },
-	{ "vendor", CSV_T_DLLP, DLLP_VENDOR },
-	{ "vendorspecific", CSV_T_DLLP, DLLP_VENDOR },
 };
-
-struct fc_prefix {
-	const char *name;
-	enum dllp_type type;
-};
-
-static const struct fc_prefix fc_prefixes[] = {
-	{ "initfc1", DLLP_INITFC1 },
-	{ "initfc2", DLLP_INITFC2 },
-	{ "updatefc", DLLP_UPDATEFC },
-	{ "updfc", DLLP_UPDATEFC },
-};
-
-struct fc_suffix {
-	const char *name;
-	enum fc_class cls;
-};
-
-static const struct fc_suffix fc_suffixes[] = {
-	{ "p", FC_P },     { "posted", FC_P },       { "np", FC_NP },    { "nonposted", FC_NP },
-	{ "cpl", FC_CPL }, { "completion", FC_CPL }, { "cmpl", FC_CPL },
-};
-
-static bool parse_fc_name(const char *w, struct csv_type *t)
-{
-	for (size_t i = 0; i < ARRAY_LEN(fc_prefixes); i++) {
-		size_t pl = strlen(fc_prefixes[i].name);
-
-		if (strncmp(w, fc_prefixes[i].name, pl) != 0)
-			continue;
-		for (size_t k = 0; k < ARRAY_LEN(fc_suffixes); k++) {
-			if (strcmp(w + pl, fc_suffixes[k].name) == 0) {
-				t->kind = CSV_T_DLLP;
-				t->dllp_type = fc_prefixes[i].type;
-				t->fc_class = fc_suffixes[k].cls;
-				return true;
-			}
-		}
-	}
-	return false;
-}
 
 /* TLP mnemonics as tlp_mnemonic_parse() knows them, also "MemWr",
  * "MWr" (3 DW header assumed) and "MWr 64". */
@@ -251,13 +199,16 @@ void csv_parse_type(const char *s, size_t len, struct csv_type *t)
 		if (strcmp(base, type_names[i].name) != 0)
 			continue;
 		t->kind = type_names[i].kind;
-		if (t->kind == CSV_T_DLLP)
-			t->dllp_type = (enum dllp_type)type_names[i].code;
-		else if (t->kind == CSV_T_EVENT)
+		if (t->kind == CSV_T_EVENT)
 			t->event = type_names[i].code;
 		return;
 	}
-	if (parse_fc_name(base, t) || parse_tlp_name(base, t))
+	/* the DLLP names are wire/'s, with the export spellings */
+	if (dllp_squeezed_lookup(base, strlen(base), &t->dllp_type, &t->fc_class) != NULL) {
+		t->kind = CSV_T_DLLP;
+		return;
+	}
+	if (parse_tlp_name(base, t))
 		return;
 	t->kind = CSV_T_UNKNOWN;
 }

@@ -25,8 +25,10 @@
  * DLLP, STP FBh ... END FDh / EDB FEh for a TLP) is stripped, a DLLP is 6
  * bytes (4: no CRC), a TLP is sequence number, TLP, LCRC; the decoders
  * check the CRCs.  Without raw bytes the decoded fields (type, VC, HdrFC,
- * DataFC, scales, seq; TLP type, length, TC) are encoded here without CRC
- * (REC_F_NO_CRC): the CRC of such a row is unknown, never "good".  A TLP
+ * DataFC, scales, seq; TLP type, length, TC) are encoded (by
+ * read/packet_build.h, as the text trace's symbolic packets) without CRC
+ * (REC_F_NO_CRC): the CRC of such a row is unknown, never "good".  DLLP
+ * type names are wire/dllp.c's (dllp_squeezed_lookup()).  A TLP
  * row without a sequence number gets REC_F_NO_SEQ.  Link events are rows
  * whose type names one ("Link-Up", "vc-enable" with the VC column).
  * Ordered sets and idle rows (SKP, TS1, ...) are not records: skipped.
@@ -36,15 +38,12 @@
  * of a malformed row is the 1-based byte column where the offending cell
  * starts, and the reason names the export's column number and header name.
  *
- * Memory: one struct per reader (line, a scratch copy for header guesses,
- * cells, record bytes), nothing allocated per row; a line over
- * CSV_LINE_MAX bytes is one malformed row, consumed without being kept.
+ * Memory: one struct per reader (the line reader, line_reader.h; the
+ * line, a scratch copy for header guesses, cells, record bytes), nothing
+ * allocated per row; a line over CSV_LINE_MAX bytes is one malformed row,
+ * consumed without being kept.
  * Hostile input costs time only.
  */
-#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L /* getc_unlocked */
-#endif
-
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,43 +51,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/time_unit.h"
 #include "read/csv/csv_internal.h"
 #include "read/reader.h"
 
 /* ------------------------------------------------------------------ */
 /* Reading lines */
 
-/* Reads one line (without '\n') into r->line; a longer one than the
- * buffer is consumed to its end and flagged. */
+/* Reads one line (without '\n') into r->line, NUL-terminated, where the
+ * splitters may unquote it in place: the line reader's (line_reader.h),
+ * a byte order mark taken off the first.  A longer line than the buffer
+ * is LINE_OK with line_too_long set (its first bytes kept). */
 enum line_status csv_read_line(struct csv_reader *r)
 {
-	FILE *fp = r->fp;
-	uint64_t skipped = 0;
-	size_t n = 0;
-	int c = EOF;
+	struct line l;
+	enum line_status st;
+	size_t n, bom;
 
-	r->line_start = r->offset;
-	while (n < CSV_LINE_MAX) {
-		c = getc_unlocked(fp);
-		if (c == '\n' || c == EOF)
-			break;
-		r->line[n++] = (char)c;
-	}
-	if (n == CSV_LINE_MAX) {
-		while ((c = getc_unlocked(fp)) != '\n' && c != EOF)
-			skipped++;
-	}
-	r->offset += n + skipped + (c == '\n');
-	if (c == EOF && ferror(fp))
-		return LINE_ERROR;
-	if (c == EOF && n == 0 && skipped == 0)
-		return LINE_EOF;
-	r->line_no++;
-	r->line_too_long = skipped != 0;
-	if (r->line_no == 1 && csv_strip_bom(r->line, n) > 0) {
-		memmove(r->line, r->line + 3, n - 3);
-		n -= 3;
-	}
+	r->line_start = line_reader_offset(&r->lines);
+	st = line_reader_next(&r->lines, &l);
+	if (st == LINE_EOF || st == LINE_ERROR)
+		return st;
+	n = l.len;
+	r->line_no = l.no;
+	r->line_too_long = st == LINE_TOO_LONG;
+	r->line_nul = line_nul_column(&l);
+	bom = l.no == 1 ? csv_strip_bom(l.text, n) : 0;
+	memcpy(r->line, l.text + bom, n - bom);
+	n -= bom;
+	if (r->line_nul != 0)
+		r->line_nul -= bom; /* a NUL is no byte of the mark */
 	r->line[n] = '\0';
 	r->line_len = n;
 	return LINE_OK;
@@ -112,6 +104,7 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 	}
 	r->fp = fp;
 	r->name = name;
+	line_reader_init(&r->lines, fp);
 	if (opts != NULL)
 		r->o = *opts;
 	else
@@ -230,6 +223,7 @@ static enum line_status next_line(struct csv_reader *r)
 		r->line_no = l->line_no;
 		r->line_start = l->offset;
 		r->line_too_long = false;
+		r->line_nul = 0; /* csv_shape_feed() keeps no line with a NUL */
 		return LINE_OK;
 	}
 	errno = 0;
@@ -244,7 +238,6 @@ static enum reader_result csv_next(void *state, struct record *rec, struct reade
 		struct row w;
 		enum line_status st;
 		enum row_result res;
-		const char *nul;
 
 		if (r->stopped)
 			return READER_EOF;
@@ -268,10 +261,9 @@ static enum reader_result csv_next(void *state, struct record *rec, struct reade
 			         CSV_LINE_MAX);
 			return malformed(r, bad);
 		}
-		nul = memchr(r->line, '\0', r->line_len);
-		if (nul != NULL) {
+		if (r->line_nul != 0) {
 			r->record_no++;
-			bad->column = (unsigned)(nul - r->line) + 1;
+			bad->column = (unsigned)r->line_nul;
 			snprintf(bad->reason, sizeof(bad->reason), "NUL byte in a text line");
 			return malformed(r, bad);
 		}
@@ -338,7 +330,7 @@ void csv_reader_layout(const void *state, struct csv_layout_info *info)
 	memcpy(info->field_src, r->field_src, sizeof(info->field_src));
 	info->time_ticks = r->time_ticks;
 	info->clock_period_fs = r->o.clock_period_fs;
-	info->time_unit = csv_pow_unit(r->time_pow);
+	info->time_unit = time_unit_pow10_name(r->time_pow);
 	info->data_fc_bytes = r->data_fc_bytes;
 	info->length_bytes = r->length_bytes;
 }

@@ -1,0 +1,146 @@
+/* line_reader.c: the lines of a text input (line_reader.h), through
+ * read(2) blocks for a regular file and stdio for any other stream. */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* getc_unlocked */
+#endif
+
+#include "read/line_reader.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void line_reader_init(struct line_reader *lr, FILE *fp)
+{
+	struct stat st;
+	long at;
+
+	lr->fp = fp;
+	lr->chunk_eof = false;
+	lr->cpos = lr->cend = 0;
+	lr->lines = 0;
+	lr->offset = 0;
+	/* The descriptor of a regular file, and only when stdio holds no
+	 * byte of it unread; pipes keep stdio (a byte at a time). */
+	lr->fd = fileno(fp);
+	if (lr->fd >= 0) {
+		at = ftell(fp);
+		if (fstat(lr->fd, &st) != 0 || !S_ISREG(st.st_mode) || at < 0 ||
+		    (off_t)at != lseek(lr->fd, 0, SEEK_CUR))
+			lr->fd = -1;
+	}
+}
+
+/* A line given: its number, start, NUL and line end. */
+static enum line_status give(struct line_reader *lr, struct line *l, const char *text, size_t len,
+                             uint64_t start, bool newline, enum line_status st)
+{
+	l->text = text;
+	l->len = len;
+	l->no = ++lr->lines;
+	l->start = start;
+	l->nul = st == LINE_OK ? memchr(text, '\0', len) : NULL;
+	l->newline = newline;
+	return st;
+}
+
+/* One line through stdio, a byte at a time: getc_unlocked() keeps the
+ * reader usable on a pipe from a running simulation (nothing waits for a
+ * full block). */
+static enum line_status next_stdio(struct line_reader *lr, struct line *l)
+{
+	FILE *fp = lr->fp;
+	uint64_t start = lr->offset, skipped = 0;
+	size_t n = 0;
+	int c = EOF;
+
+	while (n < LINE_READER_MAX) {
+		c = getc_unlocked(fp);
+		if (c == '\n' || c == EOF)
+			break;
+		lr->line[n++] = (char)c;
+	}
+	if (n == LINE_READER_MAX) {
+		while ((c = getc_unlocked(fp)) != '\n' && c != EOF)
+			skipped++;
+	}
+	lr->offset += n + skipped + (c == '\n');
+	if (c == EOF && ferror(fp))
+		return LINE_ERROR;
+	if (c == EOF && n == 0)
+		return LINE_EOF;
+	return give(lr, l, lr->line, n, start, c == '\n', skipped ? LINE_TOO_LONG : LINE_OK);
+}
+
+/* Appends what the descriptor has to the chunk, after moving the
+ * unconsumed bytes to its start.  False on a read error (errno set). */
+static bool chunk_fill(struct line_reader *lr)
+{
+	size_t avail = lr->cend - lr->cpos;
+	ssize_t r;
+
+	memmove(lr->chunk, lr->chunk + lr->cpos, avail);
+	lr->cpos = 0;
+	lr->cend = avail;
+	do
+		r = read(lr->fd, lr->chunk + avail, LINE_READER_CHUNK - avail);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return false;
+	if (r == 0)
+		lr->chunk_eof = true;
+	lr->cend += (size_t)r;
+	return true;
+}
+
+/* A line over LINE_READER_MAX at chunk[cpos..): its first bytes kept in
+ * line[], the rest consumed to its '\n' unread into memory. */
+static enum line_status skip_long(struct line_reader *lr, struct line *l)
+{
+	uint64_t start = lr->offset;
+	bool newline = false;
+
+	memcpy(lr->line, lr->chunk + lr->cpos, LINE_READER_MAX);
+	for (;;) {
+		const char *from = lr->chunk + lr->cpos;
+		size_t avail = lr->cend - lr->cpos;
+		const char *nl = memchr(from, '\n', avail);
+		size_t n = nl ? (size_t)(nl - from) + 1 : avail;
+
+		lr->cpos += n;
+		lr->offset += n;
+		if (nl || lr->chunk_eof) {
+			newline = nl != NULL;
+			break;
+		}
+		if (!chunk_fill(lr))
+			return LINE_ERROR;
+	}
+	return give(lr, l, lr->line, LINE_READER_MAX, start, newline, LINE_TOO_LONG);
+}
+
+enum line_status line_reader_next_slow(struct line_reader *lr, struct line *l)
+{
+	if (lr->fd < 0)
+		return next_stdio(lr, l);
+	for (;;) {
+		const char *from = lr->chunk + lr->cpos;
+		size_t avail = lr->cend - lr->cpos;
+		const char *nl = memchr(from, '\n', avail);
+		size_t n = nl ? (size_t)(nl - from) : avail;
+		uint64_t start = lr->offset;
+
+		if (nl || lr->chunk_eof || avail > LINE_READER_MAX) {
+			if (n > LINE_READER_MAX)
+				return skip_long(lr, l);
+			if (!nl && n == 0)
+				return LINE_EOF;
+			lr->cpos += n + (nl != NULL);
+			lr->offset += n + (nl != NULL);
+			return give(lr, l, from, n, start, nl != NULL, LINE_OK);
+		}
+		if (!chunk_fill(lr))
+			return LINE_ERROR;
+	}
+}

@@ -1,0 +1,243 @@
+/* check_line_reader.c: unit tests of read/line_reader.c: lines, their
+ * numbers, offsets, NULs and CR LF ends, lines too long, the last line
+ * without its '\n'; and that a regular file (read(2) blocks) and a stream
+ * (stdio, here fmemopen()) give the very same lines. */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/line_reader.h"
+#include "suites.h"
+#include "xorshift.h"
+
+/* What one call gave: the status and the line. */
+struct got {
+	enum line_status st;
+	size_t len, nul;
+	uint64_t no, start, offset_after;
+	bool crlf;
+	uint32_t hash; /* of the text given */
+};
+
+#define GOT_MAX 4096
+
+static uint32_t fnv1a(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* A stream of data: a regular file (the read(2) path) or fmemopen (stdio). */
+static FILE *open_data(const char *data, size_t len, bool regular)
+{
+	FILE *fp = regular ? tmpfile() : fmemopen(NULL, len + 1, "w+");
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(data, 1, len, fp), len);
+	ck_assert_int_eq(fflush(fp), 0);
+	rewind(fp);
+	return fp;
+}
+
+/* Every call up to LINE_EOF (and one more), into got[]; their count. */
+static size_t read_all(const char *data, size_t len, bool regular, struct got *got)
+{
+	FILE *fp = open_data(data, len, regular);
+	struct line_reader *lr = malloc(sizeof(*lr));
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(lr);
+	line_reader_init(lr, fp);
+	ck_assert_msg((lr->fd >= 0) == regular, "the %s path was not taken",
+	              regular ? "read(2)" : "stdio");
+	for (;;) {
+		struct line l;
+		struct got *g = &got[n++];
+
+		ck_assert_uint_lt(n, GOT_MAX);
+		memset(g, 0, sizeof(*g));
+		g->st = line_reader_next(lr, &l);
+		g->offset_after = line_reader_offset(lr);
+		if (g->st == LINE_OK || g->st == LINE_TOO_LONG) {
+			g->len = l.len;
+			g->nul = line_nul_column(&l);
+			g->no = l.no;
+			g->start = l.start;
+			g->crlf = line_crlf(&l);
+			g->hash = fnv1a(l.text, l.len);
+			ck_assert_uint_eq(line_reader_lines(lr), l.no);
+			continue;
+		}
+		ck_assert_int_eq(g->st, LINE_EOF);
+		/* and it stays at the end */
+		ck_assert_int_eq(line_reader_next(lr, &l), LINE_EOF);
+		break;
+	}
+	free(lr);
+	fclose(fp);
+	return n;
+}
+
+/* Both paths, compared call by call; the calls in got. */
+static size_t read_both(const char *data, size_t len, struct got *got)
+{
+	static struct got other[GOT_MAX];
+	size_t n = read_all(data, len, true, got);
+	size_t m = read_all(data, len, false, other);
+
+	ck_assert_uint_eq(n, m);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(memcmp(&got[i], &other[i], sizeof(got[i])) == 0,
+		              "call %zu differs: status %d/%d, len %zu/%zu, start %llu/%llu", i,
+		              got[i].st, other[i].st, got[i].len, other[i].len,
+		              (unsigned long long)got[i].start, (unsigned long long)other[i].start);
+	}
+	/* every byte accounted for */
+	ck_assert_uint_eq(got[n - 1].offset_after, len);
+	return n;
+}
+
+static struct got got[GOT_MAX];
+
+static void expect_line(size_t i, enum line_status st, const char *text, size_t len, uint64_t start)
+{
+	ck_assert_int_eq(got[i].st, st);
+	ck_assert_uint_eq(got[i].len, len);
+	ck_assert_uint_eq(got[i].no, i + 1);
+	ck_assert_uint_eq(got[i].start, start);
+	if (text != NULL)
+		ck_assert_uint_eq(got[i].hash, fnv1a(text, len));
+}
+
+START_TEST(test_lines_and_offsets)
+{
+	static const char data[] = "one\n\ntwo\r\nlast";
+	size_t n = read_both(data, sizeof(data) - 1, got);
+
+	ck_assert_uint_eq(n, 5);
+	expect_line(0, LINE_OK, "one", 3, 0);
+	expect_line(1, LINE_OK, "", 0, 4);
+	expect_line(2, LINE_OK, "two\r", 4, 5);
+	ck_assert(got[2].crlf);
+	ck_assert(!got[0].crlf);
+	expect_line(3, LINE_OK, "last", 4, 10); /* no '\n': still a line */
+	ck_assert(!got[3].crlf);
+	ck_assert_int_eq(got[4].st, LINE_EOF);
+}
+END_TEST
+
+START_TEST(test_empty_and_newline_only)
+{
+	ck_assert_uint_eq(read_both("", 0, got), 1);
+	ck_assert_int_eq(got[0].st, LINE_EOF);
+	ck_assert_uint_eq(read_both("\n", 1, got), 2);
+	expect_line(0, LINE_OK, "", 0, 0);
+	/* a lone '\r' at the end is no CR LF */
+	ck_assert_uint_eq(read_both("a\r", 2, got), 2);
+	expect_line(0, LINE_OK, "a\r", 2, 0);
+	ck_assert(!got[0].crlf);
+}
+END_TEST
+
+/* A NUL is reported at its column, the line given whole. */
+START_TEST(test_nul)
+{
+	static const char data[] = "ab\0c\n\0\nok\n";
+	size_t n = read_both(data, sizeof(data) - 1, got);
+
+	ck_assert_uint_eq(n, 4);
+	expect_line(0, LINE_OK, "ab\0c", 4, 0);
+	ck_assert_uint_eq(got[0].nul, 3);
+	expect_line(1, LINE_OK, "\0", 1, 5);
+	ck_assert_uint_eq(got[1].nul, 1);
+	ck_assert_uint_eq(got[2].nul, 0);
+}
+END_TEST
+
+/* LINE_READER_MAX bytes is a line; one more is too long, consumed to its
+ * '\n' and cut to its first bytes; the next line is read as usual. */
+START_TEST(test_too_long)
+{
+	size_t max = LINE_READER_MAX, len = 0;
+	char *data = malloc(4 * max);
+
+	ck_assert_ptr_nonnull(data);
+	memset(data, 'x', max);
+	len = max;
+	data[len++] = '\n';
+	for (size_t i = 0; i < max + 1; i++)
+		data[len++] = (char)('a' + i % 26);
+	data[len++] = '\n';
+	memcpy(data + len, "next\n", 5);
+	len += 5;
+	ck_assert_uint_eq(read_both(data, len, got), 4);
+	expect_line(0, LINE_OK, data, max, 0);
+	expect_line(1, LINE_TOO_LONG, data + max + 1, max, max + 1);
+	ck_assert_uint_eq(got[1].nul, 0);
+	ck_assert_uint_eq(got[1].offset_after, 2 * max + 3);
+	expect_line(2, LINE_OK, "next", 4, 2 * max + 3);
+
+	/* too long at the end, without a '\n', and longer than a block */
+	memset(data, 'y', 4 * max);
+	ck_assert_uint_eq(read_both(data, 4 * max, got), 2);
+	expect_line(0, LINE_TOO_LONG, data, max, 0);
+	ck_assert_int_eq(got[1].st, LINE_EOF);
+	/* exactly LINE_READER_MAX at the end */
+	ck_assert_uint_eq(read_both(data, max, got), 2);
+	expect_line(0, LINE_OK, data, max, 0);
+	free(data);
+}
+END_TEST
+
+/* Lines of every length around the block size: found across block
+ * boundaries with the same numbers and offsets in both paths. */
+START_TEST(test_blocks_random)
+{
+	size_t cap = 3 * LINE_READER_CHUNK, len = 0, lines = 0;
+	char *data = malloc(cap);
+	uint32_t seed = 0x13u;
+
+	ck_assert_ptr_nonnull(data);
+	while (lines + 2 < GOT_MAX) {
+		uint32_t r = next_random(&seed);
+		size_t n = r % 8 == 0 ? r % (LINE_READER_MAX + 200) : r % 200;
+
+		if (len + n + 2 > cap)
+			break;
+		for (size_t i = 0; i < n; i++)
+			data[len + i] = (char)(' ' + (next_random(&seed) % 95));
+		len += n;
+		if (r % 5 == 0)
+			data[len++] = '\r';
+		data[len++] = '\n';
+		lines++;
+	}
+	size_t got_n = read_both(data, len, got);
+
+	ck_assert_uint_eq(got_n, lines + 1);
+	for (size_t i = 0; i + 2 < got_n; i++) /* the lines but the last */
+		ck_assert_uint_eq(got[i + 1].start, got[i].offset_after);
+	free(data);
+}
+END_TEST
+
+Suite *suite_line_reader(void)
+{
+	Suite *s = suite_create("line_reader");
+	TCase *tc = tcase_create("lines");
+
+	tcase_add_test(tc, test_lines_and_offsets);
+	tcase_add_test(tc, test_empty_and_newline_only);
+	tcase_add_test(tc, test_nul);
+	tcase_add_test(tc, test_too_long);
+	tcase_add_test(tc, test_blocks_random);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	return s;
+}
