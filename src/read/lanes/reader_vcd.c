@@ -423,7 +423,7 @@ static void on_gap(void *ctx, const struct lane_pos *pos, uint64_t skipped)
 {
 	struct vcd_reader *vr = ctx;
 	add_malformed(vr, pos, false, DIR_DOWN, false, 0,
-	              "at t=" TIME_PS_FMT "s: %" PRIu64
+	              "t=" TIME_PS_FMT "s: %" PRIu64
 	              " more symbol times with nothing changing on the lanes: not decoded "
 	              "(at most %u in a row)",
 	              TIME_PS_ARGS(pos->time_ps), skipped, LANE_SAMPLE_REPEAT_MAX);
