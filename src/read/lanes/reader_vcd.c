@@ -314,6 +314,7 @@ static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct la
 	unsigned nbytes = m->form == LANE_FORM_DATA_K ? m->data_bits / 8 : 1;
 	uint64_t dv[LANE_MAX], du[LANE_MAX], kv[LANE_MAX], ku[LANE_MAX];
 	bool valid[LANE_MAX];
+	bool any_valid = false;
 	enum lane_key main = m->form == LANE_FORM_CODE  ? LANE_KEY_CODE
 	                     : m->form == LANE_FORM_SYM ? LANE_KEY_SYM
 	                                                : LANE_KEY_DATA;
@@ -323,7 +324,13 @@ static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct la
 		if (m->form == LANE_FORM_DATA_K)
 			value_of(vr, dir, LANE_KEY_K, l, &kv[l], &ku[l]);
 		valid[l] = lane_valid(vr, dir, l);
+		any_valid |= valid[l];
 	}
+	/* valid = 0 on every lane: this edge is no symbol time (a PCLK
+	 * faster than the symbols, a stall), not electrical idle, which is
+	 * what x/z on a lane says */
+	if (!any_valid)
+		return;
 	/* a PIPE word of 16 or 32 bits: 2 or 4 symbol times, byte [7:0]
 	 * first, all at the edge's position */
 	for (unsigned b = 0; b < nbytes; b++) {

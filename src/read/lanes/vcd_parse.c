@@ -592,18 +592,21 @@ bool vcd_read_header(struct vcd_parser *p, struct vcd_error *err)
 	char q[48];
 	bool full = false;
 	unsigned scopes = 0;
+	uint64_t last_line = 1, last_off = 0; /* of the last word */
 
 	for (;;) {
 		enum tok_status st = next_token(p, &t);
 		if (st == TOK_EOF) {
 			if (p->read_error)
 				return header_eof(p, "", 0, 0, err);
-			set_err(err, p->line, p->line_off,
+			set_err(err, last_line, last_off,
 			        p->nvars ? "the file ends in the header: no $enddefinitions"
 			                 : "no VCD declarations: no $var and no $enddefinitions");
 			return false;
 		}
 		uint64_t line = t.line, off = t.off;
+		last_line = line;
+		last_off = off;
 		if (st == TOK_LONG) {
 			set_err(err, line, off, "a word longer than %u bytes in the header",
 			        VCD_BUF);
