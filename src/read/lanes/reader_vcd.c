@@ -182,15 +182,16 @@ static bool q_held(const struct vcd_reader *vr, const struct qent *e)
 /* ------------------------------------------------------------------ */
 /* From the decoders */
 
-static void add_malformed(struct vcd_reader *vr, const struct lane_pos *pos, bool has_dir,
-                          enum link_dir dir, bool has_lane, unsigned lane, const char *fmt, ...)
-        __attribute__((format(printf, 7, 8)));
-static void add_malformed(struct vcd_reader *vr, const struct lane_pos *pos, bool has_dir,
-                          enum link_dir dir, bool has_lane, unsigned lane, const char *fmt, ...)
+static struct qent *add_malformed(struct vcd_reader *vr, const struct lane_pos *pos, bool has_dir,
+                                  enum link_dir dir, bool has_lane, unsigned lane, const char *fmt,
+                                  ...) __attribute__((format(printf, 7, 8)));
+static struct qent *add_malformed(struct vcd_reader *vr, const struct lane_pos *pos, bool has_dir,
+                                  enum link_dir dir, bool has_lane, unsigned lane, const char *fmt,
+                                  ...)
 {
 	struct qent *e = q_insert(vr, pos, has_dir ? dir : DIR_DOWN);
 	if (!e)
-		return;
+		return NULL;
 	va_list ap;
 	e->malformed = true;
 	e->has_dir = has_dir;
@@ -199,6 +200,20 @@ static void add_malformed(struct vcd_reader *vr, const struct lane_pos *pos, boo
 	va_start(ap, fmt);
 	vsnprintf(e->reason, sizeof(e->reason), fmt, ap);
 	va_end(ap);
+	e->kind = 0;
+	return e;
+}
+
+/* A decoder's reason without its "lane N: " (the reader says it once). */
+static const char *lane_reason(const char *why, unsigned lane, const char *none)
+{
+	char head[16];
+	if (!why)
+		return none;
+	int n = snprintf(head, sizeof(head), "lane %u: ", lane);
+	if (n > 0 && strncmp(why, head, (size_t)n) == 0)
+		why += n;
+	return why;
 }
 
 static void add_event(struct vcd_reader *vr, const struct lane_pos *pos, enum link_dir dir,
@@ -237,7 +252,29 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 
 	switch (pkt->kind) {
 	case LANE_DLLP:
-	case LANE_TLP:
+	case LANE_TLP: {
+		/* a packet damaged on the lanes that is no record of its kind
+		 * (cut by the end of the capture, an END lost): the decoder's
+		 * reason, which says why, rather than the size check's alone */
+		struct record r = {
+			.kind = pkt->kind == LANE_DLLP ? REC_DLLP : REC_TLP,
+			.dir = dir,
+			.bytes = pkt->bytes,
+			.len = (uint32_t)(pkt->len > UINT32_MAX ? UINT32_MAX : pkt->len),
+			.wire_len = (uint32_t)(pkt->len > UINT32_MAX ? UINT32_MAX : pkt->len)
+		};
+		char why[120];
+		if (!record_check(&r, why, sizeof(why))) {
+			e = add_malformed(
+			        vr, &pkt->pos, true, dir, true, pkt->lane,
+			        "%s lane %u, t=" TIME_PS_FMT "s: %s: %s", link_dir_name(dir),
+			        pkt->lane, TIME_PS_ARGS(pkt->pos.time_ps),
+			        lane_reason(pkt->reason, pkt->lane, "a damaged packet"), why);
+			if (e)
+				e->kind = r.kind;
+			break;
+		}
+	}
 		e = q_insert(vr, &pkt->pos, dir);
 		if (!e)
 			return;
@@ -266,12 +303,15 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 		if (vr->link_up)
 			vd->retraining = true;
 		break;
-	case LANE_FRAMING:
+	case LANE_FRAMING: {
+		/* "down lane 2, t=...s: why": the decoders' reasons begin
+		 * with "lane N: ", said here once */
+		const char *why = lane_reason(pkt->reason, pkt->lane, "framing error");
 		add_malformed(vr, &pkt->pos, true, dir, true, pkt->lane,
-		              "%s at t=" TIME_PS_FMT "s: %s", link_dir_name(dir),
-		              TIME_PS_ARGS(pkt->pos.time_ps),
-		              pkt->reason ? pkt->reason : "framing error");
+		              "%s lane %u, t=" TIME_PS_FMT "s: %s", link_dir_name(dir), pkt->lane,
+		              TIME_PS_ARGS(pkt->pos.time_ps), why);
 		break;
+	}
 	}
 }
 
@@ -520,6 +560,7 @@ static enum reader_result vcd_reader_next(void *state, struct record *rec,
 		snprintf(bad->reason, sizeof(bad->reason), "%s", e->reason);
 		bad->has_dir = e->has_dir;
 		bad->dir = e->dir;
+		bad->kind = (uint8_t)e->kind;
 		bad->has_lane = e->has_lane;
 		bad->lane = e->lane;
 		bad->has_time = true;

@@ -630,15 +630,21 @@ bool vcd_read_header(struct vcd_parser *p, struct vcd_error *err)
 		if (tok_is(&t, "$timescale")) {
 			if (!read_decl(p, &d, true, &full))
 				return header_eof(p, "$timescale", line, off, err);
-			char ts[64] = "";
-			for (unsigned i = 0; i < d.n; i++)
+			char ts[64] = "", shown[80] = "";
+			for (unsigned i = 0; i < d.n; i++) {
 				if (strlen(ts) + d.len[i] < sizeof(ts))
 					strcat(ts, decl_word(p, &d, i));
+				if (strlen(shown) + d.len[i] + 1 < sizeof(shown)) {
+					if (i)
+						strcat(shown, " ");
+					strcat(shown, decl_word(p, &d, i));
+				}
+			}
 			if (full || d.total > 2 || !parse_timescale(ts, &p->ts_fs)) {
 				set_err(err, line, off,
 				        "$timescale '%.40s' is not one: 1, 10 or 100 of s, ms, us, "
 				        "ns, ps or fs",
-				        ts);
+				        shown);
 				return false;
 			}
 			p->ts_given = true;
