@@ -19,7 +19,9 @@
  *   LANE_TRAINED          link-up once every mapped direction has sent
  *                         it (at the later one), then recovery after a
  *                         LANE_RETRAIN, once per retrain (when both
- *                         directions retrain, at the later resume)
+ *                         directions retrain, at the later resume); an
+ *                         event of the link, written as down (as the
+ *                         text traces and samples write them)
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -291,12 +293,12 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 			vd->trained = true;
 			if (all_trained(vr)) {
 				vr->link_up = true;
-				add_event(vr, &pkt->pos, dir, EV_LINK_UP);
+				add_event(vr, &pkt->pos, DIR_DOWN, EV_LINK_UP);
 			}
 		} else if (vd->retraining) {
 			vd->retraining = false;
 			if (!any_retraining(vr))
-				add_event(vr, &pkt->pos, dir, EV_RECOVERY);
+				add_event(vr, &pkt->pos, DIR_DOWN, EV_RECOVERY);
 		}
 		break;
 	case LANE_RETRAIN:
