@@ -20,5 +20,6 @@ Suite *suite_blank(void);
 Suite *suite_vcd_parse(void);
 Suite *suite_lane_map(void);
 Suite *suite_lane_sample(void);
+Suite *suite_rx8b10b(void);
 
 #endif

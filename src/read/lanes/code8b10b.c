@@ -1,25 +1,9 @@
-/* code8b10b.c: one lookup per symbol in the generated tables
- * (code8b10b_table.h; phy-digest.md sections 1.1-1.3). */
+/* code8b10b.c: encode and names (decode is inline in code8b10b.h), one
+ * lookup in the generated tables (code8b10b_table.h; phy-digest.md
+ * sections 1.1-1.3). */
 #include "read/lanes/code8b10b.h"
 
 #include <stdio.h>
-
-#include "read/lanes/code8b10b_table.h"
-
-struct code8b10b code8b10b_decode(unsigned code, unsigned *rd)
-{
-	uint16_t e = code8b10b_dec[*rd & 1u][code & 0x3FFu];
-	struct code8b10b r = {
-		.byte = (uint8_t)e,
-		.k = (e >> 8 & 1u) != 0,
-		.err = (uint8_t)(e >> 10 & 3u),
-	};
-	/* a code group wider than 10 bits is no code group */
-	if (code > 0x3FFu)
-		r.err = CODE8B10B_CODE;
-	*rd = e >> 9 & 1u;
-	return r;
-}
 
 int code8b10b_encode(uint8_t byte, bool k, unsigned *rd)
 {

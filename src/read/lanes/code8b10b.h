@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "read/lanes/code8b10b_table.h"
+
 #define CODE8B10B_OK 0u
 #define CODE8B10B_DISPARITY 1u /* valid only in the other RD column */
 #define CODE8B10B_CODE 2u /* in neither column: the byte is unknown */
@@ -36,8 +38,22 @@ struct code8b10b {
 };
 
 /* Decodes code (10 bits, bit 0 = a) at *rd and sets *rd to the running
- * disparity after it (on an error, the one the received sub-blocks give). */
-struct code8b10b code8b10b_decode(unsigned code, unsigned *rd);
+ * disparity after it (on an error, the one the received sub-blocks give).
+ * Inline: it is the per-symbol path of every 10-bit lane. */
+static inline struct code8b10b code8b10b_decode(unsigned code, unsigned *rd)
+{
+	uint16_t e = code8b10b_dec[*rd & 1u][code & 0x3FFu];
+	struct code8b10b r = {
+		.byte = (uint8_t)e,
+		.k = (e >> 8 & 1u) != 0,
+		.err = (uint8_t)(e >> 10 & 3u),
+	};
+	/* a code group wider than 10 bits is no code group */
+	if (code > 0x3FFu)
+		r.err = CODE8B10B_CODE;
+	*rd = e >> 9 & 1u;
+	return r;
+}
 /* The code group of byte (a K symbol when k) at *rd, and the RD after it
  * in *rd; -1 when k names no PCIe K symbol. */
 int code8b10b_encode(uint8_t byte, bool k, unsigned *rd);

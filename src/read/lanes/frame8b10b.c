@@ -12,9 +12,11 @@
  * the smallest header 12 + LCRC 4). */
 #define TLP_MIN_SYMBOLS 18u
 
-void frame8b10b_init(struct frame8b10b *f, unsigned lanes, lane_packet_fn packet, void *ctx)
+void frame8b10b_init(struct frame8b10b *f, unsigned lanes, struct scramble_detect *det,
+                     lane_packet_fn packet, void *ctx)
 {
 	f->lanes = lanes;
+	f->det = det;
 	f->packet = packet;
 	f->ctx = ctx;
 	f->state = FRAME_IDLE;
@@ -25,11 +27,6 @@ void frame8b10b_init(struct frame8b10b *f, unsigned lanes, lane_packet_fn packet
 	f->start_lane = 0;
 	f->start_pos = (struct lane_pos){ 0 };
 	f->reason[0] = '\0';
-}
-
-void frame8b10b_begin(struct frame8b10b *f)
-{
-	f->stp_seen = f->sdp_seen = f->pad_ok = false;
 }
 
 /* The name of a symbol for a message: STP, D21.5, ... */
@@ -118,8 +115,14 @@ static void note(struct frame8b10b *f, unsigned lane, const char *fmt, ...)
 
 static void emit(struct frame8b10b *f, bool nullified)
 {
+	enum lane_packet_kind kind = f->state == FRAME_DLLP ? LANE_DLLP : LANE_TLP;
+	if (!f->phy_error)
+		scramble_packet_vote(f->det, kind, nullified, f->buf, f->keys, f->len);
+	if (scramble_on(f->det))
+		for (size_t i = 0; i < f->len; i++)
+			f->buf[i] ^= f->keys[i];
 	struct lane_packet p = {
-		.kind = f->state == FRAME_DLLP ? LANE_DLLP : LANE_TLP,
+		.kind = kind,
 		.pos = f->start_pos,
 		.lane = f->start_lane,
 		.phy_error = f->phy_error,
@@ -137,7 +140,7 @@ static bool in_packet(const struct frame8b10b *f)
 	return f->state == FRAME_TLP || f->state == FRAME_DLLP;
 }
 
-static void append(struct frame8b10b *f, unsigned lane, uint8_t byte)
+static void append(struct frame8b10b *f, unsigned lane, uint8_t byte, uint8_t key)
 {
 	if (f->len == sizeof f->buf) {
 		/* bounded: cut, report, and skip to the next END or start */
@@ -146,6 +149,7 @@ static void append(struct frame8b10b *f, unsigned lane, uint8_t byte)
 		f->state = FRAME_SKIP;
 		return;
 	}
+	f->keys[f->len] = key;
 	f->buf[f->len++] = byte;
 }
 
@@ -208,11 +212,13 @@ static void end(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane,
 	else if (f->state == FRAME_DLLP && f->len != DLLP_WIRE_LEN)
 		note(f, lane, "DLLP of %zu bytes between SDP and END, not %u", f->len,
 		     DLLP_WIRE_LEN);
-	emit(f, byte == K_EDB);
+	/* only a TLP is nullified; a DLLP ended by EDB is just damaged */
+	emit(f, byte == K_EDB && f->state == FRAME_TLP);
 }
 
 void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane,
-                       uint8_t byte, bool k, unsigned err, unsigned code, unsigned input)
+                       uint8_t byte, uint8_t key, bool k, unsigned err, unsigned code,
+                       unsigned input)
 {
 	uint32_t bit = 1u << (lane & 31u);
 	char etext[120];
@@ -227,11 +233,13 @@ void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigne
 		if (in_packet(f)) {
 			if (err)
 				note(f, lane, "%s", etext);
-			append(f, lane, byte);
+			append(f, lane, byte, key);
 		} else if (f->state == FRAME_IDLE) {
 			f->after_idle = true;
 			if (err)
 				framing(f, pos, lane, "%s in logical idle", etext);
+			else
+				scramble_idle_vote(f->det, byte, key);
 		}
 		return;
 	}
@@ -265,7 +273,7 @@ void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigne
 	if (in_packet(f)) {
 		note(f, lane, "%s%s%s inside the packet", err ? etext : "", err ? ": " : "",
 		     sym_name(byte, k, nb));
-		append(f, lane, byte);
+		append(f, lane, byte, 0);
 	} else if (f->state == FRAME_IDLE) {
 		if (err)
 			framing(f, pos, lane, "%s", etext);
@@ -278,6 +286,10 @@ void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigne
 void frame8b10b_gap(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane, bool os)
 {
 	uint32_t bit = 1u << (lane & 31u);
+	bool was_gone = (f->gone & bit) != 0;
+	/* one dropout, one report: in the packet it falls into, or once in
+	 * idle, until the lane carries a stream symbol again */
+	f->gone |= bit;
 	f->after_idle = false;
 	if (in_packet(f)) {
 		note(f, lane,
@@ -286,9 +298,8 @@ void frame8b10b_gap(struct frame8b10b *f, const struct lane_pos *pos, unsigned l
 		        : "no symbol inside the packet (the lane dropped out)");
 		return;
 	}
-	if (f->state != FRAME_IDLE || (f->gone & bit))
+	if (f->state != FRAME_IDLE || was_gone)
 		return;
-	f->gone |= bit;
 	framing(f, pos, lane,
 	        os ? "an ordered set while the other lanes carry data (lanes skewed?)"
 	           : "no symbol while the other lanes carry data (the lane dropped out)");
@@ -312,7 +323,11 @@ void frame8b10b_os_error(struct frame8b10b *f, const struct lane_pos *pos, unsig
 {
 	char etext[120];
 	err_text(etext, sizeof etext, byte, k, err, code, input);
-	framing(f, pos, lane, "%s in an ordered set", etext);
+	/* an ordered set beside a packet's symbols (lanes skewed): the packet's */
+	if (in_packet(f))
+		note(f, lane, "%s in an ordered set", etext);
+	else
+		framing(f, pos, lane, "%s in an ordered set", etext);
 }
 
 void frame8b10b_finish(struct frame8b10b *f)

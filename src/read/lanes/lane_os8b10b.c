@@ -5,13 +5,6 @@
 #include "read/lanes/code8b10b.h"
 #include "read/lanes/lfsr16.h"
 
-enum {
-	OS_NONE = 0, /* in the packet stream */
-	OS_AFTER_COM, /* the next symbol says which ordered set this is */
-	OS_SKP, /* SKP OS: SKP symbols until the first other one */
-	OS_COUNT, /* a fixed-length ordered set: `left` symbols to come */
-};
-
 enum { WHAT_TS, WHAT_EIOS, WHAT_FTS, WHAT_EIEOS };
 
 /* 10-bit COM (K28.5) in both columns (Table 4-3): 17Ch at RD-, 283h at RD+. */
@@ -32,6 +25,8 @@ static void no_symbol(struct lane_rx *l, struct lane_out *out)
 
 void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out *out)
 {
+	if (lane_rx_fast(l, in, out))
+		return;
 	out->event = 0;
 	out->key = 0;
 	out->err = CODE8B10B_OK;

@@ -29,6 +29,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "read/lanes/code8b10b.h"
+#include "read/lanes/lfsr16.h"
 #include "read/lanes/rx8b10b.h"
 
 enum lane_out_kind {
@@ -60,7 +62,44 @@ struct lane_rx {
 	uint8_t left; /* its symbols still to come */
 };
 
+/* lane_rx.os */
+enum {
+	OS_NONE = 0, /* in the packet stream */
+	OS_AFTER_COM, /* the next symbol says which ordered set this is */
+	OS_SKP, /* SKP OS: SKP symbols until the first other one */
+	OS_COUNT, /* a fixed-length ordered set: `left` symbols to come */
+};
+
 void lane_rx_init(struct lane_rx *l);
+/* One symbol of the lane into *out (lane_rx_fast() first, then the rest). */
 void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out *out);
+
+/* The common case, inline (the per-symbol path): a good D symbol in the
+ * packet stream of a locked lane, one lookup for the code and one for the
+ * key.  False, with nothing changed, for anything else. */
+static inline bool lane_rx_fast(struct lane_rx *l, const struct lane_sym *in, struct lane_out *out)
+{
+	unsigned v = in->value;
+	if (!l->locked || l->os != OS_NONE)
+		return false;
+	if (in->input == LANE_IN_CODE10) {
+		if (v > 0x3FFu)
+			return false;
+		uint16_t e = code8b10b_dec[l->rd][v];
+		if (e & 0xD00u) /* K (bit 8), or an error (bits 11:10) */
+			return false;
+		l->rd = (uint8_t)(e >> 9 & 1u);
+		v = e & 0xFFu;
+	} else if (in->input != LANE_IN_SYMBOL || v > 0xFFu) {
+		return false;
+	}
+	out->kind = LANE_OUT_DATA;
+	out->raw = (uint8_t)v;
+	out->key = lfsr16_next(&l->lfsr);
+	out->err = CODE8B10B_OK;
+	out->k = false;
+	out->event = 0;
+	return true;
+}
 
 #endif

@@ -11,9 +11,16 @@
 
 #include <stdint.h>
 
+#include "read/lanes/code8b10b_table.h"
+
 #define LFSR16_SEED 0xFFFFu
 
 /* The key of the next symbol; advances *state by one symbol (8 shifts). */
-uint8_t lfsr16_next(uint16_t *state);
+static inline uint8_t lfsr16_next(uint16_t *state)
+{
+	unsigned h = *state >> 8;
+	*state = (uint16_t)((unsigned)(*state << 8) ^ lfsr16_fb[h]);
+	return lfsr16_key[h];
+}
 
 #endif
