@@ -21,5 +21,6 @@ Suite *suite_vcd_parse(void);
 Suite *suite_lane_map(void);
 Suite *suite_lane_sample(void);
 Suite *suite_rx8b10b(void);
+Suite *suite_rx128b(void);
 
 #endif

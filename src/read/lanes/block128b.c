@@ -76,9 +76,12 @@ static uint8_t descramble(struct block128b *b, unsigned i, uint8_t raw)
 		key = lfsr23_key(&b->lfsr);
 		if (i == 0)
 			return raw;
-		if (i == 14 && (raw == 0xDFu || raw == 0x20u))
-			return raw; /* DC balance, sent unscrambled (p.455) */
-		if (i == 15 && (raw == 0xF7u || raw == 0x08u))
+		/* 14-15: the TS identifier (scrambled) or a DC-balance symbol
+		 * (DFh/20h, F7h/08h: sent unscrambled, p.455).  A scrambled
+		 * identifier can look like a DC-balance symbol, so the
+		 * identifier is tried first (mine: the digest names no rule). */
+		if (i >= 14 && (raw ^ key) != (b->os == OS128B_TS1 ? 0x4Au : 0x45u) &&
+		    (i == 14 ? raw == 0xDFu || raw == 0x20u : raw == 0xF7u || raw == 0x08u))
 			return raw;
 		return raw ^ key;
 	default:
@@ -124,8 +127,15 @@ bool block128b_word(struct block128b *b, const struct lane_pos *pos, const uint8
 		b->in_block = true;
 		b->sync = sync & 3u;
 		b->n = 0;
+		b->words = 0;
 		b->want = BLOCK128B_SYMS;
 		b->os = OS128B_NONE;
+	}
+	if (b->in_block) {
+		/* a block has at most 24 symbols, so at most 24 words */
+		if (b->words >= BLOCK128B_MAX_SYMS)
+			b->words = BLOCK128B_MAX_SYMS - 1;
+		b->wpos[b->words++] = *pos;
 	}
 	for (unsigned k = 0; k < nbytes; k++) {
 		unsigned i = b->n;
@@ -141,7 +151,7 @@ bool block128b_word(struct block128b *b, const struct lane_pos *pos, const uint8
 			b->want = b->os == OS128B_SKP ? 0 : (uint8_t)BLOCK128B_SYMS;
 		}
 		b->raw[i] = raw;
-		b->pos[i] = *pos;
+		b->word_of[i] = (uint8_t)(b->words - 1u);
 		b->data[i] = descramble(b, i, raw);
 		b->n = (uint8_t)(i + 1u);
 		if (b->n == b->want) {

@@ -55,10 +55,14 @@ struct block128b {
 	enum os128b os;
 	uint8_t raw[BLOCK128B_MAX_SYMS];
 	uint8_t data[BLOCK128B_MAX_SYMS]; /* descrambled */
-	struct lane_pos pos[BLOCK128B_MAX_SYMS];
+	/* the edge of each symbol: of the word that carried it */
+	uint8_t word_of[BLOCK128B_MAX_SYMS];
+	uint8_t words;
+	struct lane_pos wpos[BLOCK128B_MAX_SYMS];
 	/* a complete block waiting for the other lanes' (rx128b.c) */
 	bool done;
-	/* a start flag cut a block short (reported by the glue) */
+	/* a start flag cut a block short since the last block set (the glue
+	 * names it when this lane has no block) */
 	bool cut;
 	uint32_t seed, lfsr;
 };
@@ -76,5 +80,11 @@ void block128b_idle(struct block128b *b);
  * section 8 item 3): which LFSR state the field reports; like [SCOPE] it
  * is taken as the state that descrambles the next block. */
 bool block128b_skp_lfsr(const struct block128b *b, uint32_t *lfsr);
+
+/* The edge that carried symbol i (< b->n) of the block. */
+static inline const struct lane_pos *block128b_pos(const struct block128b *b, unsigned i)
+{
+	return &b->wpos[b->word_of[i]];
+}
 
 #endif

@@ -23,7 +23,8 @@
  *     EIOS or EIEOS (it ends); anything else is a framing error;
  *   - stops at a framing error: invalid sync header, an OS block without
  *     EDS, a Data Block after EDS, an OS block right after SDS, a lane
- *     without a block, and the token errors of stream128b.c.
+ *     without a block, every lane in electrical idle, and the token
+ *     errors of stream128b.c.
  * TS1/TS2 after a data stream ran give LANE_RETRAIN (once per retrain).
  */
 #include "read/lanes/rx128b.h"
@@ -49,6 +50,7 @@ struct rx128b {
 	bool stream_ran; /* a data stream ran since the last TS1/TS2 */
 	uint64_t sym; /* symbol times of Data Blocks, for the IDL rule */
 	char reason[128];
+	uint8_t row[BLOCK128B_SYMS * 32]; /* a Data Block's stream bytes */
 	struct stream128b stream;
 	struct block128b lane[];
 };
@@ -144,7 +146,8 @@ static void observe(struct rx128b *rx)
 				flags |= LANE_SYM_OS;
 			else if (b->sync != SYNC128B_DATA)
 				flags |= LANE_SYM_ERROR;
-			rx->cfg.symbol(rx->cfg.ctx, l, &b->pos[s], b->raw[s], b->data[s], flags);
+			rx->cfg.symbol(rx->cfg.ctx, l, block128b_pos(b, s), b->raw[s], b->data[s],
+			               flags);
 		}
 	}
 }
@@ -160,20 +163,20 @@ static bool set_ok(struct rx128b *rx, unsigned ref)
 		const struct block128b *b = &rx->lane[l];
 
 		if (!b->done) {
-			block_error(rx, l, &r->pos[0],
-			            "no block at the block boundary of lane %u (cut short, dropped "
-			            "out or not aligned)",
-			            ref);
+			block_error(rx, l, block128b_pos(r, 0),
+			            "no block at the block boundary of lane %u (%s)", ref,
+			            b->cut ? "a start flag cut its block short"
+			                   : "dropped out, or not aligned");
 			return false;
 		}
 		if (b->sync != SYNC128B_DATA && b->sync != SYNC128B_OS) {
-			block_error(rx, l, &b->pos[0], "invalid sync header %u%ub",
+			block_error(rx, l, block128b_pos(b, 0), "invalid sync header %u%ub",
 			            b->sync >> 1 & 1u, b->sync & 1u);
 			return false;
 		}
 		if (b->sync != r->sync) {
 			block_error(
-			        rx, l, &b->pos[0], "%s while lane %u has %s",
+			        rx, l, block128b_pos(b, 0), "%s while lane %u has %s",
 			        b->sync == SYNC128B_OS ? "ordered set block" : "data block", ref,
 			        r->sync == SYNC128B_OS ? "an ordered set block" : "a data block");
 			return false;
@@ -182,19 +185,29 @@ static bool set_ok(struct rx128b *rx, unsigned ref)
 	return true;
 }
 
-/* The Data Block's bytes to the token parser, de-striped (digest 4.5). */
+/* The edge of stream byte idx of the current block (lane idx mod N). */
+static const struct lane_pos *stream_pos(void *ctx, unsigned idx)
+{
+	const struct rx128b *rx = ctx;
+	unsigned n = rx->cfg.lanes;
+
+	return block128b_pos(&rx->lane[idx % n], idx / n);
+}
+
+/* The Data Block's bytes to the token parser, de-striped (digest 4.5):
+ * stream byte s * N + l is symbol s of lane l. */
 static void feed(struct rx128b *rx)
 {
 	unsigned n = rx->cfg.lanes;
 
-	for (unsigned s = 0; s < BLOCK128B_SYMS; s++) {
-		for (unsigned l = 0; l < n; l++) {
-			const struct block128b *b = &rx->lane[l];
+	for (unsigned l = 0; l < n; l++) {
+		const uint8_t *d = rx->lane[l].data;
 
-			stream128b_byte(&rx->stream, b->data[s], s * n + l, l, &b->pos[s], rx->sym);
-		}
-		rx->sym++;
+		for (unsigned s = 0; s < BLOCK128B_SYMS; s++)
+			rx->row[s * n + l] = d[s];
 	}
+	stream128b_block(&rx->stream, rx->row, rx->sym, stream_pos, rx);
+	rx->sym += BLOCK128B_SYMS;
 	if (!stream128b_running(&rx->stream))
 		rx->st = RX_IDLE;
 }
@@ -205,13 +218,14 @@ static void idle_os(struct rx128b *rx, unsigned ref)
 	const struct block128b *r = &rx->lane[ref];
 
 	if (rx->st == RX_AFTER_SDS) {
-		block_error(rx, ref, &r->pos[0], "%s block right after SDS", os_name(r->os));
+		block_error(rx, ref, block128b_pos(r, 0), "%s block right after SDS",
+		            os_name(r->os));
 	}
 	switch (r->os) {
 	case OS128B_TS1:
 	case OS128B_TS2:
 		if (rx->stream_ran) {
-			emit_link(rx, LANE_RETRAIN, ref, &r->pos[0], NULL);
+			emit_link(rx, LANE_RETRAIN, ref, block128b_pos(r, 0), NULL);
 			rx->stream_ran = false;
 		}
 		rx->ts_seen = true;
@@ -235,7 +249,7 @@ static void stream_os(struct rx128b *rx, unsigned ref)
 	const struct block128b *r = &rx->lane[ref];
 
 	if (!stream128b_after_eds(&rx->stream)) {
-		block_error(rx, ref, &r->pos[0],
+		block_error(rx, ref, block128b_pos(r, 0),
 		            "%s block without EDS at the end of the data block before it",
 		            os_name(r->os));
 		idle_os(rx, ref);
@@ -252,7 +266,7 @@ static void stream_os(struct rx128b *rx, unsigned ref)
 		rx->st = RX_IDLE;
 		break;
 	default:
-		block_error(rx, ref, &r->pos[0],
+		block_error(rx, ref, block128b_pos(r, 0),
 		            "%s block after EDS (only SKP, EIOS or EIEOS may follow)",
 		            os_name(r->os));
 		idle_os(rx, ref);
@@ -276,7 +290,7 @@ static void block_set(struct rx128b *rx)
 		} else if (r->sync == SYNC128B_OS) {
 			stream_os(rx, ref);
 		} else if (stream128b_after_eds(&rx->stream)) {
-			block_error(rx, ref, &r->pos[0], "data block after EDS");
+			block_error(rx, ref, block128b_pos(r, 0), "data block after EDS");
 		} else {
 			feed(rx);
 		}
@@ -296,12 +310,16 @@ static void block_set(struct rx128b *rx)
 				return;
 			}
 	}
+	bool sds = rx->st == RX_AFTER_SDS;
+
 	rx->st = RX_STREAM;
 	stream128b_start(&rx->stream);
 	if (!set_ok(rx, ref))
 		return;
-	if (rx->ts_seen)
-		emit_link(rx, LANE_TRAINED, ref, &r->pos[0], NULL);
+	/* trained: TS1/TS2, SDS, this block; a stream resumed at an SKP OS
+	 * shows no end of training */
+	if (rx->ts_seen && sds)
+		emit_link(rx, LANE_TRAINED, ref, block128b_pos(r, 0), NULL);
 	rx->ts_seen = false;
 	rx->stream_ran = true;
 	feed(rx);
@@ -310,6 +328,7 @@ static void block_set(struct rx128b *rx)
 void rx128b_step(struct rx128b *rx, const struct lane_pos *pos, const struct lane_word *words)
 {
 	bool any = false;
+	unsigned idle = 0;
 
 	for (unsigned l = 0; l < rx->cfg.lanes; l++) {
 		const struct lane_word *w = &words[l];
@@ -317,8 +336,10 @@ void rx128b_step(struct rx128b *rx, const struct lane_pos *pos, const struct lan
 		unsigned stray;
 
 		if (w->none || !w->valid || nb == 0) {
-			if (w->none)
+			if (w->none) {
 				block128b_idle(&rx->lane[l]);
+				idle++;
+			}
 			if (rx->cfg.symbol)
 				rx->cfg.symbol(rx->cfg.ctx, l, pos, 0, 0, LANE_SYM_NONE);
 			continue;
@@ -327,6 +348,12 @@ void rx128b_step(struct rx128b *rx, const struct lane_pos *pos, const struct lan
 		 * dropped: nothing can be said of them */
 		if (block128b_word(&rx->lane[l], pos, w->bytes, nb, w->sync, w->start, &stray))
 			any = true;
+	}
+	if (idle == rx->cfg.lanes && rx->st == RX_STREAM) {
+		/* every lane in electrical idle: the stream ended without
+		 * EDS + EIOS, and no block will complete to say so */
+		block_error(rx, 0, pos, "electrical idle inside the data stream (no EDS and EIOS)");
+		return;
 	}
 	if (!any)
 		return;

@@ -153,12 +153,14 @@ static void open_packet(struct stream128b *s, enum lane_packet_kind kind, size_t
 
 /* The first byte where a token is expected (digest 4.4, 4.6 rules 1, 6). */
 static void token_start(struct stream128b *s, uint8_t b, unsigned idx, unsigned lane,
-                        const struct lane_pos *pos)
+                        stream128b_pos_fn pos_of, void *ctx)
 {
+	const struct lane_pos *pos;
+
 	if (s->idl_rule) {
 		if (s->sym == s->idl_sym && lane < s->idl_end) {
 			if (b != TOK128_IDL && b != 0x1Fu) {
-				framing(s, lane, pos,
+				framing(s, lane, pos_of(ctx, idx),
 				        "%02Xh after IDL in the same symbol time (only IDL or EDS "
 				        "before lane %u)",
 				        b, s->idl_end);
@@ -178,6 +180,7 @@ static void token_start(struct stream128b *s, uint8_t b, unsigned idx, unsigned 
 		}
 		return;
 	}
+	pos = pos_of(ctx, idx); /* the edge of a token's first byte */
 	if (b != TOK128_SDP0 && b != TOK128_EDB && !tok128_is_stp(b)) {
 		framing(s, lane, pos, "%02Xh where a token was expected", b);
 		return;
@@ -268,34 +271,52 @@ static void token_more(struct stream128b *s, uint8_t b)
 	stp_done(s);
 }
 
-void stream128b_byte(struct stream128b *s, uint8_t b, unsigned idx, unsigned lane,
-                     const struct lane_pos *pos, uint64_t sym)
+/* A packet body's bytes: as many as it needs of the n there are. */
+static unsigned body(struct stream128b *s, const uint8_t *p, unsigned n)
 {
-	s->sym = sym;
-	switch (s->st) {
-	case S128_STOPPED:
-		return;
-	case S128_TLP:
-	case S128_DLLP:
-		s->buf[s->len++] = b;
-		if (--s->need)
+	unsigned take = s->need < n ? (unsigned)s->need : n;
+
+	memcpy(s->buf + s->len, p, take);
+	s->len += take;
+	s->need -= take;
+	if (s->need)
+		return take;
+	s->st = S128_TOKEN;
+	if (s->kind == LANE_TLP) {
+		s->open = false;
+		s->held = true; /* an EDB may follow */
+	} else {
+		emit(s, false, false, NULL);
+	}
+	return take;
+}
+
+void stream128b_block(struct stream128b *s, const uint8_t *bytes, uint64_t sym0,
+                      stream128b_pos_fn pos_of, void *ctx)
+{
+	unsigned n = BLOCK_STREAM_BYTES(s->lanes);
+
+	for (unsigned i = 0; i < n;) {
+		unsigned lane = i % s->lanes;
+
+		s->sym = sym0 + i / s->lanes;
+		switch (s->st) {
+		case S128_STOPPED:
 			return;
-		s->st = S128_TOKEN;
-		if (s->kind == LANE_TLP) {
-			s->open = false;
-			s->held = true; /* an EDB may follow */
-		} else {
-			emit(s, false, false, NULL);
+		case S128_TLP:
+		case S128_DLLP:
+			i += body(s, bytes + i, n - i);
+			continue;
+		case S128_TOKEN:
+			token_start(s, bytes[i], i, lane, pos_of, ctx);
+			break;
+		case S128_TOKBYTES:
+			token_more(s, bytes[i]);
+			break;
+		case S128_EDS:
+			framing(s, lane, pos_of(ctx, i), "data after the EDS token");
+			return;
 		}
-		return;
-	case S128_TOKEN:
-		token_start(s, b, idx, lane, pos);
-		return;
-	case S128_TOKBYTES:
-		token_more(s, b);
-		return;
-	case S128_EDS:
-		framing(s, lane, pos, "data after the EDS token");
-		return;
+		i++;
 	}
 }

@@ -73,10 +73,14 @@ struct stream128b {
 void stream128b_init(struct stream128b *s, unsigned lanes, lane_packet_fn packet, void *ctx);
 /* A data stream starts: a token is expected in its first byte. */
 void stream128b_start(struct stream128b *s);
-/* Stream byte idx (0 .. 16N-1) of the current Data Block, on lane at pos;
- * sym counts symbol times of the stream (any monotonic count). */
-void stream128b_byte(struct stream128b *s, uint8_t b, unsigned idx, unsigned lane,
-                     const struct lane_pos *pos, uint64_t sym);
+/* The edge of stream byte idx of the block being fed. */
+typedef const struct lane_pos *(*stream128b_pos_fn)(void *ctx, unsigned idx);
+/* The 16N stream bytes of one Data Block; sym0 counts the symbol times of
+ * the stream before it (any increasing count); pos_of(ctx, idx) gives the
+ * edge of byte idx (asked only for tokens and errors).  Packet bodies are
+ * copied in runs; tokens are read a byte at a time. */
+void stream128b_block(struct stream128b *s, const uint8_t *bytes, uint64_t sym0,
+                      stream128b_pos_fn pos_of, void *ctx);
 /* A framing error found by the glue (block level): reported as one of the
  * packet being read if there is one, else as LANE_FRAMING; the stream
  * stops.  A TLP held for an EDB is reported first, as it was complete. */
