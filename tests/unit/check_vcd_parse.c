@@ -388,23 +388,30 @@ START_TEST(test_wide_and_long)
 	ck_assert(vcd_read_header(v.p, &v.err));
 	ck_assert(!vcd_watch(v.p, 0, 0));
 	ck_assert(vcd_watch(v.p, 1, 2));
-	unsigned changes = 0, times = 0;
+	/* checked once at the end: an assertion per change writes to Check's
+	 * pipe each time */
+	unsigned changes = 0, times = 0, wrong = 0, other = 0;
 	for (;;) {
 		uint64_t t;
 		struct vcd_change ch;
 		enum vcd_event ev = vcd_next(v.p, &t, &ch, &v.err);
 		if (ev == VCD_EOF)
 			break;
-		ck_assert_int_ne(ev, VCD_BAD);
-		ck_assert_int_ne(ev, VCD_FATAL);
 		if (ev == VCD_CHANGE) {
-			ck_assert_uint_eq(ch.value, (changes & 1) ? 10 : 3);
-			ck_assert_uint_eq(ch.line, 4 + 2 * changes + 1);
+			if (ch.value != ((changes & 1) ? 10u : 3u) ||
+			    ch.line != 4 + 2 * changes + 1)
+				wrong++;
 			changes++;
-		} else {
+		} else if (ev == VCD_TIME) {
 			times++;
+		} else {
+			other++;
+			if (ev == VCD_FATAL)
+				break;
 		}
 	}
+	ck_assert_uint_eq(wrong, 0);
+	ck_assert_uint_eq(other, 0);
 	ck_assert_uint_eq(changes, count);
 	ck_assert_uint_eq(times, count);
 	vf_close(&v);
