@@ -569,7 +569,8 @@ static enum reader_result vcd_reader_next(void *state, struct record *rec,
 		bad->time_ps = e->pos.time_ps;
 		return READER_MALFORMED;
 	}
-	memcpy(vr->out, e->bytes, e->len);
+	if (e->len)
+		memcpy(vr->out, e->bytes, e->len);
 	rec->time_ps = e->pos.time_ps;
 	rec->time_base_s = 0;
 	rec->kind = e->kind;

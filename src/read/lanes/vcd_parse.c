@@ -512,10 +512,11 @@ static bool add_var(struct vcd_parser *p, const struct decl *d, uint64_t line, u
 	char *tmp = malloc(need + 1);
 	if (!tmp)
 		goto oom;
-	memcpy(tmp, p->scope, p->scope_len);
 	size_t at = p->scope_len;
-	if (p->scope_len)
+	if (at) {
+		memcpy(tmp, p->scope, at);
 		tmp[at++] = '.';
+	}
 	memcpy(tmp + at, ref, ref_len);
 	o->path = arena_put(p, tmp, at + ref_len);
 	free(tmp);
