@@ -289,21 +289,25 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 			e->len = 0;
 		break;
 	case LANE_TRAINED:
-		if (!vr->link_up) {
+		if (vd->retraining) {
+			/* a retrain resumed: recovery, once when every direction
+			 * that retrained has resumed; also in a capture that began
+			 * in the middle of a data stream (no link-up seen), where
+			 * the first training is a retrain: the flow-control state
+			 * is kept, since nothing shows the link went down */
+			vd->retraining = false;
+			if (!any_retraining(vr))
+				add_event(vr, &pkt->pos, DIR_DOWN, EV_RECOVERY);
+		} else if (!vr->link_up) {
 			vd->trained = true;
 			if (all_trained(vr)) {
 				vr->link_up = true;
 				add_event(vr, &pkt->pos, DIR_DOWN, EV_LINK_UP);
 			}
-		} else if (vd->retraining) {
-			vd->retraining = false;
-			if (!any_retraining(vr))
-				add_event(vr, &pkt->pos, DIR_DOWN, EV_RECOVERY);
 		}
 		break;
 	case LANE_RETRAIN:
-		if (vr->link_up)
-			vd->retraining = true;
+		vd->retraining = true;
 		break;
 	case LANE_FRAMING: {
 		/* "down lane 2, t=...s: why": the decoders' reasons begin
