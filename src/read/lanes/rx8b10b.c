@@ -49,7 +49,9 @@ struct rx8b10b *rx8b10b_new(const struct rx8b10b_config *cfg)
 	default:
 		return NULL;
 	}
-	if (!cfg->packet)
+	if (!cfg->packet ||
+	    (cfg->scrambling != LANE_SCRAMBLE_AUTO && cfg->scrambling != LANE_SCRAMBLE_YES &&
+	     cfg->scrambling != LANE_SCRAMBLE_NO))
 		return NULL;
 	struct rx8b10b *rx = calloc(1, sizeof *rx);
 	if (!rx)
@@ -143,6 +145,7 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 		if (rx->running && !rx->training)
 			link_fact(rx, LANE_RETRAIN, pos, ts_lane);
 		rx->training = true;
+		frame8b10b_retrain(&rx->frame);
 	}
 	if (stream == 0)
 		return;
