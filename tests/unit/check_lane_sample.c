@@ -295,7 +295,7 @@ END_TEST
 /* --- link-up and recovery through the reader -------------------------------
  * Two directions of 9-bit symbols, unscrambled, each a list of phases:
  * T = TS1 x4 then TS2 x4, I = 8 symbols of logical idle, D = an InitFC1-P
- * DLLP, S = a SKP ordered set.  The events the reader writes, in order, as letters: U link-up,
+ * DLLP, S = a SKP ordered set, E = EIOS and electrical idle.  The events the reader writes, in order, as letters: U link-up,
  * R recovery; a DLLP as d or u by its direction. */
 
 static unsigned phase_symbols(char ph, unsigned *out)
@@ -312,6 +312,13 @@ static unsigned phase_symbols(char ph, unsigned *out)
 	case 'I':
 		for (int i = 0; i < 8; i++)
 			out[n++] = 0x00;
+		break;
+	case 'E': /* EIOS, then electrical idle (x) */
+		out[n++] = 0x1BC;
+		for (int i = 0; i < 3; i++)
+			out[n++] = 0x17C;
+		for (int i = 0; i < 8; i++)
+			out[n++] = 0xFFFF;
 		break;
 	case 'S': /* a SKP ordered set: the COM a receiver locks on */
 		out[n++] = 0x1BC;
@@ -351,7 +358,9 @@ static void events_of(const char *down, const char *up, char *got, size_t size)
 		for (int d = 0; d < 2; d++) {
 			t[l++] = 'b';
 			for (int b = 8; b >= 0; b--)
-				t[l++] = (sym[d][i] >> b) & 1 ? '1' : '0';
+				t[l++] = sym[d][i] == 0xFFFF    ? 'x'
+				         : (sym[d][i] >> b) & 1 ? '1'
+				                                : '0';
 			l += (size_t)snprintf(t + l, cap - l, " %c\n", d ? '#' : '"');
 		}
 		l += (size_t)snprintf(t + l, cap - l, "#%llu\n0!\n", ++time);
@@ -418,6 +427,13 @@ START_TEST(test_link_events)
 	ck_assert_str_eq(got, "dRd");
 	events_of("SIDITIDI", "SIIIITIIIIIIIIIIII", got, sizeof(got));
 	ck_assert_str_eq(got, "dRd");
+	/* EIOS and electrical idle, then training: the link trains afresh,
+	 * a second link-up once both directions are back; without the idle
+	 * the same training is a recovery */
+	events_of("TIDIETIIIDI", "TIIDIETIDI", got, sizeof(got));
+	ck_assert_str_eq(got, "UduUud");
+	events_of("SIDIETIDI", "SIIIIETIIIII", got, sizeof(got));
+	ck_assert_str_eq(got, "dUd");
 }
 END_TEST
 
