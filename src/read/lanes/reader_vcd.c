@@ -21,11 +21,7 @@
  *                         LANE_RETRAIN, once per retrain (when both
  *                         directions retrain, at the later resume); an
  *                         event of the link, written as down (as the
- *                         text traces and samples write them).  A
- *                         LANE_RETRAIN after lane 0 went to electrical
- *                         idle (EIOS, x/z) since its last data symbol is
- *                         a fresh training: link-up again, once every
- *                         direction has trained.
+ *                         text traces and samples write them).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -66,7 +62,6 @@ struct vcd_dir {
 	struct rx8b10b *rx8;
 	struct rx128b *rx128;
 	bool trained, retraining;
-	bool went_idle; /* lane 0 in electrical idle since its last data symbol */
 };
 
 struct vcd_reader {
@@ -312,20 +307,12 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 		}
 		break;
 	case LANE_RETRAIN:
-		if (vd->went_idle) {
-			/* the data stream ended in electrical idle (EIOS) before
-			 * the training: no ordered set interrupted it, the link
-			 * trains afresh (capture-format.md section 4: link-up after
-			 * training, recovery when training interrupts the stream);
-			 * the link-up waits for every direction again */
-			vr->link_up = false;
-			for (int d = 0; d < DIR_COUNT; d++) {
-				vr->dir[d].trained = false;
-				vr->dir[d].retraining = false;
-			}
-		} else {
-			vd->retraining = true;
-		}
+		/* also when the stream ended in electrical idle (EIOS) first: a
+		 * speed change or an L1 exit goes through Recovery that way,
+		 * and a link that went down cannot be told from them on the
+		 * lanes; recovery keeps the flow-control state, where a link-up
+		 * would make every later TLP a TLP before initialisation */
+		vd->retraining = true;
 		break;
 	case LANE_FRAMING: {
 		/* "down lane 2, t=...s: why": the decoders' reasons begin
@@ -343,15 +330,6 @@ static void on_symbol(void *ctx, unsigned lane, const struct lane_pos *pos, uint
                       uint8_t descrambled, unsigned flags)
 {
 	struct vcd_reader *vr = ctx;
-	/* electrical idle between the data stream and a training tells a
-	 * fresh training from a retrain (LANE_RETRAIN above) */
-	if (lane == 0) {
-		struct vcd_dir *vd = &vr->dir[vr->stepping];
-		if (flags & LANE_SYM_NONE)
-			vd->went_idle = true;
-		else if (!(flags & (LANE_SYM_OS | LANE_SYM_ERROR)))
-			vd->went_idle = false;
-	}
 	if (vr->observe)
 		vr->observe(vr->observe_ctx, vr->stepping, lane, pos, raw, descrambled, flags);
 }
