@@ -22,6 +22,9 @@ int main(void)
 	srunner_add_suite(sr, suite_rx8b10b());
 	srunner_add_suite(sr, suite_line_reader());
 	srunner_add_suite(sr, suite_packet_build());
+	srunner_add_suite(sr, suite_vcd_parse());
+	srunner_add_suite(sr, suite_lane_map());
+	srunner_add_suite(sr, suite_lane_sample());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

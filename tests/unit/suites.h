@@ -21,5 +21,8 @@ Suite *suite_rx128b(void);
 Suite *suite_rx8b10b(void);
 Suite *suite_line_reader(void);
 Suite *suite_packet_build(void);
+Suite *suite_vcd_parse(void);
+Suite *suite_lane_map(void);
+Suite *suite_lane_sample(void);
 
 #endif
