@@ -196,7 +196,11 @@ class Dir8:
             ev = self.queue.popleft()
             self.training(ev, 0)
         else:
+            # no training: a SKP ordered set first (the COM gives the
+            # descrambler its start), then logical idle before any packet,
+            # from which a reader tells whether the lanes are scrambled
             self.skp_rows()
+            self.hold = self.enc.edge8(len(self.rows) + 16)
             self.next_skp = self.interval()
 
     def interval(self):
@@ -401,6 +405,7 @@ class Dir128:
             self.training(self.queue.popleft())
         else:
             self.blocks.append((self.OS_SKP, None))
+            self.hold = self.enc.edge(W0 + 2 * 16 // self.enc.bpw)
 
     def training(self, ev):
         if ev.seq not in self.enc.done and ev.seq >= self.enc.next_place:
@@ -1133,8 +1138,13 @@ def finish(e, wr, a):
             # in step, records may be lost or damaged; before and after, exact
             t0 = e.window_start
             t1 = INF
+            if a.drop:
+                # from the first packet still on the lanes when the lane drops
+                for p, t_end in e.ends:
+                    if t_end >= a.drop[1] and p.exp:
+                        t0 = min(t0, p.exp[0])
             if e.damaged_rec is not None:
-                t0 = e.damaged_rec.exp[0] if e.damaged_rec.exp else t0
+                t0 = e.damaged_rec.exp[0] if e.damaged_rec.exp else e.window_start
                 # the records that end before the next ordered set: after the
                 # damaged one, anything may happen up to the next SKP/SDS;
                 # allow up to 2 SKP intervals

@@ -131,6 +131,7 @@ class Rx8:
 
     def row(self, t, vals):
         if any(v is None for v in vals):
+            self.trained = False  # electrical idle: the data stream is over
             return
         syms = [self.sym(i, v) for i, v in enumerate(vals)]
         s0 = syms[0][0]
@@ -165,8 +166,8 @@ class Rx8:
             return
         key = self.keys[self.kidx]
         self.kidx += 1
-        if self.scr is None:
-            self.scr = (s0 & 255) == key if not s0 & phy.K else None
+        if self.scr is None and not s0 & phy.K:
+            self.scr = (s0 & 255) == key
         data = []
         for v, err in syms:
             if not v & phy.K and self.scr:
@@ -219,7 +220,10 @@ class Rx128:
 
     def word(self, t, lane_words, bpw):
         for lane, (data, sync, start, valid) in enumerate(lane_words):
-            if data is None or not valid:
+            if data is None:
+                self.trained = False
+                return
+            if not valid:
                 return
             if start:
                 if lane == 0:
