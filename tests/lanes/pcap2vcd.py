@@ -827,6 +827,8 @@ class Writer:
         kind = {"icarus": "wire", "sv": "logic", "noisy": "reg"}[dia]
         self.sig = self.names()
         self.vid = [[{} for _ in range(e.N)] for _ in (0, 1)]
+        if a.comment:
+            f.write("$comment %s $end\n" % a.comment)
         if dia == "noisy":
             f.write("$comment\n  written by pcap2vcd.py (dllpcheck tests); the reader must skip "
                     "this\n$end\n$date\n  today\n$end\n$version\n  noisy 1.0\n$end\n"
@@ -1180,6 +1182,7 @@ def main(argv=None):
                     help="let a packet go before an earlier record of the other direction "
                          "when that one waits (default: the input's order is kept)")
     ap.add_argument("--ts", type=int, default=16, help="TS1 and TS2 sent at training")
+    ap.add_argument("--comment", help="a $comment at the top of the file")
     ap.add_argument("--expect", help="write the records the reader must give back")
     ap.add_argument("--map", action="store_true", help="print the --lanes arguments")
     ap.add_argument("--damage", help="flip:R | noend:R | fcrc:R | edb:R | drop:LANE:TIME_NS")
