@@ -11,6 +11,13 @@ static void raise_malformed(struct finding_sink *sink, const struct reader_malfo
 	finding_init(&f, R_CAPTURE_MALFORMED, NULL);
 	f.pos = bad->pos;
 	f.column = bad->column;
+	/* a lane-level capture: the time and lane of the symbol at fault */
+	if (bad->has_lane)
+		f.lane = (int)bad->lane;
+	if (bad->has_time) {
+		f.time_ps = bad->time_ps;
+		f.has_time = true;
+	}
 	finding_message(sink, &f, "%s", bad->reason);
 	finding_add_evidence(&f, "byte_offset", (int64_t)bad->pos.byte_offset);
 	rules_raise(sink, &f);

@@ -12,6 +12,8 @@ void config_init(struct config *cfg)
 	cfg->reader.dlt = 147; /* LINKTYPE_USER0 */
 	csv_options_init(&cfg->csv);
 	cfg->reader.csv = &cfg->csv;
+	lane_options_init(&cfg->lanes);
+	cfg->reader.lanes = &cfg->lanes;
 	cfg->fail_on = SEV_ERROR;
 	for (unsigned i = 0; i < RULE_COUNT; i++)
 		cfg->rule_enabled[i] = true;

@@ -8,6 +8,7 @@
 #include "core/rules.h"
 #include "model/fc_model.h"
 #include "read/csv/reader_csv.h"
+#include "read/lanes/lane_map.h"
 #include "read/reader.h"
 
 enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES, MODE_DUMP_COLUMNS };
@@ -21,6 +22,7 @@ struct config {
 	enum out_format format;
 	struct reader_opts reader;
 	struct csv_options csv; /* reader.csv points here */
+	struct lane_options lanes; /* reader.lanes points here */
 	const char *write_pcap_path;
 	enum severity fail_on;
 	bool rule_enabled[RULE_COUNT];

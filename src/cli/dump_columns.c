@@ -12,12 +12,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/text_quote.h"
+#include "base/timefmt.h"
 #include "cli/dump_columns.h"
 #include "decode/packet.h"
 #include "read/csv/reader_csv.h"
+#include "read/lanes/reader_vcd.h"
 #include "read/reader.h"
 #include "report/decode_print.h"
 
@@ -184,11 +187,198 @@ static void dump_rows(FILE *out, struct reader *r, const struct csv_layout_info 
 		fprintf(out, "  (no data rows)\n");
 }
 
+/* --- a VCD of lanes (capture-format.md section 4) ------------------------ */
+
+#define VCD_DUMP_SYMBOLS 24
+#define VCD_DUMP_RECORDS 5
+
+struct sym_seen {
+	unsigned n[DIR_COUNT][LANE_MAX];
+	char text[DIR_COUNT][LANE_MAX][VCD_DUMP_SYMBOLS * 6 + 1];
+	struct lane_pos first[DIR_COUNT][LANE_MAX];
+};
+
+static const char *k_name(uint8_t b)
+{
+	switch (b) {
+	case 0xBC:
+		return "COM";
+	case 0xFB:
+		return "STP";
+	case 0x5C:
+		return "SDP";
+	case 0xFD:
+		return "END";
+	case 0xFE:
+		return "EDB";
+	case 0xF7:
+		return "PAD";
+	case 0x1C:
+		return "SKP";
+	case 0x3C:
+		return "FTS";
+	case 0x7C:
+		return "IDL";
+	case 0xFC:
+		return "EIE";
+	default:
+		return NULL;
+	}
+}
+
+static void vcd_symbol(void *ctx, enum link_dir dir, unsigned lane, const struct lane_pos *pos,
+                       uint8_t raw, uint8_t descrambled, unsigned flags)
+{
+	struct sym_seen *s = ctx;
+	(void)raw;
+	if (lane >= LANE_MAX || (flags & LANE_SYM_NONE) || s->n[dir][lane] >= VCD_DUMP_SYMBOLS)
+		return;
+	char *t = s->text[dir][lane] + strlen(s->text[dir][lane]);
+	const char *name = (flags & LANE_SYM_K) ? k_name(descrambled) : NULL;
+	if (s->n[dir][lane] == 0)
+		s->first[dir][lane] = *pos;
+	if (flags & LANE_SYM_ERROR)
+		sprintf(t, " ERR");
+	else if (name)
+		sprintf(t, " %s", name);
+	else if (flags & LANE_SYM_K)
+		sprintf(t, " K%u.%u", descrambled & 31u, descrambled >> 5);
+	else
+		sprintf(t, (flags & LANE_SYM_OS) ? " %02x" : " %02X", descrambled);
+	if (flags & LANE_SYM_DISPARITY)
+		strcat(t, "!");
+	s->n[dir][lane]++;
+}
+
+static bool symbols_full(const struct sym_seen *s, const struct lane_mapping *m)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		for (unsigned l = 0; m->dir[d].mapped && l < m->dir[d].lanes; l++)
+			if (s->n[d][l] < VCD_DUMP_SYMBOLS)
+				return false;
+	return true;
+}
+
+void dump_vcd_note(FILE *msgs, const char *path, const struct reader *r)
+{
+	if (r->ops != &vcd_reader_ops)
+		return;
+	const struct lane_mapping *m = vcd_reader_mapping(r->state);
+	if (m->autodetected || m->clock_autodetected)
+		fprintf(msgs, "dllpcheck: %s: lanes %s: %s\n", path,
+		        m->autodetected ? "found by name" : "mapped by --lanes", m->chose);
+}
+
+static void dump_vcd(FILE *out, const char *path, struct reader *r)
+{
+	const struct lane_mapping *m = vcd_reader_mapping(r->state);
+	const struct vcd_parser *p = vcd_reader_parser(r->state);
+	uint64_t fs = vcd_timescale_fs(p);
+	static const char *const units[] = { "fs", "ps", "ns", "us", "ms", "s" };
+	unsigned u = 0;
+	uint64_t v = fs;
+	while (v >= 1000 && v % 1000 == 0 && u < 5)
+		v /= 1000, u++;
+
+	fprintf(out, "file: %s\nformat: vcd (%zu variables)\n", path, vcd_var_count(p));
+	fprintf(out, "timescale: %" PRIu64 " %s%s%s\n", v, units[u],
+	        vcd_timescale_given(p) ? "" : " (none given: the default)",
+	        fs < 1000 ? "; below 1 ps: times truncated to whole picoseconds" : "");
+	fprintf(out, "mapping: %s\n", m->autodetected ? "found by name" : "from --lanes");
+	if (m->chose[0])
+		fprintf(out, "  chose: %s\n", m->chose);
+	if (m->clock != LANE_VAR_NONE)
+		fprintf(out, "clock: %s, %s edge (values just before it)%s\n",
+		        vcd_var_at(p, m->clock)->path,
+		        m->edge == LANE_EDGE_RISING ? "rising" : "falling",
+		        m->clock_autodetected ? " (found by name)" : "");
+	else
+		fprintf(out, "symbol period: " TIME_PS_FMT " s, from the first change\n",
+		        TIME_PS_ARGS(m->period_ps));
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct lane_dir_map *dm = &m->dir[d];
+		if (!dm->mapped) {
+			fprintf(out, "%s: not mapped\n", link_dir_name((enum link_dir)d));
+			continue;
+		}
+		fprintf(out, "%s: %s, x%u, %u bits per lane\n", link_dir_name((enum link_dir)d),
+		        lane_form_name(dm->form), dm->lanes, dm->data_bits);
+		for (unsigned l = 0; l < dm->lanes; l++) {
+			fprintf(out, "  lane %u:", l);
+			for (int k = 0; k < LANE_KEY_COUNT; k++) {
+				if (dm->var[k][l] == LANE_VAR_NONE)
+					continue;
+				const struct vcd_var *var = vcd_var_at(p, dm->var[k][l]);
+				fprintf(out, " %s=%s (%u bits, line %" PRIu64 ")",
+				        lane_key_name((enum lane_key)k), var->path, var->width,
+				        var->line);
+			}
+			fputc('\n', out);
+		}
+	}
+	/* the first records, and meanwhile the first symbols of each lane */
+	struct sym_seen *seen = calloc(1, sizeof(*seen));
+	if (!seen)
+		return;
+	vcd_reader_observe(r->state, vcd_symbol, seen);
+	fprintf(out, "records:\n");
+	unsigned shown = 0;
+	for (;;) {
+		struct record rec;
+		struct reader_malformed bad;
+		struct packet pkt;
+		if (shown >= VCD_DUMP_RECORDS && symbols_full(seen, m))
+			break;
+		enum reader_result res = reader_next(r, &rec, &bad);
+		if (res == READER_EOF)
+			break;
+		if (shown >= VCD_DUMP_RECORDS)
+			continue;
+		shown++;
+		if (res != READER_RECORD) {
+			fprintf(out, "  line %" PRIu64 ": malformed: %s\n", bad.pos.line,
+			        bad.reason);
+			if (res == READER_FATAL)
+				break;
+			continue;
+		}
+		packet_decode(&rec, &pkt);
+		fprintf(out, "  line %" PRIu64 ": ", rec.pos.line);
+		decode_print_packet(out, &pkt);
+	}
+	if (shown == 0)
+		fprintf(out, "  (none)\n");
+	fprintf(out,
+	        "symbols (the first %u of each lane, descrambled; K symbols by name, "
+	        "ordered-set data in lower case, ERR a code error, ! a disparity error):\n",
+	        VCD_DUMP_SYMBOLS);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		for (unsigned l = 0; m->dir[d].mapped && l < m->dir[d].lanes; l++) {
+			if (seen->n[d][l] == 0) {
+				fprintf(out, "  %s lane %u: (no symbol)\n",
+				        link_dir_name((enum link_dir)d), l);
+				continue;
+			}
+			fprintf(out,
+			        "  %s lane %u (from t=" TIME_PS_FMT " s, line %" PRIu64 "):%s\n",
+			        link_dir_name((enum link_dir)d), l,
+			        TIME_PS_ARGS(seen->first[d][l].time_ps), seen->first[d][l].line,
+			        seen->text[d][l]);
+		}
+	}
+	vcd_reader_observe(r->state, NULL, NULL);
+	free(seen);
+}
+
 void dump_columns(FILE *out, const char *path, struct reader *r)
 {
 	struct csv_layout_info l;
 	char buf[64];
 
+	if (r->ops == &vcd_reader_ops) {
+		dump_vcd(out, path, r);
+		return;
+	}
 	if (r->ops != &csv_reader_ops) {
 		fprintf(out,
 		        "file: %s\nformat: %s (not an export: no columns; "

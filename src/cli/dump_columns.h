@@ -12,7 +12,13 @@
  * the analysis takes it (read with reader_next(): a row the analysis
  * reports as capture.malformed is shown malformed, with the reason);
  * for any other format a line saying it has no columns.  Consumes the
- * rows it shows. */
+ * rows it shows.  For a VCD of lanes: the mapping chosen (per direction the
+ * form, width and signal of each lane, the clock, the timescale), the
+ * first records and the first decoded symbols of each lane. */
 void dump_columns(FILE *out, const char *path, struct reader *r);
+/* A VCD whose lanes (or clock) were found by name: what was chosen, one
+ * line to msgs (capture-format.md section 4: the reader says what it
+ * chose).  Nothing for any other input. */
+void dump_vcd_note(FILE *msgs, const char *path, const struct reader *r);
 
 #endif

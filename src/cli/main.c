@@ -14,6 +14,7 @@
 #include "cli/analysis.h"
 #include "cli/cli_parse.h"
 #include "cli/config.h"
+#include "cli/dump_columns.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
@@ -29,7 +30,8 @@ static const char program_doc[] =
         "dllpcheck -- check PCI Express data link layer traces against the "
         "flow-control rules.\v"
         "Each FILE is a pcap/pcapng capture (link type LINKTYPE_USER0 by "
-        "default), a text trace or a protocol-analyzer export (CSV and kin); "
+        "default), a text trace, a protocol-analyzer export (CSV and kin) or a "
+        "VCD waveform of the lanes or the PIPE interface; "
         "'-' reads standard input.  See "
         "dllpcheck(1) and dllpcheck-capture(5).\n\n"
         "Exit status: 0 no finding at or above --fail-on, 1 such findings, "
@@ -65,6 +67,11 @@ enum {
 	OPT_DIR_MAP,
 	OPT_STRICT,
 	OPT_DUMP_COLUMNS,
+	OPT_LANES,
+	OPT_LANE_CLOCK,
+	OPT_SYMBOL_PERIOD,
+	OPT_SCRAMBLED,
+	OPT_LANES_DIR,
 };
 
 static const struct argp_option options[] = {
@@ -82,7 +89,7 @@ static const struct argp_option options[] = {
 	{ "dlt", OPT_DLT, "N", 0,
 	  "pcap link type of the captures, 147-162 (default 147, LINKTYPE_USER0)", 2 },
 	{ "input-format", OPT_INPUT_FORMAT, "FMT", 0,
-	  "auto (default), pcap, text or csv (an analyzer export)", 2 },
+	  "auto (default), pcap, text, csv (an analyzer export) or vcd (lanes)", 2 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Export: stop at the first row that cannot be read (a capture.malformed "
 	  "finding; exit status 1)",
@@ -125,6 +132,26 @@ static const struct argp_option options[] = {
 	  "Direction cells equal to VALUE mean DIR (down or up), e.g. 0=down,1=up "
 	  "(repeatable)",
 	  6 },
+
+	{ NULL, 0, NULL, 0, "Lane-level captures (VCD; see dllpcheck-capture(5)):", 7 },
+	{ "lanes", OPT_LANES, "DIR:KEY=PATTERN,...", 0,
+	  "The signals of one direction (down or up): KEY is code, sym, data, k, sync, "
+	  "start or valid, '*' in PATTERN stands for the lane number, e.g. "
+	  "'down:data=tb.rp.txdata*,k=tb.rp.txdatak*' (repeatable, once per direction; "
+	  "default: found by name)",
+	  7 },
+	{ "lane-clock", OPT_LANE_CLOCK, "NAME[:rising|falling]", 0,
+	  "Sample the lanes at this clock's active edge (default rising), with the values "
+	  "just before it (default: a clock found by name, pclk, symclk, clk, ...)",
+	  7 },
+	{ "symbol-period", OPT_SYMBOL_PERIOD, "TIME", 0,
+	  "No clock: sample every TIME (e.g. 4ns) from the first change", 7 },
+	{ "scrambled", OPT_SCRAMBLED, "yes|no|auto", 0,
+	  "Whether the 8b/10b data symbols are scrambled (default auto: from the logical "
+	  "idle)",
+	  7 },
+	{ "lanes-dir", OPT_LANES_DIR, "tx=down|tx=up", 0,
+	  "Found by name: a PIPE Tx is this direction, its Rx the other (default tx=down)", 7 },
 
 	{ NULL, 0, NULL, 0, "Checking and output:", 3 },
 	{ "fail-on", OPT_FAIL_ON, "SEVERITY", 0,
@@ -263,8 +290,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			cfg->reader.format = INPUT_TEXT;
 		else if (strcmp(arg, "csv") == 0)
 			cfg->reader.format = INPUT_CSV;
+		else if (strcmp(arg, "vcd") == 0)
+			cfg->reader.format = INPUT_VCD;
 		else
-			argp_error(state, "--input-format takes auto, pcap, text or csv, not '%s'",
+			argp_error(state,
+			           "--input-format takes auto, pcap, text, csv or vcd, not '%s'",
 			           arg);
 		break;
 	case OPT_STRICT:
@@ -285,6 +315,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!parse_csv_option(&cfg->csv, key, arg, err, sizeof(err)))
 			argp_error(state, "%s", err);
 		cfg->reader.csv_steered = true;
+		break;
+	case OPT_LANES:
+		if (!lane_options_add_spec(&cfg->lanes, arg, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_LANE_CLOCK:
+		if (!lane_options_set_clock(&cfg->lanes, arg, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_SYMBOL_PERIOD:
+		if (!lane_options_set_period(&cfg->lanes, arg, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_SCRAMBLED:
+		if (!lane_options_set_scrambled(&cfg->lanes, arg, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_LANES_DIR:
+		if (!lane_options_set_dir(&cfg->lanes, arg, err, sizeof(err)))
+			argp_error(state, "%s", err);
 		break;
 	case OPT_FAIL_ON:
 		if (!severity_parse(arg, &cfg->fail_on))
@@ -371,6 +421,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cfg->mode == MODE_DECODE &&
 		    (cfg->format == OUT_JSON || cfg->format == OUT_JUNIT))
 			argp_error(state, "--decode prints text or jsonl (--format=jsonl)");
+		if (cfg->lanes.clock[0] && cfg->lanes.period_ps)
+			argp_error(state, "--lane-clock and --symbol-period: give one of them");
 		if (cfg->extended_synch && !cfg->update_period_given)
 			cfg->fc.update_period_ps = FC_UPDATE_PERIOD_EXTENDED_PS;
 		break;
@@ -423,6 +475,8 @@ static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;
 	}
+	if (!cfg->quiet)
+		dump_vcd_note(stderr, cfg->inputs[0], r);
 	struct report_hold hold;
 	if (!report_hold_open(&hold, stderr, err, sizeof(err))) {
 		fprintf(stderr, "dllpcheck: %s: %s\n", cfg->inputs[0], err);

@@ -136,13 +136,15 @@ bool report_hold_released(const struct report_hold *h)
 	return h->released;
 }
 
-/* "pcap file", "text trace", "csv export" */
+/* "pcap file", "text trace", "VCD of lanes", "csv export" */
 static void format_noun(const char *format, char *buf, size_t len)
 {
 	if (strcmp(format, "pcap") == 0 || strcmp(format, "pcapng") == 0)
 		snprintf(buf, len, "%s file", format);
 	else if (strcmp(format, "text") == 0)
 		snprintf(buf, len, "text trace");
+	else if (strcmp(format, "vcd") == 0)
+		snprintf(buf, len, "VCD of lanes");
 	else
 		snprintf(buf, len, "%s export", format);
 }
@@ -156,12 +158,14 @@ void report_hold_no_record(const struct report_hold *h, const char *path, const 
 	if (compression)
 		snprintf(inside, sizeof(inside), "%s data holding a ", compression);
 	if (stats->records_read == 0 || !h->have_first) {
-		const char *what = strcmp(format, "pcap") == 0
-		                           ? "with its 24-byte header and no records"
-		                   : strcmp(format, "pcapng") == 0 ? "with no packet records"
-		                   : strcmp(format, "text") == 0
-		                           ? "with no records (only blank lines and comments)"
-		                           : "with no data rows";
+		const char *what =
+		        strcmp(format, "pcap") == 0     ? "with its 24-byte header and no records"
+		        : strcmp(format, "pcapng") == 0 ? "with no packet records"
+		        : strcmp(format, "text") == 0
+		                ? "with no records (only blank lines and comments)"
+		        : strcmp(format, "vcd") == 0
+		                ? "with no packet on its lanes (no DLLP, TLP or training)"
+		                : "with no data rows";
 		snprintf(msg, len, "%s: %s%s %s", path, inside, noun, what);
 		return;
 	}

@@ -100,6 +100,8 @@ void run_one(const struct config *cfg, const char *path, FILE *out, struct input
 		input_error(cfg, path, out, stderr, err);
 		return;
 	}
+	if (!cfg->quiet && cfg->mode != MODE_DUMP_COLUMNS)
+		dump_vcd_note(stderr, path, r);
 	if (cfg->mode == MODE_DUMP_COLUMNS) {
 		res->opened = true;
 		snprintf(res->format, sizeof(res->format), "%s", r->format_name);

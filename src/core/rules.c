@@ -101,6 +101,7 @@ void finding_init(struct finding *f, enum rule_id rule, const struct record *rec
 	f->port = FINDING_NO_PORT;
 	f->vc = FINDING_NO_VC;
 	f->credit_type = FINDING_NO_CREDIT;
+	f->lane = FINDING_NO_LANE;
 	if (rec) {
 		f->pos = rec->pos;
 		f->time_ps = rec->time_ps;

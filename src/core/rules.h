@@ -50,6 +50,7 @@ const char *credit_type_name(enum credit_type ct);
 #define FINDING_NO_PORT (-1)
 #define FINDING_NO_VC (-1)
 #define FINDING_NO_CREDIT (-1)
+#define FINDING_NO_LANE (-1)
 #define FINDING_MAX_EVIDENCE 8
 
 /* One counter value behind a finding, e.g. {"CL", 0x05}. */
@@ -69,6 +70,7 @@ struct finding {
 	int port; /* enum link_dir of the sending port, or FINDING_NO_PORT */
 	int vc; /* 0..7 or FINDING_NO_VC */
 	int credit_type; /* enum credit_type or FINDING_NO_CREDIT */
+	int lane; /* a lane-level capture's lane, or FINDING_NO_LANE */
 	char message[256]; /* the human sentence, with the arithmetic */
 	unsigned evidence_count;
 	struct evidence_item evidence[FINDING_MAX_EVIDENCE];

@@ -8,7 +8,9 @@
  * pcapng magic number in the first 4 bytes means the own pcap or pcapng
  * reader (reader_pcapfile.c, reader_pcapngfile.c; libpcap, reader_pcap.c,
  * for a file forced to pcap that has neither); binary data that is no
- * capture (not_capture.h) is refused; otherwise the
+ * capture (not_capture.h) is refused; a VCD (vcd_sniff: its first word
+ * is a header keyword, capture-format.md section 4) goes to the lane
+ * reader (read/lanes/reader_vcd.c); otherwise the
  * first READER_HEAD_MAX bytes go to csv_sniff(), which tells an analyzer
  * export from a text trace (an export option given also means export).  Standard input cannot be rewound, so the bytes
  * used to detect the format are handed back through a small stdio cookie.
@@ -166,11 +168,18 @@ static void *open_text(FILE *fp, const char *name, const struct reader_opts *opt
 	return state;
 }
 
+static void *open_vcd(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                      size_t errlen)
+{
+	return vcd_reader_new(fp, name, opts->lanes, err, errlen);
+}
+
 static const struct reader_format reader_formats[] = {
 	{ INPUT_PCAP, takes_pcap, open_pcapfile, &pcapfile_reader_ops, "pcap", NULL },
 	{ INPUT_PCAP, takes_pcapng, open_pcapngfile, &pcapngfile_reader_ops, "pcapng", NULL },
 	{ INPUT_PCAP, takes_any, open_libpcap, &pcap_reader_ops, "pcap", NULL },
 	{ INPUT_CSV, takes_any, open_csv, &csv_reader_ops, NULL, csv_reader_format },
+	{ INPUT_VCD, takes_any, open_vcd, &vcd_reader_ops, "vcd", NULL },
 	{ INPUT_TEXT, takes_any, open_text, &text_reader_ops, "text", NULL },
 };
 
@@ -289,6 +298,8 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 		char what[300];
 		if (takes_pcap(head, head_len) || takes_pcapng(head, head_len)) {
 			fmt = INPUT_PCAP;
+		} else if (vcd_sniff(head, head_len)) {
+			fmt = INPUT_VCD; /* before the binary check: a VCD is text */
 		} else if (not_capture(head, head_len, what, sizeof(what))) {
 			/* binary data read as text would be a malformed line per
 			 * newline byte: one input error instead (rules.md, exit status) */

@@ -21,9 +21,11 @@ enum input_format {
 	INPUT_PCAP, /* pcap or pcapng (capture-format.md section 1) */
 	INPUT_TEXT, /* the text trace (capture-format.md section 2) */
 	INPUT_CSV, /* a protocol-analyzer export (section 3, reader_csv.h) */
+	INPUT_VCD, /* a VCD of lanes (section 4, read/lanes/) */
 };
 
 struct csv_options; /* reader_csv.h */
+struct lane_options; /* read/lanes/lane_map.h */
 
 struct reader_opts {
 	enum input_format format; /* INPUT_AUTO: detect */
@@ -31,6 +33,7 @@ struct reader_opts {
 	const struct csv_options *csv; /* export steering; NULL: defaults */
 	bool csv_steered; /* an export option was given: INPUT_AUTO
 	                            * reads a non-pcap input as an export */
+	const struct lane_options *lanes; /* VCD lane mapping; NULL: found by name */
 };
 
 enum reader_result {
@@ -54,6 +57,11 @@ struct reader_malformed {
 	enum link_dir dir;
 	uint8_t link;
 	uint8_t kind;
+	/* A lane-level capture (section 4): the lane at fault and the time
+	 * of its symbol, when the reader knows them */
+	bool has_lane, has_time;
+	unsigned lane;
+	uint64_t time_ps;
 	/* READER_RESYNC only: the bytes skipped from pos.byte_offset, and
 	 * whether a record follows them (false: they run to the end) */
 	uint64_t skipped;
@@ -65,6 +73,7 @@ struct reader_malformed {
 static inline void reader_malformed_unknown(struct reader_malformed *bad)
 {
 	bad->has_dir = bad->has_link = false;
+	bad->has_lane = bad->has_time = false;
 	bad->kind = 0;
 }
 
@@ -156,5 +165,15 @@ extern const struct reader_ops pcapfile_reader_ops;
 /* The project's own pcapng reader (reader_pcapngfile.c), likewise. */
 void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
 extern const struct reader_ops pcapngfile_reader_ops;
+
+/* The lane-level VCD reader (read/lanes/reader_vcd.c): the header read
+ * and the lanes mapped at open (from opts, NULL: found by name); on
+ * failure fp is closed and err says why, naming the line. */
+void *vcd_reader_new(FILE *fp, const char *name, const struct lane_options *opts, char *err,
+                     size_t errlen);
+extern const struct reader_ops vcd_reader_ops;
+/* Whether the first bytes look like a VCD: the first word is one of
+ * $date $version $timescale $scope $var $comment $enddefinitions. */
+bool vcd_sniff(const unsigned char *head, size_t len);
 
 #endif

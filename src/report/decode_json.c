@@ -182,6 +182,8 @@ void decode_json_malformed(FILE *out, const struct reader_malformed *bad)
 	position(o, &bad->pos);
 	if (bad->column)
 		set_int(o, "column", bad->column);
+	if (bad->has_lane)
+		set_int(o, "lane", bad->lane);
 	json_object_set_new(o, "reason", json_string_outside(bad->reason));
 	json_dumpf(o, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	fputc('\n', out);

@@ -165,5 +165,7 @@ void decode_print_malformed(FILE *out, const struct reader_malformed *bad)
 		fprintf(out, " packet %" PRIu64, bad->pos.source_packet);
 	if (bad->column)
 		fprintf(out, " column %u", bad->column);
+	if (bad->has_lane)
+		fprintf(out, " lane %u", bad->lane);
 	fprintf(out, " offset %" PRIu64 ": %s\n", bad->pos.byte_offset, bad->reason);
 }

@@ -46,6 +46,8 @@ static json_t *finding_json(const struct finding *f)
 		json_object_set_new(
 		        o, "credit_type",
 		        json_string(credit_type_name((enum credit_type)f->credit_type)));
+	if (f->lane != FINDING_NO_LANE)
+		json_object_set_new(o, "lane", json_integer(f->lane));
 	json_object_set_new(o, "message", json_string_outside(f->message));
 	json_t *ev = json_object();
 	for (unsigned i = 0; i < f->evidence_count; i++)

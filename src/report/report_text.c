@@ -1,6 +1,6 @@
 /* report_text.c: findings as lines a person (and grep) can read:
  *
- *   FILE:LINE[:COL]: record N[ packet P]: t=TIME link L PORT [VCv] [TYPE]: SEVERITY RULE: MESSAGE
+ *   FILE:LINE[:COL]: record N[ packet P]: t=TIME link L PORT [VCv] [TYPE] [lane N]: SEVERITY RULE: MESSAGE
  *   FILE: record N offset O[ packet P]: ...   (binary inputs)
  *
  * "packet P" is the capture tool's own packet number (an analyzer
@@ -37,6 +37,8 @@ void report_text_finding(void *ctx, const struct finding *f)
 		fprintf(out, " VC%d", f->vc);
 	if (f->credit_type != FINDING_NO_CREDIT)
 		fprintf(out, " %s", credit_type_name((enum credit_type)f->credit_type));
+	if (f->lane != FINDING_NO_LANE)
+		fprintf(out, " lane %d", f->lane);
 	fprintf(out, ": %s %s: %s\n", severity_name(f->severity), rule_info(f->rule)->id,
 	        f->message);
 }

@@ -228,4 +228,49 @@ expect_case "$c-back.trace" 0 ':3: record 3: t=0\.000000010000 link 0 up: warnin
 run_dllpcheck --fail-on info "$c-back.trace"
 n=$(grep -c 'capture\.time-backwards' "$tmpdir/out" || true)
 [ "$n" -eq 2 ] && pass || fail "time backwards: $n findings, expected 2 (other links keep their own time)"
+# lane-level VCDs (capture-format.md section 4), from the small x1 sample
+# of tests/vcd: every case an exit status and a message naming the line
+vcd="$srcdir/tests/vcd/small-x1.vcd"
+head -n 10 "$vcd" >"$c-vcd-header.vcd"
+expect_case "$c-vcd-header.vcd" 2 'vcd-header\.vcd:10: VCD header: the file ends in the header: no \$enddefinitions' "VCD cut in its header"
+printf '$date\n today\n' >"$c-vcd-date.vcd"
+expect_case "$c-vcd-date.vcd" 2 'vcd-date\.vcd:1: VCD header: the file ends inside \$date \(line 1\)' "VCD cut in its \$date"
+sed '7s/.*/$var reg one # symclk $end/' "$vcd" >"$c-vcd-var.vcd"
+expect_case "$c-vcd-var.vcd" 2 'vcd-var\.vcd:7: VCD header: \$var size .one. is not a number of bits' "VCD \$var without a size"
+sed '5s/.*/$timescale 3 ps $end/' "$vcd" >"$c-vcd-ts.vcd"
+expect_case "$c-vcd-ts.vcd" 2 'vcd-ts\.vcd:5: VCD header: \$timescale .3 ps. is not one' "VCD bad timescale"
+sed -n '1,/enddefinitions/p' "$vcd" >"$c-vcd-empty.vcd"
+expect_case "$c-vcd-empty.vcd" 2 'VCD of lanes with no packet on its lanes' "VCD with no value changes"
+expect_case "$vcd" 2 "--lanes down code 'nosuch\\*' matches no variable of the VCD" "VCD mapping that matches nothing" --lanes 'down:code=nosuch*'
+# cut inside a TLP: the TLP is reported (the decoder's reason and the size
+# it had), and a vector cut before its identifier code names its line
+n=$(grep -n '^#1084000$' "$vcd" | cut -d: -f1)
+{ head -n "$n" "$vcd"; printf 'b0101'; } >"$c-vcd-cut.vcd"
+expect_case "$c-vcd-cut.vcd" 1 "vcd-cut\\.vcd:$((n - 5)): record 14: t=0\\.000001080000 lane 0: error capture\\.malformed: down lane 0, t=0\\.000001080000s: the capture ends inside the packet: a TLP is 18 to 4154 bytes, this record has 0" "VCD cut inside a TLP"
+run_dllpcheck "$c-vcd-cut.vcd"
+expect_grep "$tmpdir/out" "vcd-cut\\.vcd:$((n + 1)): record 15: t=0\\.000001084000: error capture\\.malformed: VCD line $((n + 1)): vector value 'b0101' without an identifier code on its line" "VCD cut inside a value change"
+# malformed lines in the changes: each named, the rest read
+awk 'NR==300{print "#12x"} NR==400{print "b0102 !"} NR==500{print "#100"} NR==600{print "$foo bar $end"} {print}' "$vcd" >"$c-vcd-lines.vcd"
+expect_case "$c-vcd-lines.vcd" 1 "vcd-lines\\.vcd:300: record 1: t=0\\.000000226000: error capture\\.malformed: VCD line 300: '#12x' is not a time step" "VCD bad time step"
+run_dllpcheck "$c-vcd-lines.vcd"
+expect_grep "$tmpdir/out" "vcd-lines\\.vcd:401: record 2: .*VCD line 401: vector value 'b0102': '2' is not a bit value" "VCD bad vector bit"
+expect_grep "$tmpdir/out" "vcd-lines\\.vcd:502: record 3: .*VCD line 502: time goes backwards \\(#100 is 100 ps, after 398000 ps\\): the changes that follow are taken at 398000 ps" "VCD time backwards"
+expect_grep "$tmpdir/out" "vcd-lines\\.vcd:603: record 4: .*VCD line 603: '\\\$foo' in the value changes: skipped to its \\\$end" "VCD unknown section"
+expect_grep "$tmpdir/out" '21 records read, 17 decoded, 4 malformed' "VCD malformed lines: every record read"
+# a code group damaged on a lane: capture.malformed with its time and lane
+sed '944s/.*/b1111111111 !/' "$vcd" >"$c-vcd-code.vcd"
+expect_case "$c-vcd-code.vcd" 1 'vcd-code\.vcd:949: record 6: t=0\.000000724000 lane 0: error capture\.malformed: down lane 0, t=0\.000000724000s: invalid 8b/10b code 3FFh' "VCD invalid code group"
+run_dllpcheck --format=jsonl "$c-vcd-code.vcd"
+expect_grep "$tmpdir/out" '"rule":"capture.malformed","severity":"error","time_ps":724000,"link":null,"port":null,"lane":0,' "VCD invalid code group: JSON time and lane"
+cp "$tmpdir/out" "$tmpdir/vcd.jsonl"
+run_dllpcheck --format=json "$c-vcd-code.vcd"
+cp "$tmpdir/out" "$tmpdir/vcd.json"
+run_dllpcheck --decode --format=jsonl "$c-vcd-code.vcd"
+cp "$tmpdir/out" "$tmpdir/vcd-decode.jsonl"
+expect_grep "$tmpdir/vcd-decode.jsonl" '"type":"malformed",.*"lane":0,' "VCD invalid code group: --decode JSON lane"
+if python3 "$srcdir/tests/validate-json.py" --check-counts "$srcdir/schema/dllpcheck-report.schema.json" "$tmpdir/vcd.json" >"$tmpdir/verr" 2>&1 &&
+	python3 "$srcdir/tests/validate-json.py" --lines --check-counts "$srcdir/schema/dllpcheck-jsonl.schema.json" "$tmpdir/vcd.jsonl" >>"$tmpdir/verr" 2>&1 &&
+	python3 "$srcdir/tests/validate-json.py" --lines "$srcdir/schema/dllpcheck-decode.schema.json" "$tmpdir/vcd-decode.jsonl" >>"$tmpdir/verr" 2>&1; then pass; else
+	fail "VCD invalid code group: the reports do not fit the schemas"; head -5 "$tmpdir/verr"
+fi
 finish

@@ -18,6 +18,11 @@ int main(void)
 	srunner_add_suite(sr, suite_time_unit());
 	srunner_add_suite(sr, suite_cli_parse());
 	srunner_add_suite(sr, suite_blank());
+	srunner_add_suite(sr, suite_vcd_parse());
+	srunner_add_suite(sr, suite_lane_map());
+	srunner_add_suite(sr, suite_lane_sample());
+	srunner_add_suite(sr, suite_rx8b10b());
+	srunner_add_suite(sr, suite_rx128b());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

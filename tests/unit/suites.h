@@ -17,5 +17,10 @@ Suite *suite_number(void);
 Suite *suite_time_unit(void);
 Suite *suite_cli_parse(void);
 Suite *suite_blank(void);
+Suite *suite_vcd_parse(void);
+Suite *suite_lane_map(void);
+Suite *suite_lane_sample(void);
+Suite *suite_rx8b10b(void);
+Suite *suite_rx128b(void);
 
 #endif

@@ -72,6 +72,12 @@ enum vcd_event vcd_next(struct vcd_parser *p, uint64_t *time_ps, struct vcd_chan
                         struct vcd_error *err);
 /* Bytes read so far (uncompressed) and the current line. */
 uint64_t vcd_bytes_read(const struct vcd_parser *p);
+/* Added by the reader (h-vcd): the line and line-start byte offset of
+ * what vcd_next() returned last (the #time of a VCD_TIME), so that a
+ * symbol's edge names the line a user finds in the file. */
+void vcd_position(const struct vcd_parser *p, uint64_t *line, uint64_t *byte_offset);
+/* Added: whether the file gave a $timescale (else the 1 ns default). */
+bool vcd_timescale_given(const struct vcd_parser *p);
 void vcd_free(struct vcd_parser *p);
 
 #endif

@@ -1,0 +1,63 @@
+/* lane_sample.h: when the lanes are sampled, and with which values.
+ * specification: capture-format.md section 4 "Mapping" (--lane-clock,
+ * --symbol-period).
+ *
+ * The reader hands every VCD_CHANGE and VCD_TIME of the watched slots to
+ * the sampler; the sampler calls edge() once per symbol time, with the
+ * values of every slot as they stood just before it (lane_sampler_value):
+ *
+ * - with a clock slot: at each active edge (0 -> 1 rising, 1 -> 0
+ *   falling; x/z never make an edge), the values before that time step.
+ *   Changes at the same timestamp as the edge do not count: a VCD orders
+ *   the changes of one time step arbitrarily, so the data written with
+ *   the edge may be the next symbol's (IEEE 1364 18.2.1 gives no order).
+ * - with a period P: at t0 + P, t0 + 2P, ... where t0 is the first time
+ *   step that changed a slot, each with the values standing just before
+ *   it.  Stretches in which nothing changes and idle() says no lane
+ *   carries a symbol (valid = 0, x/z) are skipped without iterating each
+ *   period; a stretch that carries a symbol and does not change for more
+ *   than LANE_SAMPLE_REPEAT_MAX periods is cut there, and gap() is told
+ *   how many symbol times were not delivered (a hostile file cannot make
+ *   the reader spin for 2^63 ps).
+ */
+#ifndef DLLPCHECK_LANE_SAMPLE_H
+#define DLLPCHECK_LANE_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "read/lanes/lane_map.h"
+#include "read/lanes/lane_packet.h"
+#include "read/lanes/vcd_parse.h"
+
+#define LANE_SAMPLE_NO_CLOCK (~0u)
+#define LANE_SAMPLE_REPEAT_MAX 65536u
+
+struct lane_sampler_config {
+	unsigned slots; /* slots 0 .. slots-1 */
+	unsigned clock_slot; /* LANE_SAMPLE_NO_CLOCK: use period_ps */
+	enum lane_edge edge;
+	uint64_t period_ps;
+	void (*edge_fn)(void *ctx, const struct lane_pos *pos);
+	bool (*idle_fn)(void *ctx); /* optional: no lane carries a symbol */
+	void (*gap_fn)(void *ctx, const struct lane_pos *pos, uint64_t skipped);
+	void *ctx;
+};
+
+struct lane_sampler;
+
+struct lane_sampler *lane_sampler_new(const struct lane_sampler_config *cfg);
+void lane_sampler_change(struct lane_sampler *s, const struct vcd_change *ch);
+/* A new time step (VCD_TIME) at time_ps, whose #time is at line/offset. */
+void lane_sampler_time(struct lane_sampler *s, uint64_t time_ps, uint64_t line,
+                       uint64_t byte_offset);
+/* The input ended: the last time step is closed (a clock edge in it
+ * counts); no period sample is made past the last time in the file. */
+void lane_sampler_finish(struct lane_sampler *s);
+/* During edge_fn/idle_fn: a slot's value just before the edge, and its
+ * x/z bits.  A slot never changed is all x. */
+void lane_sampler_value(const struct lane_sampler *s, unsigned slot, uint64_t *value,
+                        uint64_t *unknown);
+void lane_sampler_free(struct lane_sampler *s);
+
+#endif

@@ -1,0 +1,757 @@
+/* reader_vcd.c: the lane-level reader: a VCD of lanes into records.
+ * specification: capture-format.md section 4; the pieces are vcd_parse.c
+ * (the file), lane_map.c (which variables), lane_sample.c (when), and the
+ * decoders rx8b10b.h / rx128b.h (symbols to packets), one per direction.
+ *
+ * Records come out in the order of their first symbol's edge time, down
+ * before up at equal times (lanes-common.md): a packet completed in one
+ * direction is held while the other direction has a packet open that
+ * began earlier (rx8b10b_open / rx128b_open), in a queue sorted by time.
+ * The queue is bounded (VCD_QUEUE_MAX): a direction stuck inside a packet
+ * cannot make memory grow; past the bound the oldest record goes out
+ * even if it is early, which only changes the order of reporting.
+ *
+ * What becomes what:
+ *   LANE_DLLP / LANE_TLP  a REC_DLLP / REC_TLP record, the bytes as
+ *                         received, REC_F_PHY_ERROR when phy_error
+ *   LANE_FRAMING, VCD_BAD READER_MALFORMED (capture.malformed) naming the
+ *                         time, direction and lane, or the VCD line
+ *   LANE_TRAINED          link-up once every mapped direction has sent
+ *                         it (at the later one), then recovery after a
+ *                         LANE_RETRAIN, once per retrain (when both
+ *                         directions retrain, at the later resume); an
+ *                         event of the link, written as down (as the
+ *                         text traces and samples write them)
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/timefmt.h"
+#include "read/lanes/lane_map.h"
+#include "read/lanes/lane_sample.h"
+#include "read/lanes/reader_vcd.h"
+#include "read/lanes/rx128b.h"
+#include "read/lanes/rx8b10b.h"
+#include "read/lanes/vcd_parse.h"
+#include "read/reader.h"
+#include "wire/tlp.h"
+
+#define VCD_QUEUE_MAX 8192u
+#define SLOTS_PER_DIR (LANE_KEY_COUNT * LANE_MAX)
+#define CLOCK_SLOT (DIR_COUNT * SLOTS_PER_DIR)
+
+/* One record (or malformed report) waiting for its turn. */
+struct qent {
+	bool malformed;
+	enum rec_kind kind;
+	enum link_dir dir;
+	bool has_dir, has_lane;
+	unsigned lane;
+	uint8_t flags;
+	struct lane_pos pos;
+	uint8_t *bytes;
+	size_t len, cap;
+	char reason[200];
+};
+
+struct vcd_dir {
+	const struct lane_dir_map *map;
+	struct rx8b10b *rx8;
+	struct rx128b *rx128;
+	bool trained, retraining;
+};
+
+struct vcd_reader {
+	FILE *fp;
+	const char *name;
+	struct vcd_parser *p;
+	struct lane_mapping map;
+	struct lane_sampler *smp;
+	struct vcd_dir dir[DIR_COUNT];
+	enum link_dir stepping; /* the direction whose decoder is called */
+	bool link_up;
+	uint64_t now; /* the time reached in the file */
+
+	struct qent *q; /* a ring of q_cap entries, sorted by (time, dir) */
+	size_t q_cap, q_head, q_len;
+
+	uint64_t record_no;
+	bool ended; /* the input is read to its end */
+	bool fatal;
+	struct vcd_error fatal_err;
+	uint8_t out[TLP_MAX_RECORD_LEN > 4096 ? TLP_MAX_RECORD_LEN : 4096];
+
+	void (*observe)(void *ctx, enum link_dir dir, unsigned lane, const struct lane_pos *pos,
+	                uint8_t raw, uint8_t descrambled, unsigned flags);
+	void *observe_ctx;
+};
+
+/* ------------------------------------------------------------------ */
+/* The queue */
+
+static struct qent *q_at(struct vcd_reader *vr, size_t i)
+{
+	return &vr->q[(vr->q_head + i) % vr->q_cap];
+}
+
+static bool q_before(const struct qent *a, const struct qent *b)
+{
+	if (a->pos.time_ps != b->pos.time_ps)
+		return a->pos.time_ps < b->pos.time_ps;
+	return a->dir < b->dir;
+}
+
+/* A free entry at the sorted place of (time, dir); NULL when out of memory. */
+static struct qent *q_insert(struct vcd_reader *vr, const struct lane_pos *pos, enum link_dir dir)
+{
+	if (vr->q_len == vr->q_cap) {
+		size_t cap = vr->q_cap ? vr->q_cap * 2 : 16;
+		struct qent *nq = calloc(cap, sizeof(*nq));
+		if (!nq)
+			return NULL;
+		for (size_t i = 0; i < vr->q_len; i++)
+			nq[i] = *q_at(vr, i);
+		/* the unused entries keep their buffers */
+		for (size_t i = vr->q_len; i < vr->q_cap; i++)
+			nq[i] = *q_at(vr, i);
+		free(vr->q);
+		vr->q = nq;
+		vr->q_cap = cap;
+		vr->q_head = 0;
+	}
+	struct qent key = { .pos = *pos, .dir = dir };
+	size_t at = vr->q_len;
+	while (at > 0 && q_before(&key, q_at(vr, at - 1)))
+		at--;
+	/* the free entry at the end, moved to at */
+	struct qent spare = *q_at(vr, vr->q_len);
+	for (size_t i = vr->q_len; i > at; i--)
+		*q_at(vr, i) = *q_at(vr, i - 1);
+	struct qent *e = q_at(vr, at);
+	*e = spare;
+	vr->q_len++;
+	e->malformed = false;
+	e->has_dir = true;
+	e->has_lane = false;
+	e->dir = dir;
+	e->pos = *pos;
+	e->flags = 0;
+	e->len = 0;
+	e->reason[0] = '\0';
+	return e;
+}
+
+static bool q_bytes(struct qent *e, const uint8_t *b, size_t n)
+{
+	if (n > e->cap) {
+		uint8_t *nb = realloc(e->bytes, n);
+		if (!nb)
+			return false;
+		e->bytes = nb;
+		e->cap = n;
+	}
+	if (n)
+		memcpy(e->bytes, b, n);
+	e->len = n;
+	return true;
+}
+
+/* Whether the other direction may still report a packet that began
+ * before e (then e waits). */
+static bool q_held(const struct vcd_reader *vr, const struct qent *e)
+{
+	if (vr->ended || vr->q_len >= VCD_QUEUE_MAX)
+		return false;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct vcd_dir *vd = &vr->dir[d];
+		struct lane_pos since;
+		bool open;
+		if (!vd->map->mapped)
+			continue;
+		open = vd->rx8 ? rx8b10b_open(vd->rx8, &since) : rx128b_open(vd->rx128, &since);
+		if (!open)
+			continue;
+		if (since.time_ps < e->pos.time_ps ||
+		    (since.time_ps == e->pos.time_ps && (enum link_dir)d <= e->dir))
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* From the decoders */
+
+static struct qent *add_malformed(struct vcd_reader *vr, const struct lane_pos *pos, bool has_dir,
+                                  enum link_dir dir, bool has_lane, unsigned lane, const char *fmt,
+                                  ...) __attribute__((format(printf, 7, 8)));
+static struct qent *add_malformed(struct vcd_reader *vr, const struct lane_pos *pos, bool has_dir,
+                                  enum link_dir dir, bool has_lane, unsigned lane, const char *fmt,
+                                  ...)
+{
+	struct qent *e = q_insert(vr, pos, has_dir ? dir : DIR_DOWN);
+	if (!e)
+		return NULL;
+	va_list ap;
+	e->malformed = true;
+	e->has_dir = has_dir;
+	e->has_lane = has_lane;
+	e->lane = lane;
+	va_start(ap, fmt);
+	vsnprintf(e->reason, sizeof(e->reason), fmt, ap);
+	va_end(ap);
+	e->kind = 0;
+	return e;
+}
+
+/* A decoder's reason without its "lane N: " (the reader says it once). */
+static const char *lane_reason(const char *why, unsigned lane, const char *none)
+{
+	char head[16];
+	if (!why)
+		return none;
+	int n = snprintf(head, sizeof(head), "lane %u: ", lane);
+	if (n > 0 && strncmp(why, head, (size_t)n) == 0)
+		why += n;
+	return why;
+}
+
+static void add_event(struct vcd_reader *vr, const struct lane_pos *pos, enum link_dir dir,
+                      unsigned code)
+{
+	struct qent *e = q_insert(vr, pos, dir);
+	const uint8_t ev[EVENT_LEN] = { (uint8_t)code, 0, 0, 0 };
+	if (!e)
+		return;
+	e->kind = REC_EVENT;
+	q_bytes(e, ev, sizeof(ev));
+}
+
+static bool all_trained(const struct vcd_reader *vr)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (vr->dir[d].map->mapped && !vr->dir[d].trained)
+			return false;
+	return true;
+}
+
+static bool any_retraining(const struct vcd_reader *vr)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (vr->dir[d].map->mapped && vr->dir[d].retraining)
+			return true;
+	return false;
+}
+
+static void on_packet(void *ctx, const struct lane_packet *pkt)
+{
+	struct vcd_reader *vr = ctx;
+	enum link_dir dir = vr->stepping;
+	struct vcd_dir *vd = &vr->dir[dir];
+	struct qent *e;
+
+	switch (pkt->kind) {
+	case LANE_DLLP:
+	case LANE_TLP: {
+		/* a packet damaged on the lanes that is no record of its kind
+		 * (cut by the end of the capture, an END lost): the decoder's
+		 * reason, which says why, rather than the size check's alone */
+		struct record r = {
+			.kind = pkt->kind == LANE_DLLP ? REC_DLLP : REC_TLP,
+			.dir = dir,
+			.bytes = pkt->bytes,
+			.len = (uint32_t)(pkt->len > UINT32_MAX ? UINT32_MAX : pkt->len),
+			.wire_len = (uint32_t)(pkt->len > UINT32_MAX ? UINT32_MAX : pkt->len)
+		};
+		char why[120];
+		if (!record_check(&r, why, sizeof(why))) {
+			e = add_malformed(
+			        vr, &pkt->pos, true, dir, true, pkt->lane,
+			        "%s lane %u, t=" TIME_PS_FMT "s: %s: %s", link_dir_name(dir),
+			        pkt->lane, TIME_PS_ARGS(pkt->pos.time_ps),
+			        lane_reason(pkt->reason, pkt->lane, "a damaged packet"), why);
+			if (e)
+				e->kind = r.kind;
+			break;
+		}
+	}
+		e = q_insert(vr, &pkt->pos, dir);
+		if (!e)
+			return;
+		e->kind = pkt->kind == LANE_DLLP ? REC_DLLP : REC_TLP;
+		e->flags = pkt->phy_error ? REC_F_PHY_ERROR : 0;
+		e->has_lane = true;
+		e->lane = pkt->lane;
+		if (!q_bytes(e, pkt->bytes,
+		             pkt->len > sizeof(vr->out) ? sizeof(vr->out) : pkt->len))
+			e->len = 0;
+		break;
+	case LANE_TRAINED:
+		if (!vr->link_up) {
+			vd->trained = true;
+			if (all_trained(vr)) {
+				vr->link_up = true;
+				add_event(vr, &pkt->pos, DIR_DOWN, EV_LINK_UP);
+			}
+		} else if (vd->retraining) {
+			vd->retraining = false;
+			if (!any_retraining(vr))
+				add_event(vr, &pkt->pos, DIR_DOWN, EV_RECOVERY);
+		}
+		break;
+	case LANE_RETRAIN:
+		if (vr->link_up)
+			vd->retraining = true;
+		break;
+	case LANE_FRAMING: {
+		/* "down lane 2, t=...s: why": the decoders' reasons begin
+		 * with "lane N: ", said here once */
+		const char *why = lane_reason(pkt->reason, pkt->lane, "framing error");
+		add_malformed(vr, &pkt->pos, true, dir, true, pkt->lane,
+		              "%s lane %u, t=" TIME_PS_FMT "s: %s", link_dir_name(dir), pkt->lane,
+		              TIME_PS_ARGS(pkt->pos.time_ps), why);
+		break;
+	}
+	}
+}
+
+static void on_symbol(void *ctx, unsigned lane, const struct lane_pos *pos, uint8_t raw,
+                      uint8_t descrambled, unsigned flags)
+{
+	struct vcd_reader *vr = ctx;
+	if (vr->observe)
+		vr->observe(vr->observe_ctx, vr->stepping, lane, pos, raw, descrambled, flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* From the sampler */
+
+static unsigned slot_of(enum link_dir dir, enum lane_key key, unsigned lane)
+{
+	return (unsigned)dir * SLOTS_PER_DIR + (unsigned)key * LANE_MAX + lane;
+}
+
+static void value_of(const struct vcd_reader *vr, enum link_dir dir, enum lane_key key,
+                     unsigned lane, uint64_t *v, uint64_t *u)
+{
+	lane_sampler_value(vr->smp, slot_of(dir, key, lane), v, u);
+}
+
+/* valid on this lane: 1 when the form has no valid signal; x/z is 0 */
+static bool lane_valid(const struct vcd_reader *vr, enum link_dir dir, unsigned lane)
+{
+	uint64_t v, u;
+	if (vr->dir[dir].map->var[LANE_KEY_VALID][lane] == LANE_VAR_NONE)
+		return true;
+	value_of(vr, dir, LANE_KEY_VALID, lane, &v, &u);
+	return !(u & 1) && (v & 1);
+}
+
+static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct lane_pos *pos)
+{
+	const struct lane_dir_map *m = vr->dir[dir].map;
+	struct lane_sym syms[LANE_MAX];
+	unsigned nbytes = m->form == LANE_FORM_DATA_K ? m->data_bits / 8 : 1;
+	uint64_t dv[LANE_MAX], du[LANE_MAX], kv[LANE_MAX], ku[LANE_MAX];
+	bool valid[LANE_MAX];
+	bool any_valid = false;
+	enum lane_key main = m->form == LANE_FORM_CODE  ? LANE_KEY_CODE
+	                     : m->form == LANE_FORM_SYM ? LANE_KEY_SYM
+	                                                : LANE_KEY_DATA;
+	for (unsigned l = 0; l < m->lanes; l++) {
+		value_of(vr, dir, main, l, &dv[l], &du[l]);
+		kv[l] = ku[l] = 0;
+		if (m->form == LANE_FORM_DATA_K)
+			value_of(vr, dir, LANE_KEY_K, l, &kv[l], &ku[l]);
+		valid[l] = lane_valid(vr, dir, l);
+		any_valid |= valid[l];
+	}
+	/* valid = 0 on every lane: this edge is no symbol time (a PCLK
+	 * faster than the symbols, a stall), not electrical idle, which is
+	 * what x/z on a lane says */
+	if (!any_valid)
+		return;
+	/* a PIPE word of 16 or 32 bits: 2 or 4 symbol times, byte [7:0]
+	 * first, all at the edge's position */
+	for (unsigned b = 0; b < nbytes; b++) {
+		for (unsigned l = 0; l < m->lanes; l++) {
+			struct lane_sym *s = &syms[l];
+			s->value = 0;
+			s->input = LANE_IN_NONE;
+			if (!valid[l])
+				continue;
+			switch (m->form) {
+			case LANE_FORM_CODE:
+				if (!(du[l] & 0x3ffu)) {
+					s->input = LANE_IN_CODE10;
+					s->value = (uint16_t)(dv[l] & 0x3ffu);
+				}
+				break;
+			case LANE_FORM_SYM:
+				if (!(du[l] & 0x1ffu)) {
+					s->input = LANE_IN_SYMBOL;
+					s->value = (uint16_t)(dv[l] & 0x1ffu);
+				}
+				break;
+			default:
+				if (!((du[l] >> (8 * b)) & 0xffu) && !((ku[l] >> b) & 1u)) {
+					s->input = LANE_IN_SYMBOL;
+					s->value = (uint16_t)(((dv[l] >> (8 * b)) & 0xffu) |
+					                      (((kv[l] >> b) & 1u) << 8));
+				}
+				break;
+			}
+		}
+		rx8b10b_step(vr->dir[dir].rx8, pos, syms);
+	}
+}
+
+static void step_128b(struct vcd_reader *vr, enum link_dir dir, const struct lane_pos *pos)
+{
+	const struct lane_dir_map *m = vr->dir[dir].map;
+	struct lane_word words[LANE_MAX];
+	unsigned nbytes = m->data_bits / 8;
+	for (unsigned l = 0; l < m->lanes; l++) {
+		uint64_t v, u, sv, su, bv, bu;
+		struct lane_word *w = &words[l];
+		value_of(vr, dir, LANE_KEY_DATA, l, &v, &u);
+		value_of(vr, dir, LANE_KEY_SYNC, l, &sv, &su);
+		value_of(vr, dir, LANE_KEY_START, l, &bv, &bu);
+		memset(w, 0, sizeof(*w));
+		w->nbytes = (uint8_t)nbytes;
+		for (unsigned b = 0; b < nbytes; b++)
+			w->bytes[b] = (uint8_t)(v >> (8 * b));
+		/* x/z in a sync header or start flag: no header, no start */
+		w->sync = (su & 3u) ? 0 : (uint8_t)(sv & 3u);
+		w->start = !(bu & 1u) && (bv & 1u);
+		w->valid = lane_valid(vr, dir, l);
+		uint64_t mask = nbytes >= 8 ? ~0ull : (1ull << (8 * nbytes)) - 1;
+		w->none = (u & mask) != 0;
+	}
+	rx128b_step(vr->dir[dir].rx128, pos, words);
+}
+
+static void on_edge(void *ctx, const struct lane_pos *pos)
+{
+	struct vcd_reader *vr = ctx;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		if (!vr->dir[d].map->mapped)
+			continue;
+		vr->stepping = (enum link_dir)d;
+		if (vr->dir[d].rx8)
+			step_8b10b(vr, (enum link_dir)d, pos);
+		else
+			step_128b(vr, (enum link_dir)d, pos);
+	}
+}
+
+/* No lane of any direction carries a symbol (a stretch to skip). */
+static bool on_idle(void *ctx)
+{
+	struct vcd_reader *vr = ctx;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct lane_dir_map *m = vr->dir[d].map;
+		if (!m->mapped)
+			continue;
+		enum lane_key main = m->form == LANE_FORM_CODE  ? LANE_KEY_CODE
+		                     : m->form == LANE_FORM_SYM ? LANE_KEY_SYM
+		                                                : LANE_KEY_DATA;
+		for (unsigned l = 0; l < m->lanes; l++) {
+			uint64_t v, u;
+			value_of(vr, (enum link_dir)d, main, l, &v, &u);
+			if (lane_valid(vr, (enum link_dir)d, l) && u == 0)
+				return false;
+		}
+	}
+	return true;
+}
+
+static void on_gap(void *ctx, const struct lane_pos *pos, uint64_t skipped)
+{
+	struct vcd_reader *vr = ctx;
+	add_malformed(vr, pos, false, DIR_DOWN, false, 0,
+	              "t=" TIME_PS_FMT "s: %" PRIu64
+	              " more symbol times with nothing changing on the lanes: not decoded "
+	              "(at most %u in a row)",
+	              TIME_PS_ARGS(pos->time_ps), skipped, LANE_SAMPLE_REPEAT_MAX);
+}
+
+/* ------------------------------------------------------------------ */
+/* The reader */
+
+/* Reads on until the queue's head may go, or the input ends. */
+static void pump(struct vcd_reader *vr)
+{
+	uint64_t t;
+	struct vcd_change ch;
+	struct vcd_error err;
+	uint64_t line, off;
+
+	while (!vr->ended && (vr->q_len == 0 || q_held(vr, q_at(vr, 0)))) {
+		enum vcd_event ev = vcd_next(vr->p, &t, &ch, &err);
+		switch (ev) {
+		case VCD_TIME:
+			vcd_position(vr->p, &line, &off);
+			vr->now = t;
+			lane_sampler_time(vr->smp, t, line, off);
+			break;
+		case VCD_CHANGE:
+			lane_sampler_change(vr->smp, &ch);
+			break;
+		case VCD_BAD: {
+			/* at the time reached, so that it comes out in its place */
+			struct lane_pos pos = { vr->now, err.line, err.byte_offset };
+			add_malformed(vr, &pos, false, DIR_DOWN, false, 0,
+			              "VCD line %" PRIu64 ": %s", err.line, err.reason);
+			break;
+		}
+		case VCD_EOF:
+		case VCD_FATAL:
+			if (ev == VCD_FATAL) {
+				vr->fatal = true;
+				vr->fatal_err = err;
+			}
+			lane_sampler_finish(vr->smp);
+			for (int d = 0; d < DIR_COUNT; d++) {
+				if (!vr->dir[d].map->mapped)
+					continue;
+				vr->stepping = (enum link_dir)d;
+				if (vr->dir[d].rx8)
+					rx8b10b_finish(vr->dir[d].rx8);
+				else
+					rx128b_finish(vr->dir[d].rx128);
+			}
+			vr->ended = true;
+			break;
+		}
+	}
+}
+
+static enum reader_result vcd_reader_next(void *state, struct record *rec,
+                                          struct reader_malformed *bad)
+{
+	struct vcd_reader *vr = state;
+	pump(vr);
+	if (vr->q_len == 0) {
+		if (vr->fatal) {
+			vr->fatal = false;
+			vr->record_no++;
+			memset(&bad->pos, 0, sizeof(bad->pos));
+			bad->pos.file = vr->name;
+			bad->pos.record_no = vr->record_no;
+			bad->pos.line = vr->fatal_err.line;
+			bad->pos.byte_offset = vr->fatal_err.byte_offset;
+			bad->column = 0;
+			snprintf(bad->reason, sizeof(bad->reason), "%.60s: %.130s", vr->name,
+			         vr->fatal_err.reason);
+			return READER_FATAL;
+		}
+		return READER_EOF;
+	}
+	struct qent *e = q_at(vr, 0);
+	vr->record_no++;
+	struct srcpos pos = { vr->name, vr->record_no, e->pos.byte_offset, e->pos.line, 0, false };
+	/* the entry leaves the ring; its buffer stays with the slot */
+	vr->q_head = (vr->q_head + 1) % vr->q_cap;
+	vr->q_len--;
+	if (e->malformed) {
+		bad->pos = pos;
+		bad->column = 0;
+		snprintf(bad->reason, sizeof(bad->reason), "%s", e->reason);
+		bad->has_dir = e->has_dir;
+		bad->dir = e->dir;
+		bad->kind = (uint8_t)e->kind;
+		bad->has_lane = e->has_lane;
+		bad->lane = e->lane;
+		bad->has_time = true;
+		bad->time_ps = e->pos.time_ps;
+		return READER_MALFORMED;
+	}
+	memcpy(vr->out, e->bytes, e->len);
+	rec->time_ps = e->pos.time_ps;
+	rec->time_base_s = 0;
+	rec->kind = e->kind;
+	rec->dir = e->dir;
+	rec->link = 0;
+	rec->flags = e->flags;
+	rec->bytes = vr->out;
+	rec->len = rec->wire_len = (uint32_t)e->len;
+	rec->pos = pos;
+	return READER_RECORD;
+}
+
+static void vcd_reader_close(void *state)
+{
+	struct vcd_reader *vr = state;
+	if (!vr)
+		return;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		rx8b10b_free(vr->dir[d].rx8);
+		rx128b_free(vr->dir[d].rx128);
+	}
+	lane_sampler_free(vr->smp);
+	vcd_free(vr->p);
+	for (size_t i = 0; i < vr->q_cap; i++)
+		free(vr->q[i].bytes);
+	free(vr->q);
+	if (vr->fp)
+		fclose(vr->fp);
+	free(vr);
+}
+
+static void vcd_reader_bytes(void *state, uint64_t *read, uint64_t *skipped)
+{
+	const struct vcd_reader *vr = state;
+	*read = vcd_bytes_read(vr->p);
+	*skipped = 0;
+}
+
+const struct reader_ops vcd_reader_ops = {
+	.format_name = "vcd",
+	.next = vcd_reader_next,
+	.close = vcd_reader_close,
+	.bytes = vcd_reader_bytes,
+};
+
+static bool watch_all(struct vcd_reader *vr)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct lane_dir_map *m = &vr->map.dir[d];
+		if (!m->mapped)
+			continue;
+		for (int k = 0; k < LANE_KEY_COUNT; k++)
+			for (unsigned l = 0; l < m->lanes; l++)
+				if (m->var[k][l] != LANE_VAR_NONE &&
+				    !vcd_watch(vr->p, m->var[k][l],
+				               slot_of((enum link_dir)d, (enum lane_key)k, l)))
+					return false;
+	}
+	if (vr->map.clock != LANE_VAR_NONE && !vcd_watch(vr->p, vr->map.clock, CLOCK_SLOT))
+		return false;
+	return true;
+}
+
+static bool make_decoders(struct vcd_reader *vr, const struct lane_options *o)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct vcd_dir *vd = &vr->dir[d];
+		vd->map = &vr->map.dir[d];
+		if (!vd->map->mapped)
+			continue;
+		if (vd->map->form == LANE_FORM_128B) {
+			struct rx128b_config c = { vd->map->lanes, on_packet, on_symbol, vr };
+			vd->rx128 = rx128b_new(&c);
+			if (!vd->rx128)
+				return false;
+		} else {
+			struct rx8b10b_config c = { vd->map->lanes, o->scrambling, on_packet,
+				                    on_symbol, vr };
+			vd->rx8 = rx8b10b_new(&c);
+			if (!vd->rx8)
+				return false;
+		}
+	}
+	return true;
+}
+
+void *vcd_reader_new(FILE *fp, const char *name, const struct lane_options *opts, char *err,
+                     size_t errlen)
+{
+	struct lane_options defaults;
+	struct vcd_error verr;
+	if (!opts) {
+		lane_options_init(&defaults);
+		opts = &defaults;
+	}
+	struct vcd_reader *vr = calloc(1, sizeof(*vr));
+	if (!vr) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		fclose(fp);
+		return NULL;
+	}
+	vr->fp = fp;
+	vr->name = name;
+	vr->p = vcd_new(fp, name);
+	if (!vr->p) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto fail;
+	}
+	if (!vcd_read_header(vr->p, &verr)) {
+		snprintf(err, errlen, "%s:%" PRIu64 ": VCD header: %s", name, verr.line,
+		         verr.reason);
+		goto fail;
+	}
+	char merr[400];
+	if (!lane_map_build(opts, vr->p, &vr->map, merr, sizeof(merr))) {
+		snprintf(err, errlen, "%s: %s", name, merr);
+		goto fail;
+	}
+	if (!make_decoders(vr, opts) || !watch_all(vr)) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto fail;
+	}
+	struct lane_sampler_config sc = {
+		.slots = CLOCK_SLOT + 1,
+		.clock_slot = vr->map.clock != LANE_VAR_NONE ? CLOCK_SLOT : LANE_SAMPLE_NO_CLOCK,
+		.edge = vr->map.edge,
+		.period_ps = vr->map.period_ps,
+		.edge_fn = on_edge,
+		.idle_fn = on_idle,
+		.gap_fn = on_gap,
+		.ctx = vr,
+	};
+	vr->smp = lane_sampler_new(&sc);
+	if (!vr->smp) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto fail;
+	}
+	return vr;
+fail:
+	vcd_reader_close(vr);
+	return NULL;
+}
+
+const struct lane_mapping *vcd_reader_mapping(const void *state)
+{
+	return &((const struct vcd_reader *)state)->map;
+}
+
+const struct vcd_parser *vcd_reader_parser(const void *state)
+{
+	return ((const struct vcd_reader *)state)->p;
+}
+
+void vcd_reader_observe(void *state,
+                        void (*fn)(void *ctx, enum link_dir dir, unsigned lane,
+                                   const struct lane_pos *pos, uint8_t raw, uint8_t descrambled,
+                                   unsigned flags),
+                        void *ctx)
+{
+	struct vcd_reader *vr = state;
+	vr->observe = fn;
+	vr->observe_ctx = ctx;
+}
+
+/* capture-format.md section 4 "Input": recognised by its content.  A
+ * VCD's first word is one of its header keywords (a text trace's first
+ * word is a time, an export's a column name). */
+bool vcd_sniff(const unsigned char *head, size_t len)
+{
+	static const char *const words[] = { "$date", "$version", "$timescale",     "$scope",
+		                             "$var",  "$comment", "$enddefinitions" };
+	size_t i = 0;
+	/* a UTF-8 byte order mark, then blanks */
+	if (len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
+		i = 3;
+	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+		i++;
+	size_t b = i;
+	while (i < len && head[i] > ' ')
+		i++;
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		if (strlen(words[w]) == i - b && memcmp(head + b, words[w], i - b) == 0)
+			return true;
+	return false;
+}

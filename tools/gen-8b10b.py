@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""gen-8b10b.py: writes src/read/lanes/code8b10b_table.h, the 8b/10b
+decode and encode tables and the Gen1/2 scrambler byte-step tables, as
+compile-time const data (no table is filled on first use).
+
+    python3 tools/gen-8b10b.py > src/read/lanes/code8b10b_table.h
+    clang-format -i src/read/lanes/code8b10b_table.h
+
+Standard library only; it builds the code from the compact tables of
+phy-digest.md section 1.1 (ANSI X3.230 / IEEE 802.3 cl.36.2.4), the K
+symbols of section 1.2 and the scrambler of section 2, and checks them
+before writing.  tests/test-phy-8b10b.sh compares the C tables with
+../shared/vectors/phy_ref.py when that file is there.
+"""
+
+import sys
+
+# 5b/6b, abcdei for RD-; complement for RD+ when unbalanced, and for D.7
+B6 = ("100111 011101 101101 110001 110101 101001 011001 111000 111001 100101 010101 110100 "
+      "001101 101100 011100 010111 011011 100011 010011 110010 001011 101010 011010 111010 "
+      "110011 100110 010110 110110 001110 101110 011110 101011").split()
+B6_K28 = "001111"
+# 3b/4b data, fghj for RD-; complement when unbalanced, and for y=3
+B4 = "1011 1001 0101 1100 1101 1010 0110 1110".split()
+B4_A7 = "0111"
+# 3b/4b control, RD- forms, complement for RD+ always
+B4_K = "1011 0110 1010 1100 1101 0101 1001 0111".split()
+K_VALID = [0xBC, 0xFB, 0x5C, 0xFD, 0xFE, 0xF7, 0x1C, 0x3C, 0x7C, 0x9C, 0xDC, 0xFC]
+
+
+def comp(s):
+    return "".join("1" if c == "0" else "0" for c in s)
+
+
+def disp(s):
+    return s.count("1") - s.count("0")
+
+
+def rd_after(block, rd):
+    d = disp(block)
+    if d > 0 or block in ("000111", "0011"):
+        return 1
+    if d < 0 or block in ("111000", "1100"):
+        return 0
+    return rd
+
+
+def pick(code, rd, force=False):
+    """rd: 0 = RD-, 1 = RD+."""
+    if rd == 0:
+        return code
+    return comp(code) if (disp(code) != 0 or force) else code
+
+
+def to_int(s10):
+    return sum(1 << i for i, c in enumerate(s10) if c == "1")
+
+
+def enc(byte, k, rd):
+    x, y = byte & 31, byte >> 5
+    b6 = pick(B6_K28, rd) if (k and x == 28) else pick(B6[x], rd, x == 7)
+    rd = rd_after(b6, rd)
+    if k:
+        b4 = pick(B4_K[y], rd, True)
+    elif y == 7 and ((rd == 0 and x in (17, 18, 20)) or (rd == 1 and x in (11, 13, 14))):
+        b4 = pick(B4_A7, rd, True)
+    else:
+        b4 = pick(B4[y], rd, y == 3)
+    rd = rd_after(b4, rd)
+    return to_int(b6 + b4), rd
+
+
+def build():
+    encode = [[0] * 512 for _ in range(2)]
+    column = [dict(), dict()]       # rd -> {code: (value9, rd_out)}
+    for rd in (0, 1):
+        for v in range(512):
+            k, b = v >> 8, v & 255
+            if k and b not in K_VALID:
+                continue
+            c, r = enc(b, k, rd)
+            assert c not in column[rd], "duplicate code"
+            column[rd][c] = (v, r)
+            encode[rd][v] = c | r << 10 | 1 << 11
+    decode = [[0] * 1024 for _ in range(2)]
+    for rd in (0, 1):
+        for c in range(1024):
+            if c in column[rd]:
+                v, r = column[rd][c]
+                decode[rd][c] = v | r << 9
+                continue
+            s = "".join("1" if c >> i & 1 else "0" for i in range(10))
+            r = rd_after(s[6:], rd_after(s[:6], rd))
+            if c in column[1 - rd]:
+                v = column[1 - rd][c][0]
+                decode[rd][c] = v | r << 9 | 1 << 10        # disparity error
+            else:
+                decode[rd][c] = r << 9 | 2 << 10             # code error
+    return encode, decode
+
+
+def lfsr_tables():
+    """Byte step of the Galois LFSR of Fig 4-10 (digest section 2).  The
+    feedback enters bits 0, 3, 4, 5, so in 8 shifts it never reaches bit
+    15: the 8 key bits are D15..D8 of the state before the step (key bit i
+    = D15 before shift i), and the state after is (state << 8) XOR a
+    function of the old high byte only.  Checked against the bit-serial
+    form for every state below."""
+    key, fb = [], []
+    for h in range(256):
+        s = h << 8
+        k = 0
+        for i in range(8):
+            b = s >> 15 & 1
+            k |= b << i
+            s = (s << 1 & 0xFFFF) ^ (0x39 if b else 0)
+        key.append(k)
+        fb.append(s)
+    for st in range(0, 65536, 7):
+        s, k = st, 0
+        for i in range(8):
+            b = s >> 15 & 1
+            k |= b << i
+            s = (s << 1 & 0xFFFF) ^ (0x39 if b else 0)
+        assert k == key[st >> 8] and s == (st << 8 & 0xFFFF) ^ fb[st >> 8]
+    return key, fb
+
+
+def rows(vals, fmt, per=8):
+    out = []
+    for i in range(0, len(vals), per):
+        out.append("\t" + ", ".join(fmt % v for v in vals[i:i + per]) + ",")
+    return "\n".join(out)
+
+
+def main():
+    encode, decode = build()
+    # spot checks of digest 1.2 (COM, STP both RDs)
+    assert encode[0][0x1BC] & 0x3FF == 0x17C and encode[1][0x1BC] & 0x3FF == 0x283
+    assert encode[0][0x1FB] & 0x3FF == 0x05B and encode[1][0x1FB] & 0x3FF == 0x3A4
+    key, fb = lfsr_tables()
+    o = sys.stdout
+    o.write("""/* code8b10b_table.h: GENERATED by tools/gen-8b10b.py; do not edit.
+ *
+ * The 8b/10b code of phy-digest.md section 1 (ANSI X3.230 / IEEE 802.3
+ * cl.36.2.4; PCIe Base 6.2 section 4.2.1.1) and the byte step of the
+ * 2.5/5 GT/s scrambler (section 2, Fig 4-10), as literals: no start-up
+ * code, no mutable state.  A 10-bit code group has bit 0 = a (first on
+ * the wire).  Index [rd]: 0 = RD-, 1 = RD+.
+ *
+ * code8b10b_dec[rd][code]: bits 7:0 the byte, bit 8 the K flag, bit 9 the
+ *   running disparity after the code (1 = RD+), bits 11:10 the error:
+ *   0 none, 1 disparity (valid only in the other column: byte and K are
+ *   that column's), 2 code (in neither column: byte 0).  On an error the
+ *   new RD is the one the received sub-blocks give (digest 1.3).
+ * code8b10b_enc[rd][k << 8 | byte]: bits 9:0 the code, bit 10 the RD
+ *   after it, bit 11 set when the symbol exists (only the 12 PCIe K codes
+ *   of Table 4-3 do among the K values).
+ * lfsr16_key[h], lfsr16_fb[h]: one symbol (8 shifts) of the LFSR from a
+ *   state whose high byte is h: key = lfsr16_key[h] (key bit i = D15
+ *   before shift i), new state = (state << 8 & FFFFh) ^ lfsr16_fb[h].
+ */
+#ifndef DLLPCHECK_CODE8B10B_TABLE_H
+#define DLLPCHECK_CODE8B10B_TABLE_H
+
+#include <stdint.h>
+
+""")
+    o.write("static const uint16_t code8b10b_dec[2][1024] = {\n")
+    for rd in (0, 1):
+        o.write("\t{\n\t/* RD%s */\n" % ("-" if rd == 0 else "+"))
+        o.write(rows(decode[rd], "0x%04x") + "\n\t},\n")
+    o.write("};\n\nstatic const uint16_t code8b10b_enc[2][512] = {\n")
+    for rd in (0, 1):
+        o.write("\t{\n\t/* RD%s */\n" % ("-" if rd == 0 else "+"))
+        o.write(rows(encode[rd], "0x%04x") + "\n\t},\n")
+    o.write("};\n\nstatic const uint8_t lfsr16_key[256] = {\n")
+    o.write(rows(key, "0x%02x", 12) + "\n};\n\nstatic const uint16_t lfsr16_fb[256] = {\n")
+    o.write(rows(fb, "0x%04x") + "\n};\n\n#endif\n")
+
+
+if __name__ == "__main__":
+    main()
