@@ -19,6 +19,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static volatile unsigned sink;
+
 struct fuzz_state {
 	unsigned lanes;
 	uint64_t now; /* the symbol time being stepped */
@@ -111,6 +113,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(!rx8b10b_open(rx, NULL));
 	FUZZ_ASSERT(st.reports == before + (was_open ? 1u : 0u));
 	rx8b10b_free(rx);
-	FUZZ_ASSERT(st.sum != 0xFFFFFFFFu || st.reports);
+	sink = st.sum; /* every byte handed out was read */
 	return 0;
 }

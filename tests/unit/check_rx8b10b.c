@@ -957,6 +957,14 @@ START_TEST(test_bad_config)
 	cfg.lanes = 4;
 	cfg.packet = NULL;
 	ck_assert_ptr_null(rx8b10b_new(&cfg));
+	cfg.packet = on_packet;
+	cfg.scrambling = (enum lane_scrambling)7;
+	ck_assert_ptr_null(rx8b10b_new(&cfg));
+	cfg.scrambling = LANE_SCRAMBLE_NO;
+	struct rx8b10b *rx = rx8b10b_new(&cfg);
+	ck_assert_ptr_nonnull(rx);
+	ck_assert_int_eq(rx8b10b_scrambling(rx), LANE_SCRAMBLE_NO);
+	rx8b10b_free(rx);
 }
 END_TEST
 

@@ -49,7 +49,9 @@ struct rx8b10b *rx8b10b_new(const struct rx8b10b_config *cfg)
 	default:
 		return NULL;
 	}
-	if (!cfg->packet)
+	if (!cfg->packet ||
+	    (cfg->scrambling != LANE_SCRAMBLE_AUTO && cfg->scrambling != LANE_SCRAMBLE_YES &&
+	     cfg->scrambling != LANE_SCRAMBLE_NO))
 		return NULL;
 	struct rx8b10b *rx = calloc(1, sizeof *rx);
 	if (!rx)
