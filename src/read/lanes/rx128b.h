@@ -13,6 +13,31 @@
  * the 2-byte sequence field (0000b + Seq[11:8], Seq[7:0]), the TLP and
  * the LCRC; the LCRC was computed over the 4 reserved bits as 0000b
  * (phy-digest.md section 4.4).
+ *
+ * How the implementation (rx128b.c and the files it names) reads what
+ * the digest leaves open:
+ *   - the lanes are aligned (every lane starts its blocks on the same
+ *     edge); a lane without a block at another lane's block boundary is a
+ *     framing error inside a data stream;
+ *   - LANE_TRAINED at lane 0, symbol 0 of the first Data Block after SDS,
+ *     when TS1/TS2 came before the SDS; a stream picked up at an SKP OS
+ *     (a capture that starts in L0, or after a framing error) gives none;
+ *   - LANE_RETRAIN at the first TS1/TS2 after a data stream ran;
+ *   - a framing error inside a packet is that packet's (phy_error, the
+ *     bytes received, no LANE_FRAMING); elsewhere it is LANE_FRAMING; the
+ *     stream then stops until SDS or an SKP OS with the LFSR;
+ *   - a complete TLP is held until the next token says whether EDB
+ *     nullifies it (rx128b_open() reports it meanwhile); rx128b_finish()
+ *     reports a held TLP as it is, and a TLP cut short with phy_error;
+ *   - every lane in electrical idle inside a data stream ends it with a
+ *     framing error (no EDS + EIOS came).
+ * UNVERIFIED digest items this depends on (phy-digest.md section 8): the
+ * FCRC bit order in STP +2 (item 1), the scrambler's keys (item 2, from
+ * the seeds, not compared with the spec's example), which LFSR state an
+ * SKP OS carries (item 3: taken as the state that descrambles the next
+ * block, as [SCOPE] does), Control SKP 78h and FTS beyond 55h (item 3),
+ * the x12/x32 token lane rules (item 4: the generic "lane 4k" reading),
+ * and the PIPE signal semantics of TxStartBlock/TxDataValid (item 6).
  */
 #ifndef DLLPCHECK_RX128B_H
 #define DLLPCHECK_RX128B_H
