@@ -4,6 +4,7 @@
     compare.py pcap WANT.pcap GOT.pcap [--loose-phy-error] [--window=T0:T1]
                     [--require-damage] [--findings GOT.json]
     compare.py findings WANT.json GOT.json
+    compare.py batch LIST   (each line: NAME<TAB>pcap|findings<TAB>ARGS...)
 
 pcap: the two captures (capture-format.md section 1) record by record:
 kind, direction, flags, link, bytes, time.  --window=T0:T1 (ps, T1 may be
@@ -125,7 +126,38 @@ def cmp_findings(a):
     return 0
 
 
-def main():
+def batch(path):
+    """Every comparison of LIST in one process; prints FAIL lines and
+    'N passed, N failed'."""
+    import io
+    import contextlib
+    import shlex
+    passed = failed = 0
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            name, rest = line.rstrip("\n").split("\t", 1)
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                try:
+                    st = main(shlex.split(rest))
+                except SystemExit as e:
+                    st = e.code
+            if st:
+                failed += 1
+                print("FAIL: %s" % name)
+                for out in buf.getvalue().splitlines()[:4]:
+                    print("  " + out)
+            else:
+                passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def main(argv=None):
+    if argv is None and len(sys.argv) == 3 and sys.argv[1] == "batch":
+        sys.exit(batch(sys.argv[2]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("what", choices=("pcap", "findings"))
     ap.add_argument("want")
@@ -134,9 +166,9 @@ def main():
     ap.add_argument("--window")
     ap.add_argument("--require-damage", action="store_true")
     ap.add_argument("--findings")
-    a = ap.parse_args()
-    sys.exit(cmp_pcap(a) if a.what == "pcap" else cmp_findings(a))
+    a = ap.parse_args(argv)
+    return cmp_pcap(a) if a.what == "pcap" else cmp_findings(a)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -106,15 +106,27 @@ def dec8b10b(code, rd):
 def keys8b10b(n):
     """The first n keys after a COM (phy-digest.md section 2): G(X) = X^16 +
     X^5 + X^4 + X^3 + 1, seed FFFFh, key bit i = D15 before shift i."""
-    lfsr, out = 0xFFFF, bytearray(n)
-    for j in range(n):
-        k = 0
-        for i in range(8):
-            b = lfsr >> 15 & 1
-            k |= b << i
-            lfsr = (lfsr << 1 & 0xFFFF) ^ (0x39 if b else 0)
-        out[j] = k
-    return out
+    return bytearray(Keys8b10b().upto(n))
+
+
+class Keys8b10b:
+    """The keys after a COM, computed as far as they are asked for."""
+
+    def __init__(self):
+        self.keys = bytearray()
+        self.lfsr = 0xFFFF
+
+    def upto(self, n):
+        lfsr, out = self.lfsr, self.keys
+        while len(out) < n:
+            k = 0
+            for i in range(8):
+                b = lfsr >> 15 & 1
+                k |= b << i
+                lfsr = (lfsr << 1 & 0xFFFF) ^ (0x39 if b else 0)
+            out.append(k)
+        self.lfsr = lfsr
+        return out
 
 
 # ------------------------------------------------ scrambler, 8 GT/s and up

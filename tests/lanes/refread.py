@@ -201,7 +201,7 @@ class Rx8:
         self.pkt[3] |= err
 
 
-Rx8.keys = phy.keys8b10b(1 << 16)
+Rx8.keys = phy.keys8b10b(1 << 14)
 
 
 class Rx128:
