@@ -1131,7 +1131,10 @@ def run(a):
             f.write("#%d\n1%s\n" % (tedge // div, wr.clk))
         w += 1
         word_no += 1
-    f.write("#%d\n" % (((w + 1) * tw) // div))
+    if not clock:
+        # the end of the file: the edge of the last word, not a period later
+        # (a sampler at a fixed period would read the last word twice)
+        f.write("#%d\n" % ((w * tw) // div))
     f.close()
     return e, wr
 
