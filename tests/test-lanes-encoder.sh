@@ -30,9 +30,9 @@ for c in "code10 4 --dialect noisy" "sym9 8 --scrambled no" "pipe8 1 --symbol-pe
 	form=$1 n=$2
 	shift 2
 	for p in ci rc; do
+		# shellcheck disable=SC2086
 		if map=$($PY "$lanes/pcap2vcd.py" "$tmpdir/$p.pcap" "$tmpdir/x.vcd" --form "$form" \
 			--lanes "$n" --expect "$tmpdir/exp.pcap" --map "$@" 2>"$tmpdir/err") &&
-			# shellcheck disable=SC2086
 			$PY "$lanes/refread.py" "$tmpdir/x.vcd" "$tmpdir/got.pcap" $map 2>>"$tmpdir/err" &&
 			$PY "$lanes/compare.py" pcap "$tmpdir/exp.pcap" "$tmpdir/got.pcap" >"$tmpdir/diff"; then
 			pass

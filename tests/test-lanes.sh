@@ -69,7 +69,7 @@ forms="code10 sym9 pipe8 pipe16 pipe32 gen3-8 gen3-16 gen3-32"
 # LANES_ROTATE=K shifts the rotation: other inputs meet other combinations
 i=${LANES_ROTATE:-0}
 for p in $inputs; do
-	form=$(echo $forms | cut -d' ' -f$((i % 8 + 1)))
+	form=$(echo "$forms" | cut -d' ' -f$((i % 8 + 1)))
 	lanes=$(echo "1 2 4 8 12 16 4" | cut -d' ' -f$((i % 7 + 1)))
 	dialect=$(echo "icarus sv noisy" | cut -d' ' -f$((i % 3 + 1)))
 	clock=$(echo "--clock --symbol-period" | cut -d' ' -f$((i / 8 % 2 + 1)))

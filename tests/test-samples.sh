@@ -26,16 +26,23 @@ if "$DLLPCHECK" --help 2>/dev/null | grep -q -- '--lanes'; then lanes=yes; fi
 for vcd in samples/*.vcd; do
 	[ -f "$vcd" ] || continue
 	name=${vcd%.vcd}
+	# shellcheck disable=SC2016
 	cmd=$(sed -n '1s/^\$comment made by: tests\/lanes\/pcap2vcd.py \(.*\) \$end$/\1/p' "$vcd")
 	# shellcheck disable=SC2086
 	set -- $cmd
-	if [ $# -lt 2 ] || ! ${PYTHON:-python3} tests/lanes/pcap2vcd.py "$1" "$tmpdir/x.vcd" \
-		$(shift 2; echo "$@") --comment "made by: tests/lanes/pcap2vcd.py $cmd"; then
-		fail "$vcd: no 'made by' command in its first line, or it fails"
+	if [ $# -lt 2 ]; then
+		fail "$vcd: no 'made by: tests/lanes/pcap2vcd.py IN OUT ...' in its first line"
+		continue
+	fi
+	src=$1
+	shift 2
+	if ! ${PYTHON:-python3} tests/lanes/pcap2vcd.py "$src" "$tmpdir/x.vcd" "$@" \
+		--comment "made by: tests/lanes/pcap2vcd.py $cmd"; then
+		fail "$vcd: its 'made by' command fails"
 	elif cmp -s "$tmpdir/x.vcd" "$vcd"; then pass; else
 		fail "$vcd is not what its 'made by' command makes (regenerate it)"
 	fi
-	[ "$lanes" = yes ] && [ -f "$name.expected" ] || continue
+	if [ "$lanes" = no ] || [ ! -f "$name.expected" ]; then continue; fi
 	run_dllpcheck "$vcd"
 	expect_status "$(cat "$name.status")" "report on $vcd"
 	cp "$tmpdir/out" "$tmpdir/report"

@@ -646,6 +646,8 @@ class Encoder:
                             if self.coding == "128b" and a.stall == "yes" else 0)
         self.hold_margin = 16 * self.ts_ps
         self.expected = []
+        # nothing grows with the capture unless the records are wanted back
+        self.keep = bool(a.expect)
         self.eseq = 0
         self.loose = False
         self.window = None
@@ -670,7 +672,8 @@ class Encoder:
     def expect(self, t, flags, kind, _unused, payload):
         self.eseq += 1
         rec = [t, flags, bytes(payload), kind, self.eseq]
-        self.expected.append(rec)
+        if self.keep:
+            self.expected.append(rec)
         return rec
 
     def in_order(self, p, t):
@@ -692,10 +695,12 @@ class Encoder:
     def expect_packet(self, p, t):
         self.eseq += 1
         p.exp = [t, p.d, p.payload, p.kind, self.eseq]
-        self.expected.append(p.exp)
+        if self.keep:
+            self.expected.append(p.exp)
 
     def note_end(self, p, t):
-        self.ends.append((p, t))
+        if self.a.drop:
+            self.ends.append((p, t))
 
     def damage_window(self, p, t):
         self.window_rec = p
