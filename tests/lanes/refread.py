@@ -330,8 +330,12 @@ class Out:
         self.n = 0
 
     def event(self, t, code, d):
+        # as the reader does (reader_vcd.c): link-up once, at the first
+        # training both directions finished; every later one a recovery
         self.trained[d] = t
         if len(self.trained) == 2:
+            code = 4 if getattr(self, "linked", False) else 1
+            self.linked = True
             self.add(max(self.trained.values()), 3, 0, bytes([code, 0, 0, 0]))
             self.trained = {}
 
