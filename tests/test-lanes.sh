@@ -97,6 +97,7 @@ case_ rt map "clean-init gen3 x32" "$ci" --form gen3-32 --lanes 32 --symbol-peri
 # the other autodetected name families
 case_ rt auto "clean-init intel names" "$ci" --form pipe16 --lanes 4 --names intel
 case_ rt auto "clean-init xilinx names" "$ci" --form pipe8 --lanes 2 --names xilinx
+case_ rt auto "clean-init xilinx names, 128b/130b" "$ci" --form gen3-16 --lanes 2 --names xilinx
 # compressed
 COMPRESS=gzip case_ rt map "clean-init gzip" "$ci" --form code10 --lanes 4
 if command -v zstd >/dev/null 2>&1; then

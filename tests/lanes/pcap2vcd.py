@@ -826,7 +826,7 @@ class Writer:
                           "start": t + "blkst{n}", "valid": t + "datavalid{n}"}
                 else:  # xilinx
                     t = "pipe_%s{n}_" % tx.lower()
-                    nm = {"data": t + "data", "k": t + "char_is_k", "sync": t + "syncheader",
+                    nm = {"data": t + "data", "k": t + "char_is_k", "sync": t + "sync_header",
                           "start": t + "start_block", "valid": t + "data_valid"}
                 m["data"] = (nm["data"], 8 * e.bpw)
                 if e.coding == "8b":
