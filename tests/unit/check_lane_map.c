@@ -268,6 +268,11 @@ START_TEST(test_auto_vendors)
 		"lanemon.up_lane1 10",
 		"symclk 1",
 	};
+	static const char *const ninebit[] = {
+		"mon.down_lane0 9",
+		"mon.up_lane0 9",
+		"pclk 1",
+	};
 	static const char *const two[] = {
 		"tb.rp.txdata0 8", "tb.rp.txdatak0 1", "tb.ep.txdata0 8", "tb.ep.txdatak0 1",
 		"clk 1",
@@ -300,6 +305,13 @@ START_TEST(test_auto_vendors)
 	ck_assert_str_eq(path_of(&h, m.dir[DIR_DOWN].var[LANE_KEY_CODE][1]), "lanemon.down_lane1");
 	ck_assert_str_eq(path_of(&h, m.dir[DIR_UP].var[LANE_KEY_CODE][0]), "lanemon.up_lane0");
 	ck_assert_str_eq(path_of(&h, m.clock), "symclk");
+	hdr_free(&h);
+
+	hdr_make(&h, ninebit, sizeof(ninebit) / sizeof(ninebit[0]));
+	ck_assert_msg(autodetect(&h, DIR_DOWN, &m, err, sizeof(err)), "%s", err);
+	ck_assert_int_eq(m.dir[DIR_DOWN].form, LANE_FORM_SYM);
+	ck_assert_int_eq(m.dir[DIR_UP].form, LANE_FORM_SYM);
+	ck_assert_str_eq(path_of(&h, m.dir[DIR_UP].var[LANE_KEY_SYM][0]), "mon.up_lane0");
 	hdr_free(&h);
 
 	hdr_make(&h, two, sizeof(two) / sizeof(two[0]));

@@ -292,6 +292,151 @@ START_TEST(test_valid)
 }
 END_TEST
 
+/* --- link-up and recovery through the reader -------------------------------
+ * Two directions of 9-bit symbols, unscrambled, each a list of phases:
+ * T = TS1 x4 then TS2 x4, I = 8 symbols of logical idle, D = an InitFC1-P
+ * DLLP, S = a SKP ordered set, E = EIOS and electrical idle.  The events the reader writes, in order, as letters: U link-up,
+ * R recovery; a DLLP as d or u by its direction. */
+
+static unsigned phase_symbols(char ph, unsigned *out)
+{
+	static const unsigned dllp[] = { 0x15C, 0x40, 0x08, 0x01, 0x00, 0x4B, 0x75, 0x1FD };
+	unsigned n = 0;
+	switch (ph) {
+	case 'T':
+		for (int i = 0; i < 4; i++)
+			n += ts_symbols(out + n, 0x4A);
+		for (int i = 0; i < 4; i++)
+			n += ts_symbols(out + n, 0x45);
+		break;
+	case 'I':
+		for (int i = 0; i < 8; i++)
+			out[n++] = 0x00;
+		break;
+	case 'E': /* EIOS, then electrical idle (x) */
+		out[n++] = 0x1BC;
+		for (int i = 0; i < 3; i++)
+			out[n++] = 0x17C;
+		for (int i = 0; i < 8; i++)
+			out[n++] = 0xFFFF;
+		break;
+	case 'S': /* a SKP ordered set: the COM a receiver locks on */
+		out[n++] = 0x1BC;
+		for (int i = 0; i < 3; i++)
+			out[n++] = 0x11C;
+		break;
+	case 'D':
+		for (int i = 0; i < 8; i++)
+			out[n++] = dllp[i];
+		break;
+	}
+	return n;
+}
+
+static void events_of(const char *down, const char *up, char *got, size_t size)
+{
+	unsigned sym[2][2000];
+	unsigned n[2] = { 0, 0 };
+	const char *phases[2] = { down, up };
+	for (int d = 0; d < 2; d++) {
+		for (const char *ph = phases[d]; *ph; ph++)
+			n[d] += phase_symbols(*ph, sym[d] + n[d]);
+	}
+	unsigned len = n[0] > n[1] ? n[0] : n[1];
+	for (int d = 0; d < 2; d++)
+		while (n[d] < len)
+			sym[d][n[d]++] = 0x00;
+	size_t cap = 400000, l = 0;
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	l += (size_t)snprintf(t + l, cap - l,
+	                      "$var wire 1 ! clk $end\n$var wire 9 \" d0 $end\n"
+	                      "$var wire 9 # u0 $end\n$enddefinitions $end\n#0\n0!\n");
+	unsigned long long time = 0;
+	for (unsigned i = 0; i < len; i++) {
+		l += (size_t)snprintf(t + l, cap - l, "#%llu\n1!\n", time += 2);
+		for (int d = 0; d < 2; d++) {
+			t[l++] = 'b';
+			for (int b = 8; b >= 0; b--)
+				t[l++] = sym[d][i] == 0xFFFF    ? 'x'
+				         : (sym[d][i] >> b) & 1 ? '1'
+				                                : '0';
+			l += (size_t)snprintf(t + l, cap - l, " %c\n", d ? '#' : '"');
+		}
+		l += (size_t)snprintf(t + l, cap - l, "#%llu\n0!\n", ++time);
+		ck_assert_uint_lt(l, cap - 100);
+	}
+	l += (size_t)snprintf(t + l, cap - l, "#%llu\n1!\n", time += 2);
+
+	struct lane_options o;
+	struct reader_opts ro = { 0 };
+	char err[400];
+	lane_options_init(&o);
+	ck_assert(lane_options_add_spec(&o, "down:sym=d*", err, sizeof(err)));
+	if (up[0])
+		ck_assert(lane_options_add_spec(&o, "up:sym=u*", err, sizeof(err)));
+	ck_assert(lane_options_set_clock(&o, "clk", err, sizeof(err)));
+	ck_assert(lane_options_set_scrambled(&o, "no", err, sizeof(err)));
+	ro.format = INPUT_VCD;
+	ro.dlt = 147;
+	ro.lanes = &o;
+	FILE *fp = fmemopen(t, l, "r");
+	ck_assert_ptr_nonnull(fp);
+	struct reader *r = reader_open_stream(fp, "e.vcd", true, &ro, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	size_t g = 0;
+	for (;;) {
+		struct record rec;
+		struct reader_malformed bad;
+		enum reader_result res = reader_next(r, &rec, &bad);
+		if (res == READER_EOF || g + 2 >= size)
+			break;
+		if (res != READER_RECORD)
+			got[g++] = '!';
+		else if (rec.kind == REC_EVENT)
+			got[g++] = rec.bytes[0] == EV_LINK_UP    ? 'U'
+			           : rec.bytes[0] == EV_RECOVERY ? 'R'
+			                                         : '?';
+		else
+			got[g++] = rec.dir == DIR_DOWN ? 'd' : 'u';
+	}
+	got[g] = '\0';
+	reader_close(r);
+	free(t);
+}
+
+START_TEST(test_link_events)
+{
+	char got[64];
+	/* both trained: one link-up, at the later; then a DLLP each way */
+	events_of("TIDI", "TIIDI", got, sizeof(got));
+	ck_assert_str_eq(got, "Udu");
+	/* one direction only: its own training */
+	events_of("TIDI", "", got, sizeof(got));
+	ck_assert_str_eq(got, "Ud");
+	/* a retrain after the link was up: recovery once it resumes */
+	events_of("TIDITIDI", "TIIIIIIIIIIIIIIIIIII", got, sizeof(got));
+	ck_assert_str_eq(got, "UdRd");
+	/* both retrain: one recovery, at the later resume */
+	events_of("TIDITIDI", "TIDIITIIDI", got, sizeof(got));
+	ck_assert_str_eq(got, "UduRdu");
+	/* a capture that begins in the data stream (a SKP ordered set the
+	 * first COM): the first training is a retrain, a recovery, never a
+	 * link-up (nothing shows the link went down) */
+	events_of("SIDITIDI", "SIIIIIIIIIIIIIIIIIII", got, sizeof(got));
+	ck_assert_str_eq(got, "dRd");
+	events_of("SIDITIDI", "SIIIITIIIIIIIIIIII", got, sizeof(got));
+	ck_assert_str_eq(got, "dRd");
+	/* EIOS and electrical idle, then training: a retrain as well (a speed
+	 * change or an L1 exit looks so), one recovery at the later resume,
+	 * never a second link-up that would reset the flow-control state */
+	events_of("TIDIETIIIDI", "TIIDIETIDI", got, sizeof(got));
+	ck_assert_str_eq(got, "UduRud");
+	events_of("SIDIETIDI", "SIIIIETIIIII", got, sizeof(got));
+	ck_assert_str_eq(got, "dRd");
+}
+END_TEST
+
 Suite *suite_lane_sample(void)
 {
 	Suite *s = suite_create("lane_sample");
@@ -301,6 +446,7 @@ Suite *suite_lane_sample(void)
 	tcase_add_test(tc, test_period);
 	tcase_add_test(tc, test_period_stretches);
 	tcase_add_test(tc, test_valid);
+	tcase_add_test(tc, test_link_events);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -339,7 +339,8 @@ static void on_packet(void *ctx, const struct lane_packet *p)
 	g->phy_error = p->phy_error;
 	g->nullified = p->nullified;
 	g->len = p->len;
-	memcpy(g->bytes, p->bytes, p->len < 64 ? p->len : 64);
+	if (p->len) /* link facts and LANE_FRAMING have no bytes */
+		memcpy(g->bytes, p->bytes, p->len < 64 ? p->len : 64);
 	if (p->reason)
 		snprintf(g->reason, sizeof g->reason, "%s", p->reason);
 	/* a reason exactly when something is wrong */
@@ -615,6 +616,32 @@ START_TEST(test_scrambling_from_crc)
 }
 END_TEST
 
+/* A link that trained x4 on 8 mapped lanes (lanes 4-7 without a symbol
+ * throughout): read as x4, nothing reported about lanes 4-7 */
+START_TEST(test_narrower_link)
+{
+	fill_tlps();
+	struct tx tx;
+	tx_init(&tx, 4, true, false);
+	training(&tx);
+	idle(&tx, 32);
+	dllp(&tx, initfc);
+	tlp(&tx, tlp20, 18, false);
+	idle(&tx, 16);
+	for (unsigned t = 0; t < tx.t; t++)
+		for (unsigned l = 4; l < 8; l++)
+			trace[t][l] = (struct lane_sym){ .input = LANE_IN_NONE };
+	tx.lanes = 8;
+	run(&tx, LANE_SCRAMBLE_AUTO);
+	ck_assert_uint_eq(ngot, 3);
+	expect(0, LANE_TRAINED, false, NULL);
+	expect(1, LANE_DLLP, false, NULL);
+	expect_bytes(1, initfc, 6);
+	expect(2, LANE_TLP, false, NULL);
+	expect_bytes(2, tlp20, 18);
+}
+END_TEST
+
 /* ---- errors ----------------------------------------------------------- */
 
 /* The stream up to a clean idle on a trained link (x w). */
@@ -676,6 +703,73 @@ START_TEST(test_ts_cuts_packet)
 }
 END_TEST
 
+/* Any single bit flipped in one symbol of logical idle: at most one report,
+ * on that lane, at that symbol or where the disparity shows it (a flip
+ * may also give another good code: a byte of idle, ignored), and the
+ * packet after it intact. */
+START_TEST(test_bit_flips_in_idle)
+{
+	for (unsigned bit = 0; bit < 10; bit++)
+		for (unsigned pos = 0; pos < 12; pos++) {
+			struct tx tx;
+			start_stream(&tx, 2, pos & 1u);
+			unsigned t = tx.t + pos / 2;
+			unsigned lane = pos & 1u;
+			idle(&tx, 40);
+			dllp(&tx, initfc);
+			idle(&tx, 8);
+			trace[t][lane].value ^= (uint16_t)(1u << bit);
+			run(&tx, LANE_SCRAMBLE_AUTO);
+			ck_assert_msg(ngot == 2 || ngot == 3, "bit %u pos %u: %u reports", bit, pos,
+			              ngot);
+			if (ngot == 3) {
+				expect(1, LANE_FRAMING, false, NULL);
+				/* at that symbol, or (a flip that made another good code
+				 * of the other disparity) at the next unbalanced one */
+				ck_assert_uint_ge(got[1].t, t);
+				ck_assert_uint_le(got[1].t, t + 8);
+				ck_assert_uint_eq(got[1].lane, lane);
+			}
+			expect(ngot - 1, LANE_DLLP, false, NULL);
+			expect_bytes(ngot - 1, initfc, 6);
+		}
+}
+END_TEST
+
+/* A symbol sent in the wrong column in logical idle (a disparity error) at
+ * each of 60 places of a scrambled x1 idle: exactly one report, there,
+ * though the receiver's disparity is then wrong until the next unbalanced
+ * code proves it again (the code of the other column it may meet first is
+ * the same error, not a second one). */
+START_TEST(test_disparity_sweep_in_idle)
+{
+	unsigned swapped = 0;
+	for (unsigned pos = 0; pos < 60; pos++) {
+		struct tx tx;
+		start_stream(&tx, 1, true);
+		unsigned t = tx.t + pos;
+		idle(&tx, 80);
+		dllp(&tx, initfc);
+		idle(&tx, 8);
+		unsigned rd = 0, rdp = 1;
+		int m = code8b10b_encode(wire_bytes[t][0], false, &rd);
+		int p = code8b10b_encode(wire_bytes[t][0], false, &rdp);
+		if (m == p)
+			continue; /* the same code in both columns */
+		trace[t][0].value = (uint16_t)(trace[t][0].value == m ? p : m);
+		swapped++;
+		run(&tx, LANE_SCRAMBLE_AUTO);
+		ck_assert_msg(ngot == 3, "pos %u: %u reports, the third: %s", pos, ngot,
+		              ngot > 2 ? got[2].reason : "");
+		expect(1, LANE_FRAMING, false, "lane 0: disparity error in");
+		ck_assert_uint_eq(got[1].t, t);
+		expect(2, LANE_DLLP, false, NULL);
+		expect_bytes(2, initfc, 6);
+	}
+	ck_assert_uint_gt(swapped, 20);
+}
+END_TEST
+
 START_TEST(test_code_error_in_tlp)
 {
 	struct tx tx;
@@ -712,8 +806,8 @@ START_TEST(test_disparity_error_in_dllp)
 	ck_assert(trace[t][0].value == m || trace[t][0].value == p);
 	trace[t][0].value = (uint16_t)(trace[t][0].value == m ? p : m);
 	run(&tx, LANE_SCRAMBLE_NO);
-	/* one bad code: the DLLP (the next symbol may show the disparity too),
-	 * and nothing after it */
+	/* one bad code: the DLLP, and nothing after it (the next unbalanced
+	 * code, in the column the receiver does not expect, is the same error) */
 	ck_assert_uint_eq(ngot, 2);
 	expect(1, LANE_DLLP, true, "lane 0: disparity error in D0.2");
 	expect_bytes(1, initfc, 6);
@@ -984,10 +1078,13 @@ Suite *suite_rx8b10b(void)
 	tcase_add_test(tc, test_retrain);
 	tcase_add_test(tc, test_eios_fts_eieos);
 	tcase_add_test(tc, test_scrambling_from_crc);
+	tcase_add_test(tc, test_narrower_link);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_code_error_in_tlp);
 	tcase_add_test(tc, test_ts_cuts_packet);
+	tcase_add_test(tc, test_bit_flips_in_idle);
+	tcase_add_test(tc, test_disparity_sweep_in_idle);
 	tcase_add_test(tc, test_disparity_error_in_dllp);
 	tcase_add_test(tc, test_short_tlp_and_dllp_length);
 	tcase_add_test(tc, test_missing_end);

@@ -22,7 +22,7 @@ void frame8b10b_init(struct frame8b10b *f, unsigned lanes, struct scramble_detec
 	f->state = FRAME_IDLE;
 	f->stp_seen = f->sdp_seen = f->pad_ok = f->after_idle = false;
 	f->phy_error = false;
-	f->quiet = f->gone = 0;
+	f->quiet = f->gone = f->active = 0;
 	f->len = 0;
 	f->start_lane = 0;
 	f->start_pos = (struct lane_pos){ 0 };
@@ -286,6 +286,8 @@ void frame8b10b_symbol(struct frame8b10b *f, const struct lane_pos *pos, unsigne
 void frame8b10b_gap(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane, bool os)
 {
 	uint32_t bit = 1u << (lane & 31u);
+	if (!os && !(f->active & bit))
+		return;
 	bool was_gone = (f->gone & bit) != 0;
 	/* one dropout, one report: in the packet it falls into, or once in
 	 * idle, until the lane carries a stream symbol again */

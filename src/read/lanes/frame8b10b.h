@@ -28,6 +28,9 @@
  *
  * Lanes are taken as aligned (as the transmitter sends them): lanes with
  * skew on the receive side show as framing errors; there is no de-skew.
+ * Lanes without any symbol in the data stream are left out of the
+ * de-striping, so a link that trained narrower than its mapping (x4 on 8
+ * mapped lanes, the others in electrical idle) reads as that width.
  */
 #ifndef DLLPCHECK_FRAME8B10B_H
 #define DLLPCHECK_FRAME8B10B_H
@@ -53,6 +56,7 @@ struct frame8b10b {
 	bool phy_error;
 	uint32_t quiet; /* lanes with a framing error reported and no good symbol since */
 	uint32_t gone; /* lanes reported as missing, not back yet */
+	uint32_t active; /* lanes that carried the stream since it (re)started */
 	struct lane_pos start_pos;
 	unsigned start_lane;
 	size_t len;
@@ -71,6 +75,7 @@ static inline void frame8b10b_begin(struct frame8b10b *f, uint32_t stream, uint3
 {
 	f->stp_seen = f->sdp_seen = f->pad_ok = false;
 	f->gone &= ~stream;
+	f->active |= stream;
 	f->quiet &= ~good;
 }
 /* One stream symbol: the byte as received, the key it took (0 for a K
@@ -96,8 +101,17 @@ static inline void frame8b10b_data(struct frame8b10b *f, const struct lane_pos *
 		frame8b10b_symbol(f, pos, lane, raw, key, false, 0, 0, 0);
 	}
 }
+/* Training began again: the lanes of the next data stream are the ones
+ * that carry it (a link may train narrower than the lanes mapped). */
+static inline void frame8b10b_retrain(struct frame8b10b *f)
+{
+	f->active = 0;
+}
+
 /* A lane without a stream symbol while others have one: os says it was in
- * an ordered set (skew), else it had no symbol at all. */
+ * an ordered set (skew), else it had no symbol at all.  A lane with no
+ * symbol that has not carried the stream since it (re)started is no lane
+ * of the link (it trained narrower than mapped): nothing to say. */
 void frame8b10b_gap(struct frame8b10b *f, const struct lane_pos *pos, unsigned lane, bool os);
 /* No lane has a stream symbol: an ordered set (os) or nothing on any lane;
  * a packet still open has lost its END. */

@@ -17,8 +17,8 @@
  * or TxData etc. with the lane number in a scope above it: "lane3",
  * "genblk1[3]"; TxSyncHeader, TxStartBlock, TxDataValid), Intel's
  * txdata<N>/txdatak<N>, Xilinx's pipe_tx<N>_data/pipe_tx<N>_char_is_k
- * (and rx), and 10-bit *lane<N> signals whose name or scope says down,
- * up, tx or rx.  A PIPE Tx is --lanes-dir's direction (default down), an
+ * (and rx), and 10-bit (code) or 9-bit (sym) *lane<N> signals whose name
+ * or scope says down, up, tx or rx.  A PIPE Tx is --lanes-dir's direction (default down), an
  * Rx the other.  More than one candidate for a direction is an error
  * listing them: the user picks with --lanes.
  */
@@ -626,11 +626,11 @@ static int dir_word(const char *s, size_t n)
 	return found;
 }
 
-/* A 10-bit "...lane<N>" signal: its pattern and role from the words of
- * its name and scope (none: a Tx). */
+/* A 10-bit (code) or 9-bit (sym) "...lane<N>" signal: its pattern and
+ * role from the words of its name and scope (none: a Tx). */
 static bool lane10_pattern(const struct vcd_var *v, char *out, int *role)
 {
-	if (v->width != 10)
+	if (v->width != 10 && v->width != 9)
 		return false;
 	size_t len = strlen(v->name);
 	size_t d = len;
@@ -691,7 +691,8 @@ static bool autodetect(const struct lane_options *o, const struct vcd_parser *p,
 			break;
 		}
 		if (lane10_pattern(v, pat, &role))
-			cand_add(p, CANDS(role, LANE_KEY_CODE), pat, i);
+			cand_add(p, CANDS(role, v->width == 10 ? LANE_KEY_CODE : LANE_KEY_SYM), pat,
+			         i);
 	}
 	bool ok = false;
 	char list[400];
@@ -708,30 +709,39 @@ static bool autodetect(const struct lane_options *o, const struct vcd_parser *p,
 			                                  "up lanes" };
 		struct cands *data = CANDS(role, LANE_KEY_DATA);
 		struct cands *code = CANDS(role, LANE_KEY_CODE);
+		struct cands *sym = CANDS(role, LANE_KEY_SYM);
+		enum lane_key lane_key = sym->n && !code->n ? LANE_KEY_SYM : LANE_KEY_CODE;
+		if (lane_key == LANE_KEY_SYM)
+			code = sym;
 		if (data->n == 0 && code->n == 0)
 			continue;
-		if (data->n + code->n > 1) {
-			struct cands *many = data->n > 1 ? data : code;
+		if (data->n + code->n + (lane_key == LANE_KEY_CODE ? sym->n : 0) > 1) {
+			struct cands *many = data->n > 1 ? data : code->n > 1 ? code : sym;
 			list_cands(many, list, sizeof(list));
 			snprintf(err, errlen,
 			         "several %s signals found (%s): name the lanes with --lanes",
-			         role_names[role], data->n && code->n ? "code and data" : list);
+			         role_names[role],
+			         data->n && code->n  ? "code and data"
+			         : code->n && sym->n ? "10-bit and 9-bit"
+			                             : list);
 			goto out;
 		}
 		struct lane_dir_map *d = &m->dir[dir];
-		if (d->mapped || d->pattern[LANE_KEY_DATA][0] || d->pattern[LANE_KEY_CODE][0]) {
+		if (d->mapped || d->pattern[LANE_KEY_DATA][0] || d->pattern[LANE_KEY_CODE][0] ||
+		    d->pattern[LANE_KEY_SYM][0]) {
 			snprintf(err, errlen,
 			         "two sets of lane signals for the %s direction (%s and %s): name "
 			         "the "
 			         "lanes with --lanes",
 			         link_dir_name(dir),
-			         d->pattern[LANE_KEY_DATA][0] ? d->pattern[LANE_KEY_DATA]
-			                                      : d->pattern[LANE_KEY_CODE],
+			         d->pattern[LANE_KEY_DATA][0]   ? d->pattern[LANE_KEY_DATA]
+			         : d->pattern[LANE_KEY_CODE][0] ? d->pattern[LANE_KEY_CODE]
+			                                        : d->pattern[LANE_KEY_SYM],
 			         data->n ? data->pat[0] : code->pat[0]);
 			goto out;
 		}
 		if (code->n) {
-			snprintf(d->pattern[LANE_KEY_CODE], LANE_PATTERN_MAX, "%s", code->pat[0]);
+			snprintf(d->pattern[lane_key], LANE_PATTERN_MAX, "%s", code->pat[0]);
 		} else {
 			snprintf(d->pattern[LANE_KEY_DATA], LANE_PATTERN_MAX, "%s", data->pat[0]);
 			int best[LANE_KEY_COUNT];

@@ -44,11 +44,22 @@ void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out 
 				return;
 			}
 			l->rd = code == COM_RDP;
+			l->rd_unsure = 0;
 			l->locked = 1;
 		}
 		unsigned rd = l->rd;
 		struct code8b10b c = code8b10b_decode(code, &rd);
 		l->rd = (uint8_t)rd;
+		/* After an error the RD is the received sub-blocks' guess (digest
+		 * 1.3 leaves it open): a code of the other column that follows
+		 * before an unbalanced good code has proven the RD again is the
+		 * same error showing once more, not a new one. */
+		if (c.err == CODE8B10B_DISPARITY && l->rd_unsure)
+			c.err = CODE8B10B_OK;
+		if (c.err)
+			l->rd_unsure = 1;
+		else if (__builtin_popcount(code) != 5)
+			l->rd_unsure = 0;
 		byte = c.byte;
 		k = c.k;
 		out->err = c.err;

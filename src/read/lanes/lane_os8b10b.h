@@ -14,7 +14,9 @@
  * non-SKP; IDL -> EIOS (4 symbols, then electrical idle); FTS -> FTS OS
  * (4); EIE -> EIEOS (16); a D symbol or PAD -> TS1/TS2 (16).  That last
  * test is digest UNVERIFIED item 7 (phy_ref's heuristic, not a spec rule);
- * modified TS1/TS2 and the compliance patterns are not recognised.
+ * modified TS1/TS2 and the compliance patterns are not recognised.  The
+ * received SKP OS length (1..5 SKP, any taken) and the FTS OS as COM + 3
+ * FTS are digest UNVERIFIED item 8 (read in [S63] and [SCOPE] only).
  *
  * Scrambler (digest 2): COM resets the LFSR; SKP does not advance it;
  * every other symbol advances it by one key; K symbols are never
@@ -57,6 +59,7 @@ struct lane_rx {
 	uint16_t lfsr;
 	uint8_t rd; /* 0 = RD-, 1 = RD+ */
 	uint8_t locked;
+	uint8_t rd_unsure; /* an error since the last unbalanced good code */
 	uint8_t os; /* the ordered-set state, lane_os8b10b.c */
 	uint8_t what; /* the ordered set being received */
 	uint8_t left; /* its symbols still to come */
@@ -80,7 +83,7 @@ void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out 
 static inline bool lane_rx_fast(struct lane_rx *l, const struct lane_sym *in, struct lane_out *out)
 {
 	unsigned v = in->value;
-	if (!l->locked || l->os != OS_NONE)
+	if (!l->locked || l->os != OS_NONE || l->rd_unsure)
 		return false;
 	if (in->input == LANE_IN_CODE10) {
 		if (v > 0x3FFu)

@@ -21,7 +21,7 @@
  *                         LANE_RETRAIN, once per retrain (when both
  *                         directions retrain, at the later resume); an
  *                         event of the link, written as down (as the
- *                         text traces and samples write them)
+ *                         text traces and samples write them).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -289,21 +289,30 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 			e->len = 0;
 		break;
 	case LANE_TRAINED:
-		if (!vr->link_up) {
+		if (vd->retraining) {
+			/* a retrain resumed: recovery, once when every direction
+			 * that retrained has resumed; also in a capture that began
+			 * in the middle of a data stream (no link-up seen), where
+			 * the first training is a retrain: the flow-control state
+			 * is kept, since nothing shows the link went down */
+			vd->retraining = false;
+			if (!any_retraining(vr))
+				add_event(vr, &pkt->pos, DIR_DOWN, EV_RECOVERY);
+		} else if (!vr->link_up) {
 			vd->trained = true;
 			if (all_trained(vr)) {
 				vr->link_up = true;
 				add_event(vr, &pkt->pos, DIR_DOWN, EV_LINK_UP);
 			}
-		} else if (vd->retraining) {
-			vd->retraining = false;
-			if (!any_retraining(vr))
-				add_event(vr, &pkt->pos, DIR_DOWN, EV_RECOVERY);
 		}
 		break;
 	case LANE_RETRAIN:
-		if (vr->link_up)
-			vd->retraining = true;
+		/* also when the stream ended in electrical idle (EIOS) first: a
+		 * speed change or an L1 exit goes through Recovery that way,
+		 * and a link that went down cannot be told from them on the
+		 * lanes; recovery keeps the flow-control state, where a link-up
+		 * would make every later TLP a TLP before initialisation */
+		vd->retraining = true;
 		break;
 	case LANE_FRAMING: {
 		/* "down lane 2, t=...s: why": the decoders' reasons begin
@@ -569,7 +578,8 @@ static enum reader_result vcd_reader_next(void *state, struct record *rec,
 		bad->time_ps = e->pos.time_ps;
 		return READER_MALFORMED;
 	}
-	memcpy(vr->out, e->bytes, e->len);
+	if (e->len)
+		memcpy(vr->out, e->bytes, e->len);
 	rec->time_ps = e->pos.time_ps;
 	rec->time_base_s = 0;
 	rec->kind = e->kind;

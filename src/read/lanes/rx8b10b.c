@@ -145,6 +145,7 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 		if (rx->running && !rx->training)
 			link_fact(rx, LANE_RETRAIN, pos, ts_lane);
 		rx->training = true;
+		frame8b10b_retrain(&rx->frame);
 	}
 	if (stream == 0)
 		return;

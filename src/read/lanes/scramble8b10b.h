@@ -9,8 +9,9 @@
  *   DLLP's CRC-16, the TLP's LCRC, inverted for an EDB-ended one) checks
  *   one way and not the other settles it.
  * Once settled it stays for the capture.  While undecided the stream is
- * taken as scrambled: PIPE data is (digest section 5), and a scrambler
- * cannot be disabled but at the end of Configuration (digest 2).
+ * taken as scrambled: a scrambler can be disabled only at the end of
+ * Configuration (digest 2), and PIPE data is scrambled (digest section 5,
+ * from Intel's PIPE PHY guides: digest UNVERIFIED item 6).
  * Scrambling is chosen per link, not per lane (digest 2: one LFSR per lane
  * "all running in step").
  */

@@ -46,6 +46,8 @@
  *   h are taken as 0 and 1.  A vector with fewer bits than its variable
  *   is extended as IEEE 1364 18.2.1 says (0 or 1 leftmost: zeros; x or z:
  *   x or z); more significant bits than the variable has is VCD_BAD.
+ * - A change of a variable that is not watched is skipped unread: only
+ *   its identifier code is looked at (and that it has one on its line).
  * - $dumpoff: every watched variable becomes x at once (its $end-closed
  *   list of x values follows in the file and is read as usual).
  * - A malformed $var, $scope or $timescale makes the header unreadable
@@ -510,10 +512,11 @@ static bool add_var(struct vcd_parser *p, const struct decl *d, uint64_t line, u
 	char *tmp = malloc(need + 1);
 	if (!tmp)
 		goto oom;
-	memcpy(tmp, p->scope, p->scope_len);
 	size_t at = p->scope_len;
-	if (p->scope_len)
+	if (at) {
+		memcpy(tmp, p->scope, at);
 		tmp[at++] = '.';
+	}
 	memcpy(tmp + at, ref, ref_len);
 	o->path = arena_put(p, tmp, at + ref_len);
 	free(tmp);
@@ -817,35 +820,12 @@ static struct watch *watched(const struct vcd_parser *p, const char *s, size_t n
 /* ------------------------------------------------------------------ */
 /* Value changes */
 
-/* One bit value: 0 or 1 in *bit, or unknown (x, z, u, w, -). */
-static bool bit_value(char c, unsigned *bit, bool *unknown)
-{
-	switch (c) {
-	case '0':
-	case 'l':
-	case 'L':
-		*bit = 0, *unknown = false;
-		return true;
-	case '1':
-	case 'h':
-	case 'H':
-		*bit = 1, *unknown = false;
-		return true;
-	case 'x':
-	case 'X':
-	case 'z':
-	case 'Z':
-	case 'u':
-	case 'U':
-	case 'w':
-	case 'W':
-	case '-':
-		*bit = 0, *unknown = true;
-		return true;
-	default:
-		return false;
-	}
-}
+/* The bit values, plus one: 1 = 0 (also l, L: weak 0), 2 = 1 (h, H),
+ * 3 = unknown (x, z and the VHDL u, w, -); 0 = no bit value. */
+static const uint8_t bit_class[256] = {
+	['0'] = 1, ['l'] = 1, ['L'] = 1, ['1'] = 2, ['h'] = 2, ['H'] = 2, ['x'] = 3, ['X'] = 3,
+	['z'] = 3, ['Z'] = 3, ['u'] = 3, ['U'] = 3, ['w'] = 3, ['W'] = 3, ['-'] = 3,
+};
 
 struct bits {
 	uint64_t value, unknown;
@@ -855,27 +835,95 @@ struct bits {
 	int bad; /* index of a character that is no bit value, or -1 */
 };
 
-static void parse_bits(const char *s, size_t n, struct bits *b)
+/* Eight '0'/'1' characters (the first the most significant) as a byte:
+ * the low bit of each character gathered by one multiplication; false
+ * when one of them is something else. */
+static bool eight_bits(const char *s, unsigned *byte)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+	if ((w & 0xFEFEFEFEFEFEFEFEull) != 0x3030303030303030ull)
+		return false;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	*byte = (unsigned)(((w & 0x0101010101010101ull) * 0x8040201008040201ull) >> 56);
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* A vector's bits, one character at a time: the reference. */
+static void parse_bits_plain(const char *s, size_t n, struct bits *b)
 {
 	b->value = b->unknown = 0;
 	b->digits = n;
 	b->lost = false;
 	b->bad = -1;
-	b->first_unknown = false;
+	b->first_unknown = n > 0 && bit_class[(unsigned char)s[0]] == 3;
 	for (size_t i = 0; i < n; i++) {
-		unsigned bit;
-		bool unk;
-		if (!bit_value(s[i], &bit, &unk)) {
+		unsigned c = bit_class[(unsigned char)s[i]];
+		if (c == 0) {
 			b->bad = (int)i;
 			return;
 		}
-		if (i == 0)
-			b->first_unknown = unk;
+		c--;
 		if ((b->value | b->unknown) >> 63)
 			b->lost = true;
-		b->value = b->value << 1 | bit;
-		b->unknown = b->unknown << 1 | (unk ? 1u : 0u);
+		b->value = b->value << 1 | (c & 1u);
+		b->unknown = b->unknown << 1 | (c >> 1);
 	}
+}
+
+/* parse_bits_plain() eight characters at a time where they are all 0 or
+ * 1 (the usual PIPE word); the same result, tested against it
+ * (vcd_bits_agree). */
+static void parse_bits(const char *s, size_t n, struct bits *b)
+{
+	size_t i = 0;
+	b->value = b->unknown = 0;
+	while (n - i >= 8) {
+		unsigned byte;
+		if (!eight_bits(s + i, &byte) || ((b->value | b->unknown) >> 56))
+			break;
+		b->value = b->value << 8 | byte;
+		b->unknown <<= 8;
+		i += 8;
+	}
+	if (i == 0) {
+		parse_bits_plain(s, n, b);
+		return;
+	}
+	/* the rest one at a time, from where the words stopped */
+	struct bits rest;
+	parse_bits_plain(s + i, n - i, &rest);
+	b->digits = n;
+	b->first_unknown = false; /* the first eight were 0/1 */
+	b->bad = rest.bad < 0 ? -1 : rest.bad + (int)i;
+	b->lost = rest.lost;
+	size_t k = n - i;
+	if (k >= 64) {
+		b->lost |= (b->value | b->unknown) != 0;
+		b->value = rest.value;
+		b->unknown = rest.unknown;
+	} else if (k > 0) {
+		if ((b->value | b->unknown) >> (64 - k))
+			b->lost = true;
+		b->value = b->value << k | rest.value;
+		b->unknown = b->unknown << k | rest.unknown;
+	}
+}
+
+bool vcd_bits_agree(const char *s, size_t n)
+{
+	struct bits a, b;
+	parse_bits(s, n, &a);
+	parse_bits_plain(s, n, &b);
+	if (a.bad != b.bad || a.digits != b.digits)
+		return false;
+	if (a.bad >= 0)
+		return true; /* the value is not used */
+	return a.value == b.value && a.unknown == b.unknown && a.lost == b.lost &&
+	       a.first_unknown == b.first_unknown;
 }
 
 /* The bits as the width-bit variable's value (IEEE 1364 18.2.1: a
@@ -938,6 +986,30 @@ static bool skip_section(struct vcd_parser *p)
 		if (st == TOK_OK && t.len >= 4 && memcmp(t.s + t.len - 4, "$end", 4) == 0)
 			return true;
 	}
+}
+
+/* The code after a vector value when the buffer holds it whole on the
+ * value's line (the usual case): found in place, without a refill, so
+ * that the value's bits are parsed only for a watched code.  False: the
+ * slow way (value_code) decides. */
+static bool peek_code(struct vcd_parser *p, struct tok *code)
+{
+	char *c = p->cur;
+	while (c < p->end && (*c == ' ' || *c == '\t'))
+		c++;
+	if (c >= p->end || (unsigned char)*c <= ' ')
+		return false;
+	char *s = c;
+	while ((unsigned char)*c > ' ')
+		c++;
+	if (c >= p->end || !is_blank((unsigned char)*c))
+		return false;
+	code->s = s;
+	code->len = (size_t)(c - s);
+	code->line = p->line;
+	code->off = p->line_off;
+	p->cur = c;
+	return true;
 }
 
 /* The word after a vector, real or string value: its identifier code,
@@ -1095,6 +1167,31 @@ enum vcd_event vcd_next(struct vcd_parser *p, uint64_t *time_ps, struct vcd_chan
 		case 'B': {
 			struct bits b;
 			struct tok val = t;
+			if (t.len >= 2 && peek_code(p, &code)) {
+				/* fast: the code first; an unwatched change is not read */
+				const struct watch *w = watched(p, code.s, code.len);
+				if (!w)
+					continue;
+				parse_bits(t.s + 1, t.len - 1, &b);
+				if (b.bad < 0) {
+					if (!fit_bits(&b, w->width))
+						return bad(
+						        p, &val, err,
+						        "vector value of %zu bits does not fit the "
+						        "%u-bit variable '%s'",
+						        b.digits, w->width,
+						        tok_text(&code, q, sizeof(q)));
+					return deliver(p, w, &val, b.value, b.unknown, ch);
+				}
+				char vq[48];
+				char badc = t.s[1 + b.bad];
+				return bad(p, &val, err,
+				           "vector value '%s': '%c' is not a bit value (0 1 x z)",
+				           tok_text(&val, vq, sizeof(vq)),
+				           (unsigned char)badc >= 0x21 && (unsigned char)badc < 0x7f
+				                   ? badc
+				                   : '?');
+			}
 			/* what a message needs of the value: reading its code may
 			 * move the buffer under it */
 			char vq[48];
@@ -1111,13 +1208,13 @@ enum vcd_event vcd_next(struct vcd_parser *p, uint64_t *time_ps, struct vcd_chan
 				        vq);
 			if (val.len < 2)
 				return bad(p, &val, err, "vector value 'b' without bits");
+			const struct watch *w = watched(p, code.s, code.len);
+			if (!w)
+				continue;
 			if (b.bad >= 0)
 				return bad(p, &val, err,
 				           "vector value '%s': '%c' is not a bit value (0 1 x z)",
 				           vq, badc);
-			const struct watch *w = watched(p, code.s, code.len);
-			if (!w)
-				continue;
 			if (!fit_bits(&b, w->width))
 				return bad(p, &val, err,
 				           "vector value of %zu bits does not fit the %u-bit "
