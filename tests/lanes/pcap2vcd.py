@@ -723,15 +723,15 @@ class Encoder:
                 code = payload[0] if payload else 0
                 if code == EV_LINK_UP or code == EV_RECOVERY:
                     fresh = code == EV_LINK_UP and not first
-                    # A link-up after the first goes on the lanes as EIOS,
-                    # electrical idle and training again; the lanes cannot
-                    # tell that from a low-power exit through Recovery, and
-                    # the reader writes link-up once a capture (reader_vcd.c):
-                    # expected as recovery
-                    # (and the first training of a capture is its link-up,
-                    # whatever record asked for it)
-                    ev = Event(no, t, EV_RECOVERY if self.trainings else EV_LINK_UP,
-                               fresh, self)
+                    # A link-up after the first record goes on the lanes as
+                    # EIOS, electrical idle and training again.  Only a
+                    # training before any data stream is a link-up on the
+                    # lanes: after a data stream ran (also one the capture
+                    # began in), training looks like Recovery (a speed
+                    # change, an L1 exit) and the reader says recovery,
+                    # keeping the flow-control state (reader_vcd.c): what
+                    # the lanes cannot prove is not claimed
+                    ev = Event(no, t, EV_LINK_UP if first else EV_RECOVERY, fresh, self)
                     self.trainings += 1
                     ev.seq = self.nseq
                     self.nseq += 1

@@ -150,8 +150,8 @@ class Rx8:
                 return
             self.os = 14
             self.kidx += 1
-            if self.trained and not self.ts:
-                self.retrain = True
+            if getattr(self, "ran", False) and not self.ts:
+                self.retrain = True  # training after a data stream ran
             self.ts = True
             self.trained = False
             return
@@ -166,6 +166,7 @@ class Rx8:
             return
         key = self.keys[self.kidx]
         self.kidx += 1
+        self.ran = True
         if self.scr is None and not s0 & phy.K:
             self.scr = (s0 & 255) == key
         data = []
@@ -253,7 +254,7 @@ class Rx128:
                 for j in range(16):
                     self.lfsr[lane], _ = phy.step128(self.lfsr[lane])
             if s0 in (0x1E, 0x2D):
-                if self.trained and not self.ts:
+                if getattr(self, "ran", False) and not self.ts:
                     self.retrain = True
                 self.ts = True
                 self.trained = False
@@ -261,6 +262,7 @@ class Rx128:
                 self.sds = True
             return
         out = bytearray(16 * n)
+        self.ran = True
         for lane in range(n):
             st = self.lfsr[lane]
             b = self.lanes[lane]
@@ -330,12 +332,15 @@ class Out:
         self.n = 0
 
     def event(self, t, code, d):
-        # as the reader does (reader_vcd.c): link-up once, at the first
-        # training both directions finished; every later one a recovery
+        # as the reader does (reader_vcd.c): link-up once, for a training
+        # before any data stream; a training after one is a recovery
         self.trained[d] = t
+        if code == 4:
+            self.retrain = True
         if len(self.trained) == 2:
-            code = 4 if getattr(self, "linked", False) else 1
+            code = 4 if (getattr(self, "linked", False) or getattr(self, "retrain", False)) else 1
             self.linked = True
+            self.retrain = False
             self.add(max(self.trained.values()), 3, 0, bytes([code, 0, 0, 0]))
             self.trained = {}
 
