@@ -37,7 +37,6 @@ ordered by time, down before up at equal times.
 """
 import argparse
 import collections
-import heapq
 import struct
 import sys
 import os
@@ -570,11 +569,9 @@ class Dir128:
             self.prev_data = False
             if kind == self.OS_SKP:
                 self.since_skp = 0
-            if kind == self.OS_SDS or kind == self.OS_SKP:
-                self.data_next = True
-                if kind == self.OS_SDS:
-                    self.sds_done = True
-            return (phy_sync_os(), lanes)
+            if kind == self.OS_SDS:
+                self.sds_done = True  # the next Data Block starts the stream
+            return (SYNC_OS, lanes)
         q = self.queue
         if self.eds_pending:
             self.eds_pending = False
@@ -583,7 +580,7 @@ class Dir128:
             else:
                 self.blocks.append((self.OS_SKP, None))
             return self.next_block_again()
-        if getattr(self, "sds_done", False):
+        if self.sds_done:
             self.sds_done = False
             if self.resume_ev is not None:
                 ev, self.resume_ev = self.resume_ev, None
@@ -607,7 +604,7 @@ class Dir128:
             self.lfsr[lane] = st
             self.par[lane] = par
             lanes.append(b)
-        return (0b10, lanes)
+        return (SYNC_DATA, lanes)
 
     def next_block_again(self):
         self.nblocks -= 1
@@ -616,11 +613,10 @@ class Dir128:
 
     stalled = False
     prev_data = False
-    data_next = False
+    sds_done = False
 
 
-def phy_sync_os():
-    return 0b01
+SYNC_DATA, SYNC_OS = 0b10, 0b01  # TxSyncHeader (phy-digest.md 4.1)
 
 
 # ------------------------------------------------------------ the encoder
