@@ -20,6 +20,7 @@ struct seen {
 	uint64_t t[64], v[64], u[64], line[64];
 	bool idle;
 	unsigned idle_calls;
+	uint64_t bytes; /* what bytes_fn says; 0: no bytes_fn */
 	uint64_t gap, gap_at;
 };
 
@@ -41,6 +42,11 @@ static bool on_idle(void *ctx)
 	return x->idle;
 }
 
+static uint64_t on_bytes(void *ctx)
+{
+	return ((struct seen *)ctx)->bytes;
+}
+
 static void on_gap(void *ctx, const struct lane_pos *pos, uint64_t skipped)
 {
 	struct seen *x = ctx;
@@ -48,15 +54,28 @@ static void on_gap(void *ctx, const struct lane_pos *pos, uint64_t skipped)
 	x->gap_at = pos->time_ps;
 }
 
-static struct lane_sampler *make(struct seen *x, bool clock, enum lane_edge edge, uint64_t period)
+static struct lane_sampler *make_bytes(struct seen *x, bool clock, enum lane_edge edge,
+                                       uint64_t period, uint64_t bytes)
 {
 	memset(x, 0, sizeof(*x));
-	struct lane_sampler_config c = {
-		2, clock ? 0 : LANE_SAMPLE_NO_CLOCK, edge, period, on_edge, on_idle, on_gap, x
-	};
+	x->bytes = bytes;
+	struct lane_sampler_config c = { .slots = 2,
+		                         .clock_slot = clock ? 0 : LANE_SAMPLE_NO_CLOCK,
+		                         .edge = edge,
+		                         .period_ps = period,
+		                         .edge_fn = on_edge,
+		                         .idle_fn = on_idle,
+		                         .gap_fn = on_gap,
+		                         .bytes_fn = x->bytes ? on_bytes : NULL,
+		                         .ctx = x };
 	x->s = lane_sampler_new(&c);
 	ck_assert_ptr_nonnull(x->s);
 	return x->s;
+}
+
+static struct lane_sampler *make(struct seen *x, bool clock, enum lane_edge edge, uint64_t period)
+{
+	return make_bytes(x, clock, edge, period, 0);
 }
 
 static void change(struct lane_sampler *s, unsigned slot, uint64_t v, uint64_t u, uint64_t line)
@@ -175,6 +194,26 @@ START_TEST(test_period_stretches)
 	change(s, 1, 3, 0, 6);
 	lane_sampler_time(s, 1000000001 + 3 * (uint64_t)LANE_SAMPLE_REPEAT_MAX, 7, 70);
 	ck_assert_uint_eq(x.n, LANE_SAMPLE_REPEAT_MAX + 1);
+	lane_sampler_free(s);
+}
+END_TEST
+
+/* In all no more samples than the file's size allows: a small file with
+ * a tiny period cannot make a billion symbol times. */
+START_TEST(test_period_budget)
+{
+	struct seen x;
+	struct lane_sampler *s = make_bytes(&x, false, LANE_EDGE_RISING, 1, 10);
+	change(s, 1, 1, 0, 1);
+	lane_sampler_time(s, 0, 2, 0);
+	lane_sampler_time(s, LANE_SAMPLE_REPEAT_MAX + 1000, 3, 30);
+	ck_assert_uint_eq(x.n, LANE_SAMPLE_REPEAT_MAX); /* the stretch cut */
+	ck_assert_uint_eq(x.gap, 1000);
+	change(s, 1, 2, 0, 4);
+	lane_sampler_time(s, LANE_SAMPLE_REPEAT_MAX + 2000, 5, 50);
+	/* 10 bytes: 640 more samples, the other 360 cut */
+	ck_assert_uint_eq(x.n, LANE_SAMPLE_REPEAT_MAX + 10 * LANE_SAMPLE_PER_BYTE);
+	ck_assert_uint_eq(x.gap, 1000 + 1000 - 10 * LANE_SAMPLE_PER_BYTE);
 	lane_sampler_free(s);
 }
 END_TEST
@@ -445,6 +484,7 @@ Suite *suite_lane_sample(void)
 	tcase_add_test(tc, test_falling_and_unknown);
 	tcase_add_test(tc, test_period);
 	tcase_add_test(tc, test_period_stretches);
+	tcase_add_test(tc, test_period_budget);
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_link_events);
 	suite_add_tcase(s, tc);

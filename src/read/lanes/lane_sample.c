@@ -25,6 +25,7 @@ struct lane_sampler {
 	uint64_t clock_line, clock_off; /* the clock's change in it */
 	bool started; /* period: t0 seen */
 	uint64_t next_sample;
+	uint64_t samples; /* period samples made */
 };
 
 struct lane_sampler *lane_sampler_new(const struct lane_sampler_config *cfg)
@@ -124,6 +125,17 @@ static void period_samples(struct lane_sampler *s, uint64_t until, uint64_t line
 		return;
 	}
 	uint64_t n = count > LANE_SAMPLE_REPEAT_MAX ? LANE_SAMPLE_REPEAT_MAX : count;
+	if (s->cfg.bytes_fn) {
+		uint64_t bytes = s->cfg.bytes_fn(s->cfg.ctx);
+		uint64_t allowed =
+		        LANE_SAMPLE_REPEAT_MAX + (bytes > UINT64_MAX / LANE_SAMPLE_PER_BYTE / 2
+		                                          ? UINT64_MAX / 2
+		                                          : bytes * LANE_SAMPLE_PER_BYTE);
+		uint64_t left = allowed > s->samples ? allowed - s->samples : 0;
+		if (n > left)
+			n = left;
+	}
+	s->samples += n;
 	for (uint64_t i = 0; i < n; i++) {
 		struct lane_pos pos = { s->next_sample, line, off };
 		s->cfg.edge_fn(s->cfg.ctx, &pos);

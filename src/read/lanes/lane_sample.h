@@ -17,8 +17,11 @@
  *   carries a symbol (valid = 0, x/z) are skipped without iterating each
  *   period; a stretch that carries a symbol and does not change for more
  *   than LANE_SAMPLE_REPEAT_MAX periods is cut there, and gap() is told
- *   how many symbol times were not delivered (a hostile file cannot make
- *   the reader spin for 2^63 ps).
+ *   how many symbol times were not delivered; and in all no more than
+ *   LANE_SAMPLE_REPEAT_MAX + LANE_SAMPLE_PER_BYTE samples per byte of the
+ *   file read (bytes_fn) are made, the rest cut the same way: the work is
+ *   bounded by the file's size, not by its time span over the period (a
+ *   hostile file cannot make the reader spin for 2^63 ps).
  */
 #ifndef DLLPCHECK_LANE_SAMPLE_H
 #define DLLPCHECK_LANE_SAMPLE_H
@@ -32,6 +35,7 @@
 
 #define LANE_SAMPLE_NO_CLOCK (~0u)
 #define LANE_SAMPLE_REPEAT_MAX 65536u
+#define LANE_SAMPLE_PER_BYTE 64u
 
 struct lane_sampler_config {
 	unsigned slots; /* slots 0 .. slots-1 */
@@ -41,6 +45,7 @@ struct lane_sampler_config {
 	void (*edge_fn)(void *ctx, const struct lane_pos *pos);
 	bool (*idle_fn)(void *ctx); /* optional: no lane carries a symbol */
 	void (*gap_fn)(void *ctx, const struct lane_pos *pos, uint64_t skipped);
+	uint64_t (*bytes_fn)(void *ctx); /* optional: bytes of the file read */
 	void *ctx;
 };
 

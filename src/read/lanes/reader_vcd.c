@@ -477,14 +477,20 @@ static bool on_idle(void *ctx)
 	return true;
 }
 
+static uint64_t on_bytes(void *ctx)
+{
+	return vcd_bytes_read(((struct vcd_reader *)ctx)->p);
+}
+
 static void on_gap(void *ctx, const struct lane_pos *pos, uint64_t skipped)
 {
 	struct vcd_reader *vr = ctx;
 	add_malformed(vr, pos, false, DIR_DOWN, false, 0,
 	              "t=" TIME_PS_FMT "s: %" PRIu64
 	              " more symbol times with nothing changing on the lanes: not decoded "
-	              "(at most %u in a row)",
-	              TIME_PS_ARGS(pos->time_ps), skipped, LANE_SAMPLE_REPEAT_MAX);
+	              "(at most %u in a row, %u per byte of the file)",
+	              TIME_PS_ARGS(pos->time_ps), skipped, LANE_SAMPLE_REPEAT_MAX,
+	              LANE_SAMPLE_PER_BYTE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -710,6 +716,7 @@ void *vcd_reader_new(FILE *fp, const char *name, const struct lane_options *opts
 		.edge_fn = on_edge,
 		.idle_fn = on_idle,
 		.gap_fn = on_gap,
+		.bytes_fn = on_bytes,
 		.ctx = vr,
 	};
 	vr->smp = lane_sampler_new(&sc);
