@@ -204,4 +204,34 @@ else
 	fail "properties on the records rebuilt from lanes"
 	grep -v '^[0-9]* passed' "$w/props" | head -20 || true
 fi
+
+# ---- a link-up after link-down is a link-up, a retrain a recovery --------
+# At 2.5/5 GT/s a link that went down trains again from Polling (port D's
+# TS1 with the Link number PAD), which proves the data link layer went
+# down: the reader writes link-up, and the fc.init.reinit near miss (a
+# re-initialisation after link-down) stays clean.  A retrain (TS with link
+# numbers: a recovery event on the lanes) keeps the flow-control state, so
+# the fire trace with a recovery before its InitFC1 restart still fires.
+sed 's/^1us /990ns down EVENT recovery\n1us /' "$srcdir/tests/scenarios/fc.init.reinit/fire.trace" |
+	tr '\r' ' ' >"$w/reinit-fire.trace"
+cp "$srcdir/tests/scenarios/fc.init.reinit/miss.trace" "$w/reinit-miss.trace"
+for t in miss fire; do
+	run_dllpcheck -q --write-pcap "$w/reinit-$t.pcap" "$w/reinit-$t.trace"
+	$PY "$enc" "$w/reinit-$t.pcap" "$w/reinit-$t.vcd" --form pipe16 --lanes 4 2>/dev/null
+	run_dllpcheck --decode "$w/reinit-$t.vcd"
+	ups=$(grep -c 'EVENT link-up' "$tmpdir/out" || true)
+	recs=$(grep -c 'EVENT recovery' "$tmpdir/out" || true)
+	if [ $t = miss ]; then want="2 0"; else want="1 1"; fi
+	[ "$ups $recs" = "$want" ] && pass ||
+		fail "fc.init.reinit $t from lanes: $ups link-up and $recs recovery events, want $want"
+	run_dllpcheck "$w/reinit-$t.vcd"
+	expect_status 0 "fc.init.reinit $t from lanes (a warning at most)"
+	if [ $t = miss ]; then
+		# link-down, Polling, link-up: no finding at all
+		expect_grep "$tmpdir/out" 'findings: 0 error, 0 warning, 0 info' "fc.init.reinit near miss from lanes"
+	else
+		# a recovery keeps the state: the restart fires
+		expect_grep "$tmpdir/out" 'warning fc\.init\.reinit' "fc.init.reinit fire from lanes"
+	fi
+done
 finish

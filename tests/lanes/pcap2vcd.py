@@ -212,8 +212,17 @@ class Dir8:
         for _ in range(n):
             self.rows.append((R_SKP, [K | phy.SKP] * self.N))
 
-    def ts_rows(self, ident):
+    def ts_rows(self, ident, polling=False):
         e = self.enc
+        if polling:
+            # Polling: Link and Lane numbers PAD (PCIe Base 4.2.6.2), what
+            # tells the reader the link went through Detect
+            for _ in range(e.nts):
+                self.rows.append((R_COM, [K | phy.COM] * self.N))
+                fields = [[K | phy.PAD, K | phy.PAD, 0x18, e.rate_id, e.train_ctl] + [ident] * 10
+                          for lane in range(self.N)]
+                for j in range(15):
+                    self.rows.append((R_OSD, [fields[lane][j] for lane in range(self.N)]))
         for _ in range(e.nts):
             self.rows.append((R_COM, [K | phy.COM] * self.N))
             fields = [[0, lane, 0x18, e.rate_id, e.train_ctl] + [ident] * 10
@@ -230,7 +239,7 @@ class Dir8:
                 self.rows.append((R_OSD, [K | phy.IDL] * self.N))
             for _ in range(32):
                 self.rows.append((R_NONE, None))
-        self.ts_rows(0x4A)
+        self.ts_rows(0x4A, polling=ev.fresh)
         self.ts_rows(0x45)
         resume = s + len(self.rows)
         self.hold = INF
@@ -720,14 +729,19 @@ class Encoder:
                 if code == EV_LINK_UP or code == EV_RECOVERY:
                     fresh = code == EV_LINK_UP and not first
                     # A link-up after the first record goes on the lanes as
-                    # EIOS, electrical idle and training again.  Only a
-                    # training before any data stream is a link-up on the
-                    # lanes: after a data stream ran (also one the capture
-                    # began in), training looks like Recovery (a speed
-                    # change, an L1 exit) and the reader says recovery,
-                    # keeping the flow-control state (reader_vcd.c): what
-                    # the lanes cannot prove is not claimed
-                    ev = Event(no, t, EV_LINK_UP if first else EV_RECOVERY, fresh, self)
+                    # EIOS, electrical idle and training again.  A training
+                    # after a data stream ran (also one the capture began
+                    # in) looks like Recovery (a speed change, an L1 exit)
+                    # and the reader says recovery, keeping the flow-control
+                    # state (reader_vcd.c), unless port D's TS show Polling:
+                    # what the lanes cannot prove is not claimed
+                    # At 2.5/5 GT/s a link-up after link-down trains from
+                    # Polling (Link number PAD), which the reader takes as
+                    # the proof of a new link-up; 128b/130b has no Polling
+                    # (a link trains at 2.5 GT/s first), so there it stays
+                    # a recovery
+                    up = first or (fresh and self.coding == "8b")
+                    ev = Event(no, t, EV_LINK_UP if up else EV_RECOVERY, fresh, self)
                     self.trainings += 1
                     ev.seq = self.nseq
                     self.nseq += 1

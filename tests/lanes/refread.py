@@ -152,6 +152,10 @@ class Rx8:
             self.kidx += 1
             if getattr(self, "ran", False) and not self.ts:
                 self.retrain = True  # training after a data stream ran
+            if not self.ts:
+                self.polling = False
+            if s0 == phy.K | phy.PAD:
+                self.polling = True  # Link number PAD: Polling, after Detect
             self.ts = True
             self.trained = False
             return
@@ -177,7 +181,8 @@ class Rx8:
         if self.ts:
             self.ts = False
             self.trained = True
-            self.out.event(t, 4 if getattr(self, "retrain", False) else 1, self.d)
+            self.out.event(t, 4 if getattr(self, "retrain", False) else 1, self.d,
+                           getattr(self, "polling", False))
             self.retrain = False
         for i, (v, err) in enumerate(data):
             self.stream(t, v, err)
@@ -331,14 +336,20 @@ class Out:
         self.trained = {}
         self.n = 0
 
-    def event(self, t, code, d):
+    def event(self, t, code, d, polling=False):
         # as the reader does (reader_vcd.c): link-up once, for a training
-        # before any data stream; a training after one is a recovery
+        # before any data stream; a training after one is a recovery,
+        # unless port D (down) trained from Polling (Link number PAD)
         self.trained[d] = t
         if code == 4:
             self.retrain = True
+        if polling and d == 0:
+            self.polling_down = True
         if len(self.trained) == 2:
             code = 4 if (getattr(self, "linked", False) or getattr(self, "retrain", False)) else 1
+            if getattr(self, "polling_down", False):
+                code = 1
+            self.polling_down = False
             self.linked = True
             self.retrain = False
             self.add(max(self.trained.values()), 3, 0, bytes([code, 0, 0, 0]))

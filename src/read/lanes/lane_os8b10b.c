@@ -121,6 +121,9 @@ void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out 
 			l->what = WHAT_TS;
 			l->left = 14; /* COM + 15 (Table 4-25) */
 			out->event = LANE_EV_TS;
+			/* symbol 1 is the Link number: PAD in Polling (lane_packet.h) */
+			if (k && byte == K_PAD)
+				out->event |= LANE_EV_TS_PAD_LINK;
 		} else {
 			/* COM then a framing K symbol: no ordered set we know; the
 			 * symbol goes to the stream, whose framing reports it */

@@ -43,6 +43,7 @@ enum lane_out_kind {
 };
 
 #define LANE_EV_TS 0x01u /* this symbol made its ordered set a TS1/TS2 */
+#define LANE_EV_TS_PAD_LINK 0x02u /* ... whose Link number (symbol 1) is PAD */
 
 struct lane_out {
 	uint8_t kind; /* enum lane_out_kind */

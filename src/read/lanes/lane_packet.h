@@ -46,6 +46,10 @@ struct lane_packet {
 	size_t len;
 	const char *reason; /* LANE_FRAMING, and phy_error: the first problem,
 	                     * in words ("lane 2: disparity error in D21.5") */
+	bool polling; /* LANE_TRAINED: the training had TS1/TS2 whose Link
+	               * number was PAD, as a port sends them in Polling, a state
+	               * reached only from Detect, where LinkUp is 0 (PCIe Base
+	               * 4.2.6.2, Polling.Active: Link and Lane numbers PAD) */
 };
 
 typedef void (*lane_packet_fn)(void *ctx, const struct lane_packet *pkt);

@@ -19,7 +19,9 @@
  *   LANE_TRAINED          link-up once every mapped direction has sent
  *                         it (at the later one), then recovery after a
  *                         LANE_RETRAIN, once per retrain (when both
- *                         directions retrain, at the later resume); an
+ *                         directions retrain, at the later resume), or
+ *                         link-up again when port D's training went
+ *                         through Polling (lane_packet.h polling); an
  *                         event of the link, written as down (as the
  *                         text traces and samples write them).
  */
@@ -289,6 +291,20 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 			e->len = 0;
 		break;
 	case LANE_TRAINED:
+		if (pkt->polling && dir == DIR_DOWN && (vr->link_up || vd->retraining)) {
+			/* port D trained from Polling (Link number PAD): Polling
+			 * is entered only from Detect, where LinkUp is 0, so the
+			 * data link layer went down and initialises again: a
+			 * link-up, not a recovery, once every direction trained.
+			 * Only port D's TS tell it: an upstream port also sends a
+			 * PAD Link number in Configuration, which Recovery may
+			 * enter with LinkUp 1 (PCIe Base 4.2.6.3.1) */
+			vr->link_up = false;
+			for (unsigned d = 0; d < DIR_COUNT; d++) {
+				vr->dir[d].trained = !vr->dir[d].retraining;
+				vr->dir[d].retraining = false;
+			}
+		}
 		if (vd->retraining) {
 			/* a retrain resumed: recovery, once when every direction
 			 * that retrained has resumed; also in a capture that began

@@ -29,6 +29,7 @@ struct rx8b10b {
 	unsigned lanes;
 	struct scramble_detect det;
 	bool training; /* TS1/TS2 seen, data stream not yet begun */
+	bool polling; /* ... one of them with the Link number PAD */
 	bool running; /* a data stream has run */
 	struct lane_rx lane[LANE_MAX];
 	struct lane_out out[LANE_MAX];
@@ -105,6 +106,7 @@ static void observe(struct rx8b10b *rx, unsigned lane, const struct lane_pos *po
 void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct lane_sym *syms)
 {
 	unsigned n = rx->lanes, ts_lane = LANE_MAX;
+	bool pad_link = false;
 	uint32_t stream = 0, good = 0, os = 0, os_err = 0; /* lane masks */
 	for (unsigned i = 0; i < n; i++) {
 		struct lane_out *o = &rx->out[i];
@@ -120,6 +122,8 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 				os_err |= 1u << i;
 			if ((o->event & LANE_EV_TS) && ts_lane == LANE_MAX)
 				ts_lane = i;
+			if (o->event & LANE_EV_TS_PAD_LINK)
+				pad_link = true;
 		}
 	}
 	if (rx->symbol) {
@@ -144,13 +148,19 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 	if (ts_lane != LANE_MAX) {
 		if (rx->running && !rx->training)
 			link_fact(rx, LANE_RETRAIN, pos, ts_lane);
+		if (!rx->training)
+			rx->polling = false;
 		rx->training = true;
+		rx->polling |= pad_link;
 		frame8b10b_retrain(&rx->frame);
 	}
 	if (stream == 0)
 		return;
 	if (rx->training) {
-		link_fact(rx, LANE_TRAINED, pos, 0);
+		struct lane_packet p = { .kind = LANE_TRAINED,
+			                 .pos = *pos,
+			                 .polling = rx->polling };
+		rx->packet(rx->ctx, &p);
 		rx->training = false;
 	}
 	rx->running = true;
