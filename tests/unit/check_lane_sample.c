@@ -224,15 +224,22 @@ END_TEST
  * every other clock edge has valid = 0 and garbage on the lane, which
  * must carry no symbol. */
 
-static unsigned ts_symbols(unsigned *out, unsigned fill)
+/* A TS1/TS2 (fill 4Ah/45h): as in Polling, Link and Lane numbers PAD,
+ * or as in Recovery, with the Link and Lane numbers (0) */
+static unsigned ts_symbols_as(unsigned *out, unsigned fill, bool polling)
 {
 	static const unsigned head[] = { 0x1BC, 0x1F7, 0x1F7, 0x10, 0x02, 0x00 };
 	unsigned n = 0;
 	for (unsigned i = 0; i < 6; i++)
-		out[n++] = head[i];
+		out[n++] = !polling && (i == 1 || i == 2) ? 0x00 : head[i];
 	for (unsigned i = 0; i < 10; i++)
 		out[n++] = fill;
 	return n;
+}
+
+static unsigned ts_symbols(unsigned *out, unsigned fill)
+{
+	return ts_symbols_as(out, fill, true);
 }
 
 static char *valid_vcd(bool garbage_valid)
@@ -342,11 +349,12 @@ static unsigned phase_symbols(char ph, unsigned *out)
 	static const unsigned dllp[] = { 0x15C, 0x40, 0x08, 0x01, 0x00, 0x4B, 0x75, 0x1FD };
 	unsigned n = 0;
 	switch (ph) {
-	case 'T':
+	case 'T': /* training from Polling (Link numbers PAD) */
+	case 'R': /* a retrain (TS with link numbers, as in Recovery) */
 		for (int i = 0; i < 4; i++)
-			n += ts_symbols(out + n, 0x4A);
+			n += ts_symbols_as(out + n, 0x4A, ph == 'T');
 		for (int i = 0; i < 4; i++)
-			n += ts_symbols(out + n, 0x45);
+			n += ts_symbols_as(out + n, 0x45, ph == 'T');
 		break;
 	case 'I':
 		for (int i = 0; i < 8; i++)
@@ -454,25 +462,36 @@ START_TEST(test_link_events)
 	events_of("TIDI", "", got, sizeof(got));
 	ck_assert_str_eq(got, "Ud");
 	/* a retrain after the link was up: recovery once it resumes */
-	events_of("TIDITIDI", "TIIIIIIIIIIIIIIIIIII", got, sizeof(got));
+	events_of("TIDIRIDI", "TIIIIIIIIIIIIIIIIIII", got, sizeof(got));
 	ck_assert_str_eq(got, "UdRd");
 	/* both retrain: one recovery, at the later resume */
-	events_of("TIDITIDI", "TIDIITIIDI", got, sizeof(got));
+	events_of("TIDIRIDI", "TIDIIRIIDI", got, sizeof(got));
 	ck_assert_str_eq(got, "UduRdu");
 	/* a capture that begins in the data stream (a SKP ordered set the
 	 * first COM): the first training is a retrain, a recovery, never a
 	 * link-up (nothing shows the link went down) */
-	events_of("SIDITIDI", "SIIIIIIIIIIIIIIIIIII", got, sizeof(got));
+	events_of("SIDIRIDI", "SIIIIIIIIIIIIIIIIIII", got, sizeof(got));
 	ck_assert_str_eq(got, "dRd");
-	events_of("SIDITIDI", "SIIIITIIIIIIIIIIII", got, sizeof(got));
+	events_of("SIDIRIDI", "SIIIIRIIIIIIIIIIII", got, sizeof(got));
 	ck_assert_str_eq(got, "dRd");
 	/* EIOS and electrical idle, then training: a retrain as well (a speed
 	 * change or an L1 exit looks so), one recovery at the later resume,
 	 * never a second link-up that would reset the flow-control state */
-	events_of("TIDIETIIIDI", "TIIDIETIDI", got, sizeof(got));
+	events_of("TIDIERIIIDI", "TIIDIERIDI", got, sizeof(got));
 	ck_assert_str_eq(got, "UduRud");
-	events_of("SIDIETIDI", "SIIIIETIIIII", got, sizeof(got));
+	events_of("SIDIERIDI", "SIIIIERIIIII", got, sizeof(got));
 	ck_assert_str_eq(got, "dRd");
+	/* ... but when port D trains from Polling (its TS1 with the Link
+	 * number PAD: entered only from Detect, where LinkUp is 0), the data
+	 * link layer went down: link-up again, once both directions trained */
+	events_of("TIDIETIIIDI", "TIIDIETIDI", got, sizeof(got));
+	ck_assert_str_eq(got, "UduUud");
+	events_of("SIDIETIDI", "SIIIIETIIIII", got, sizeof(got));
+	ck_assert_str_eq(got, "dUd");
+	/* only port D's PAD counts: an upstream port sends PAD in
+	 * Configuration too, which Recovery may enter with the link up */
+	events_of("TIDIERIIIDI", "TIIDIETIDI", got, sizeof(got));
+	ck_assert_str_eq(got, "UduRud");
 }
 END_TEST
 
