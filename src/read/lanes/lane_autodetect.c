@@ -32,6 +32,23 @@ struct tpl {
 	unsigned char key;
 };
 
+/* The names, per role and key.  Intel's 128b/130b PIPE names with the
+ * lane number as a suffix, txsynchd<N>[1:0] (the sync header), txblkst<N>
+ * (start of block) and rxsynchd<N>/rxblkst<N>, are those of the PIPE
+ * interface signals of Intel's Hard IP for PCI Express user guides (e.g.
+ * 683667, L-/H-tile Stratix 10, table "PIPE Interface": txsynchd[1:0],
+ * txblkst[3:0], txdataskip; 683524, Cyclone V, "PIPE Interface Signals":
+ * txdata0, txdatak0, txdataskip0, the lane number a suffix).  The PHY
+ * user guide 683171 (V-Series Transceiver PHY, sections 9.6 and 9.7)
+ * names them differently, pipe_txdata / tx_sync_hdr[1:0] /
+ * tx_blk_start[3:0] and the rx ones: those are not taken, since there the
+ * start of block is one bit per byte of the 32-bit word, which the start
+ * key (one bit) does not read.  A txblkst of 4 bits is refused by the
+ * width check like any other, naming it.  Intel's data-valid signal is
+ * txdataskip, whose name says skip but whose encoding says 1 = valid: it
+ * is not taken by name (a valid of the wrong sense would drop every
+ * word); give it with --lanes valid= when it is 1 for valid.  txdatavalid
+ * <N> is taken by the PIPE name below. */
 static const struct tpl templates[] = {
 	{ "txdata*", ROLE_TX, LANE_KEY_DATA },
 	{ "tx_data*", ROLE_TX, LANE_KEY_DATA },
@@ -44,9 +61,11 @@ static const struct tpl templates[] = {
 	{ "txsyncheader*", ROLE_TX, LANE_KEY_SYNC },
 	{ "pipe_tx*_sync_header", ROLE_TX, LANE_KEY_SYNC },
 	{ "txsyncheader", ROLE_TX, LANE_KEY_SYNC },
+	{ "txsynchd*", ROLE_TX, LANE_KEY_SYNC }, /* Intel Hard IP (comment above) */
 	{ "txstartblock*", ROLE_TX, LANE_KEY_START },
 	{ "pipe_tx*_start_block", ROLE_TX, LANE_KEY_START },
 	{ "txstartblock", ROLE_TX, LANE_KEY_START },
+	{ "txblkst*", ROLE_TX, LANE_KEY_START },
 	{ "txdatavalid*", ROLE_TX, LANE_KEY_VALID },
 	{ "pipe_tx*_data_valid", ROLE_TX, LANE_KEY_VALID },
 	{ "txdatavalid", ROLE_TX, LANE_KEY_VALID },
@@ -61,9 +80,11 @@ static const struct tpl templates[] = {
 	{ "rxsyncheader*", ROLE_RX, LANE_KEY_SYNC },
 	{ "pipe_rx*_sync_header", ROLE_RX, LANE_KEY_SYNC },
 	{ "rxsyncheader", ROLE_RX, LANE_KEY_SYNC },
+	{ "rxsynchd*", ROLE_RX, LANE_KEY_SYNC },
 	{ "rxstartblock*", ROLE_RX, LANE_KEY_START },
 	{ "pipe_rx*_start_block", ROLE_RX, LANE_KEY_START },
 	{ "rxstartblock", ROLE_RX, LANE_KEY_START },
+	{ "rxblkst*", ROLE_RX, LANE_KEY_START },
 	{ "rxdatavalid*", ROLE_RX, LANE_KEY_VALID },
 	{ "pipe_rx*_data_valid", ROLE_RX, LANE_KEY_VALID },
 	{ "rxdatavalid", ROLE_RX, LANE_KEY_VALID },
