@@ -328,6 +328,53 @@ START_TEST(test_auto_vendors)
 }
 END_TEST
 
+/* Intel's 128b/130b PIPE names with the lane number as a suffix
+ * (txsynchd<N>, txblkst<N>, txdatavalid<N> and the rx ones; see
+ * lane_autodetect.c for the guides): data+sync+start+valid per lane. */
+START_TEST(test_auto_intel_128b)
+{
+	static const char *const intel[] = {
+		"tb.rp.txdata0 16", "tb.rp.txsynchd0 2", "tb.rp.txblkst0 1", "tb.rp.txdatavalid0 1",
+		"tb.rp.txdata1 16", "tb.rp.txsynchd1 2", "tb.rp.txblkst1 1", "tb.rp.txdatavalid1 1",
+		"tb.rp.rxdata0 16", "tb.rp.rxsynchd0 2", "tb.rp.rxblkst0 1", "tb.rp.rxdatavalid0 1",
+		"tb.rp.rxdata1 16", "tb.rp.rxsynchd1 2", "tb.rp.rxblkst1 1", "tb.rp.rxdatavalid1 1",
+		"tb.pclk 1",
+	};
+	static const char *const wide_start[] = {
+		"tb.txdata0 32",
+		"tb.txsynchd0 2",
+		"tb.txblkst0 4",
+		"tb.pclk 1",
+	};
+	struct hdr h;
+	struct lane_mapping m;
+	char err[400];
+
+	hdr_make(&h, intel, sizeof(intel) / sizeof(intel[0]));
+	ck_assert_msg(autodetect(&h, DIR_DOWN, &m, err, sizeof(err)), "%s", err);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		ck_assert_int_eq(m.dir[d].form, LANE_FORM_128B);
+		ck_assert_uint_eq(m.dir[d].lanes, 2);
+		ck_assert_uint_eq(m.dir[d].data_bits, 16);
+	}
+	ck_assert_str_eq(path_of(&h, m.dir[DIR_DOWN].var[LANE_KEY_SYNC][1]), "tb.rp.txsynchd1");
+	ck_assert_str_eq(path_of(&h, m.dir[DIR_DOWN].var[LANE_KEY_START][0]), "tb.rp.txblkst0");
+	ck_assert_str_eq(path_of(&h, m.dir[DIR_DOWN].var[LANE_KEY_VALID][1]), "tb.rp.txdatavalid1");
+	ck_assert_str_eq(path_of(&h, m.dir[DIR_UP].var[LANE_KEY_SYNC][0]), "tb.rp.rxsynchd0");
+	ck_assert_str_eq(path_of(&h, m.dir[DIR_UP].var[LANE_KEY_START][1]), "tb.rp.rxblkst1");
+	ck_assert_msg(strstr(m.chose, "PIPE Tx as down: 'tb.rp.txdata*'"), "%s", m.chose);
+	hdr_free(&h);
+
+	/* a start of block of one bit per byte is not read: the width check
+	 * says so, naming the signal */
+	hdr_make(&h, wide_start, sizeof(wide_start) / sizeof(wide_start[0]));
+	ck_assert(!autodetect(&h, DIR_DOWN, &m, err, sizeof(err)));
+	ck_assert_msg(strstr(err, "start of lane 0 is 'tb.txblkst0', 4 bits wide: start wants 1"),
+	              "%s", err);
+	hdr_free(&h);
+}
+END_TEST
+
 Suite *suite_lane_map(void)
 {
 	Suite *s = suite_create("lane_map");
@@ -338,6 +385,7 @@ Suite *suite_lane_map(void)
 	tcase_add_test(tc, test_map_lane_errors);
 	tcase_add_test(tc, test_auto_pipe);
 	tcase_add_test(tc, test_auto_vendors);
+	tcase_add_test(tc, test_auto_intel_128b);
 	suite_add_tcase(s, tc);
 	return s;
 }
