@@ -4,7 +4,8 @@
  * a fixed mapping that the first byte chooses (10-bit codes at a clock,
  * 9-bit symbols with valid at a fixed period, PIPE data + k at a falling
  * edge, PIPE 128b/130b data + sync + start + valid), on the bytes after
- * it.  Covers vcd_parse.c, lane_map.c, lane_sample.c, reader_vcd.c and
+ * it.  Covers the VCD parser (vcd_*.c), the mapping (lane_options.c,
+ * lane_map.c, lane_autodetect.c), lane_sample.c, reader_vcd.c and
  * both lane decoders behind them. */
 #include <stddef.h>
 #include <stdint.h>
