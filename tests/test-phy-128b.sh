@@ -6,15 +6,7 @@
 # without it (a release tarball, CI) the test is skipped.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
-ref="$srcdir/../shared/vectors/phy_ref.py"
-if [ ! -f "$ref" ]; then
-	echo "SKIP: $ref not present (it is not part of the repository): nothing to compare"
-	exit 77
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "SKIP: python3 not found"
-	exit 77
-fi
+need_phy_ref
 dump="$(dirname "$DLLPCHECK")/tests/phy128b-dump"
 "$dump" >"$tmpdir/c.txt" || fail "$dump failed"
 python3 - "$ref" "$tmpdir/c.txt" >"$tmpdir/diff.txt" <<'PY' || fail "the C scrambler or frame CRC differs from phy_ref.py"

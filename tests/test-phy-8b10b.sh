@@ -8,15 +8,7 @@
 # and 256 keys.  Skipped where ../shared is absent (a release tarball, CI).
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
-ref="$srcdir/../shared/vectors/phy_ref.py"
-if [ ! -f "$ref" ]; then
-	echo "SKIP: $ref not present: nothing to cross-check against"
-	exit 77
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "SKIP: python3 is needed to run $ref"
-	exit 77
-fi
+need_phy_ref
 dump=$(dirname "$DLLPCHECK")/tests/dump-8b10b
 "$dump" >"$tmpdir/c.txt" && pass || fail "$dump: exit status $?"
 set +e

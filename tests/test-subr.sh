@@ -50,3 +50,18 @@ finish() {
 	echo "$passes passed, $failures failed"
 	[ "$failures" -eq 0 ] && [ "$passes" -gt 0 ]
 }
+
+# need_phy_ref: sets $ref to ../shared/vectors/phy_ref.py (the project's
+# checked physical-layer reference, beside the repository, not in it), or
+# skips the test (77) where it or python3 is absent (a release tarball, CI).
+need_phy_ref() {
+	ref="$srcdir/../shared/vectors/phy_ref.py"
+	if [ ! -f "$ref" ]; then
+		echo "SKIP: $ref not present (it is not part of the repository): nothing to compare"
+		exit 77
+	fi
+	if ! command -v python3 >/dev/null 2>&1; then
+		echo "SKIP: python3 is needed to run $ref"
+		exit 77
+	fi
+}
