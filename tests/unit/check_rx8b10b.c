@@ -703,6 +703,104 @@ START_TEST(test_ts_cuts_packet)
 }
 END_TEST
 
+static unsigned count_kind(enum lane_packet_kind kind)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < ngot; i++)
+		n += got[i].kind == kind;
+	return n;
+}
+
+/* Replaces the (good) code at (t, lane) with one valid only in the other
+ * disparity column: a disparity error there. */
+static void break_disparity(unsigned t, unsigned lane)
+{
+	unsigned good = trace[t][lane].value;
+	for (unsigned rd = 0; rd < 2; rd++) {
+		unsigned r = rd;
+		if (code8b10b_decode(good, &r).err != CODE8B10B_OK)
+			continue;
+		for (unsigned code = 0; code < 1024; code++) {
+			unsigned r2 = rd;
+			if (code8b10b_decode(code, &r2).err == CODE8B10B_DISPARITY) {
+				trace[t][lane].value = (uint16_t)code;
+				return;
+			}
+		}
+	}
+	ck_abort_msg("no disparity error found");
+}
+
+/* A disparity error in the first SKP of an SKP ordered set (x1): an error
+ * in an ordered set, never the start of a training (no LANE_RETRAIN), and
+ * the DLLP after it intact. */
+START_TEST(test_damaged_skp_is_no_training)
+{
+	struct tx tx;
+	start_stream(&tx, 1, true);
+	unsigned t_skp = tx.t;
+	skp_os(&tx, 3);
+	idle(&tx, 16);
+	dllp(&tx, initfc);
+	idle(&tx, 8);
+	break_disparity(t_skp + 1, 0);
+	run(&tx, LANE_SCRAMBLE_AUTO);
+	ck_assert_uint_eq(count_kind(LANE_RETRAIN), 0);
+	ck_assert_uint_eq(count_kind(LANE_TRAINED), 1);
+	ck_assert_uint_ge(count_kind(LANE_FRAMING), 1);
+	expect(ngot - 1, LANE_DLLP, false, NULL);
+	expect_bytes(ngot - 1, initfc, 6);
+}
+END_TEST
+
+/* A COM on one lane only inside the data stream (a bit error can make
+ * one, x4): no training (ordered sets go on every lane at once), and a
+ * packet before the next COM on every lane is damaged: that lane's
+ * descrambler was reset alone. */
+START_TEST(test_com_on_one_lane)
+{
+	struct tx tx;
+	fill_tlps();
+	tx_init(&tx, 4, true, true);
+	training(&tx);
+	idle(&tx, 64);
+	unsigned t_com = tx.t;
+	idle(&tx, 4 * 20);
+	dllp(&tx, initfc);
+	idle(&tx, 8);
+	trace[t_com][0].value = 0x100u | K_COM;
+	run(&tx, LANE_SCRAMBLE_YES);
+	ck_assert_uint_eq(count_kind(LANE_RETRAIN), 0);
+	ck_assert_uint_eq(count_kind(LANE_TRAINED), 1);
+	expect(ngot - 1, LANE_DLLP, true, "not on every lane");
+}
+END_TEST
+
+/* The COM of one TS2 damaged on one lane (x4): training goes on; the
+ * data stream begins once, at the idle after the last TS2 (no LANE_RETRAIN,
+ * one LANE_TRAINED), and the DLLP after it is intact. */
+START_TEST(test_damaged_training_com)
+{
+	struct tx tx;
+	fill_tlps();
+	tx_init(&tx, 4, true, true);
+	training(&tx);
+	unsigned t_idle = tx.t;
+	idle(&tx, 64);
+	dllp(&tx, initfc);
+	idle(&tx, 8);
+	trace[4 * 16][0].value = 0x3FFu; /* the first TS2's COM: no symbol of the code */
+	run(&tx, LANE_SCRAMBLE_YES);
+	ck_assert_uint_eq(count_kind(LANE_RETRAIN), 0);
+	ck_assert_uint_eq(count_kind(LANE_TRAINED), 1);
+	for (unsigned i = 0; i < ngot; i++)
+		if (got[i].kind == LANE_TRAINED)
+			ck_assert_uint_eq(got[i].t, t_idle);
+	expect(ngot - 1, LANE_DLLP, false, NULL);
+	expect_bytes(ngot - 1, initfc, 6);
+}
+END_TEST
+
 /* Any single bit flipped in one symbol of logical idle: at most one report,
  * on that lane, at that symbol or where the disparity shows it (a flip
  * may also give another good code: a byte of idle, ignored), and the
@@ -1083,6 +1181,9 @@ Suite *suite_rx8b10b(void)
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_code_error_in_tlp);
 	tcase_add_test(tc, test_ts_cuts_packet);
+	tcase_add_test(tc, test_damaged_skp_is_no_training);
+	tcase_add_test(tc, test_com_on_one_lane);
+	tcase_add_test(tc, test_damaged_training_com);
 	tcase_add_test(tc, test_bit_flips_in_idle);
 	tcase_add_test(tc, test_disparity_sweep_in_idle);
 	tcase_add_test(tc, test_disparity_error_in_dllp);

@@ -99,9 +99,17 @@ void lane_rx_step(struct lane_rx *l, const struct lane_sym *in, struct lane_out 
 	}
 	switch (l->os) {
 	case OS_AFTER_COM:
-		if (out->err == CODE8B10B_CODE) {
-			l->os = OS_NONE;
-			break; /* a stream symbol with its error */
+		if (out->err) {
+			/* a code or disparity error right after COM: which ordered
+			 * set it was cannot be told, and a damaged SKP must not read
+			 * as training.  Taken as the SKP OS, the most frequent one
+			 * between packets: the symbol is an error in an ordered set
+			 * and SKP symbols after it belong to the set; anything else
+			 * ends it (a TS's remaining symbols then reach the framing,
+			 * which reports them, and no training is claimed) */
+			l->os = OS_SKP;
+			out->kind = LANE_OUT_OS;
+			return;
 		}
 		if (k && byte == K_SKP) {
 			l->os = OS_SKP;

@@ -22,6 +22,17 @@
 #include "read/lanes/lane_os8b10b.h"
 #include "read/lanes/scramble8b10b.h"
 
+/* "lane N: ..." for packet_out(), one constant string per lane */
+#define SUSPECT(n) "lane " #n ": a COM not on every lane: the descramblers may be out of step"
+static const char *const lane_suspect_reason[LANE_MAX] = {
+	SUSPECT(0),  SUSPECT(1),  SUSPECT(2),  SUSPECT(3),  SUSPECT(4),  SUSPECT(5),  SUSPECT(6),
+	SUSPECT(7),  SUSPECT(8),  SUSPECT(9),  SUSPECT(10), SUSPECT(11), SUSPECT(12), SUSPECT(13),
+	SUSPECT(14), SUSPECT(15), SUSPECT(16), SUSPECT(17), SUSPECT(18), SUSPECT(19), SUSPECT(20),
+	SUSPECT(21), SUSPECT(22), SUSPECT(23), SUSPECT(24), SUSPECT(25), SUSPECT(26), SUSPECT(27),
+	SUSPECT(28), SUSPECT(29), SUSPECT(30), SUSPECT(31),
+};
+#undef SUSPECT
+
 struct rx8b10b {
 	lane_packet_fn packet;
 	lane_symbol_fn symbol;
@@ -31,10 +42,35 @@ struct rx8b10b {
 	bool training; /* TS1/TS2 seen, data stream not yet begun */
 	bool polling; /* ... one of them with the Link number PAD */
 	bool running; /* a data stream has run */
+	/* lanes whose descrambler may be out of step: a COM (which resets
+	 * the LFSR) came on them alone, not on every lane at once as ordered
+	 * sets are sent (phy-digest 3.3); cleared by a COM on every lane */
+	uint32_t lfsr_suspect;
+	lane_packet_fn user_packet; /* cfg->packet, behind packet_out() */
 	struct lane_rx lane[LANE_MAX];
 	struct lane_out out[LANE_MAX];
 	struct frame8b10b frame;
 };
+
+/* Every packet the framing finds goes out here: one completed while a
+ * lane's descrambler may be out of step is damaged (its bytes may be
+ * descrambled with the wrong keys), whatever its CRC says. */
+static void packet_out(void *ctx, const struct lane_packet *pkt)
+{
+	struct rx8b10b *rx = ctx;
+	if (rx->lfsr_suspect && !pkt->phy_error &&
+	    (pkt->kind == LANE_DLLP || pkt->kind == LANE_TLP)) {
+		struct lane_packet p = *pkt;
+		unsigned lane = 0;
+		while (!(rx->lfsr_suspect >> lane & 1u))
+			lane++;
+		p.phy_error = true;
+		p.reason = lane_suspect_reason[lane];
+		rx->user_packet(rx->ctx, &p);
+		return;
+	}
+	rx->user_packet(rx->ctx, pkt);
+}
 
 struct rx8b10b *rx8b10b_new(const struct rx8b10b_config *cfg)
 {
@@ -64,7 +100,8 @@ struct rx8b10b *rx8b10b_new(const struct rx8b10b_config *cfg)
 	scramble_detect_init(&rx->det, cfg->scrambling);
 	for (unsigned i = 0; i < LANE_MAX; i++)
 		lane_rx_init(&rx->lane[i]);
-	frame8b10b_init(&rx->frame, cfg->lanes, &rx->det, cfg->packet, cfg->ctx);
+	rx->user_packet = cfg->packet;
+	frame8b10b_init(&rx->frame, cfg->lanes, &rx->det, packet_out, rx);
 	return rx;
 }
 
@@ -107,6 +144,7 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 {
 	unsigned n = rx->lanes, ts_lane = LANE_MAX;
 	bool pad_link = false;
+	uint32_t ts = 0, com = 0, idle = 0; /* lane masks: TS begun, COM, idle data */
 	uint32_t stream = 0, good = 0, os = 0, os_err = 0; /* lane masks */
 	for (unsigned i = 0; i < n; i++) {
 		struct lane_out *o = &rx->out[i];
@@ -116,10 +154,18 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 			stream |= 1u << i;
 			if (!o->err)
 				good |= 1u << i;
+			/* logical idle: 00h, scrambled or not (phy-digest 3.1) */
+			if (o->kind == LANE_OUT_DATA && !o->err &&
+			    (o->raw == 0 || o->raw == o->key))
+				idle |= 1u << i;
 		} else if (o->kind == LANE_OUT_OS) {
 			os |= 1u << i;
 			if (o->err)
 				os_err |= 1u << i;
+			if (o->event & LANE_EV_TS)
+				ts |= 1u << i;
+			if (o->k && o->raw == K_COM)
+				com |= 1u << i;
 			if ((o->event & LANE_EV_TS) && ts_lane == LANE_MAX)
 				ts_lane = i;
 			if (o->event & LANE_EV_TS_PAD_LINK)
@@ -145,6 +191,18 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 			frame8b10b_os_error(&rx->frame, pos, i, o->raw, o->k, o->err, o->code,
 			                    o->input);
 	}
+	/* an ordered set goes on every lane at once (phy-digest 3.3): a COM
+	 * on some lanes only (a bit error can make one) reset their
+	 * descramblers alone, and a TS begun on some lanes only is no
+	 * training */
+	if (com) {
+		if (com == (stream | os))
+			rx->lfsr_suspect = 0;
+		else
+			rx->lfsr_suspect |= com;
+	}
+	if (ts_lane != LANE_MAX && ts != (stream | os))
+		ts_lane = LANE_MAX;
 	if (ts_lane != LANE_MAX) {
 		if (rx->running && !rx->training)
 			link_fact(rx, LANE_RETRAIN, pos, ts_lane);
@@ -156,7 +214,10 @@ void rx8b10b_step(struct rx8b10b *rx, const struct lane_pos *pos, const struct l
 	}
 	if (stream == 0)
 		return;
-	if (rx->training) {
+	/* the data stream begins with logical idle on every lane (after TS2,
+	 * Configuration.Idle and Recovery.Idle send idle data): a damaged or
+	 * partly seen ordered set is not yet the data stream */
+	if (rx->training && os == 0 && good == stream && idle == stream) {
 		struct lane_packet p = { .kind = LANE_TRAINED,
 			                 .pos = *pos,
 			                 .polling = rx->polling };
