@@ -113,6 +113,9 @@ case_ dm map "no END" "$ci" --form code10 --lanes 8 --damage noend:14
 case_ dm map "no END, DLLP" "$ci" --form pipe8 --lanes 1 --damage noend:2
 case_ dm map "EDB, 8b/10b" "$ci" --form pipe16 --lanes 4 --damage edb:14
 case_ dm map "EDB, 128b/130b" "$ci" --form gen3-16 --lanes 4 --damage edb:14
+# an EDB after an intact LCRC: the ending was damaged, the record PHY_ERROR
+case_ dm map "EDB after an intact LCRC, 8b/10b" "$ci" --form pipe16 --lanes 4 --damage edbkeep:14
+case_ dm map "EDB after an intact LCRC, 128b/130b" "$ci" --form gen3-16 --lanes 4 --damage edbkeep:14
 case_ dm map "frame CRC" "$ci" --form gen3-8 --lanes 4 --damage fcrc:14
 case_ dm map "frame CRC x1" "$ci" --form gen3-32 --lanes 1 --damage fcrc:14
 case_ dm map "lane drop, 8b/10b" "$ci" --form code10 --lanes 4 --damage drop:2:3150

@@ -112,13 +112,15 @@ class PcapWriter:
 
 # ------------------------------------------------------------- the records
 class Packet:
-    __slots__ = ("no", "time", "d", "kind", "payload", "exp", "nullify", "damage", "seq")
+    __slots__ = ("no", "time", "d", "kind", "payload", "exp", "nullify", "damage", "seq",
+                 "bad_end")
 
     def __init__(self, no, time, d, kind, payload):
         self.no, self.time, self.d, self.kind, self.payload = no, time, d, kind, payload
         self.exp = None
         self.nullify = False
         self.damage = None
+        self.bad_end = False  # EDB after an intact LCRC (--damage edbkeep)
 
 
 class Event:
@@ -700,6 +702,8 @@ class Encoder:
     def expect_packet(self, p, t):
         self.eseq += 1
         p.exp = [t, p.d, p.payload, p.kind, self.eseq]
+        if p.bad_end:
+            p.exp[1] |= F_PHY_ERROR
         if self.keep:
             self.expected.append(p.exp)
 
@@ -762,18 +766,28 @@ class Encoder:
                      % (no, "DLLP" if kind == KIND_DLLP else "TLP"))
                 continue
             p = Packet(no, t, d, nk[0], nk[1])
+            if p.kind == KIND_TLP and all(
+                    (a ^ b) == 0xFF for a, b in zip(p.payload[-4:], phy.lcrc(p.payload[:-4]))):
+                # a nullified TLP (LCRC inverted) goes out ended by EDB, as a
+                # transmitter sends it (spec-digest.md 3.4)
+                p.nullify = True
             if self.coding == "128b" and p.kind == KIND_TLP and (len(p.payload) - 6) % 4:
                 warn("record %d: a TLP of %d bytes is no whole number of DW (the STP "
                      "token counts DW): dropped" % (no, len(p.payload) - 6))
                 continue
             dm = a.damage_kind
             if dm and no == a.damage_rec:
-                if dm == "edb":
+                if dm in ("edb", "edbkeep"):
                     if p.kind != KIND_TLP:
-                        raise SystemExit("pcap2vcd: --damage edb: record %d is no TLP" % no)
-                    # nullified: EDB, and the LCRC inverted (spec-digest.md 3.4)
+                        raise SystemExit("pcap2vcd: --damage %s: record %d is no TLP" % (dm, no))
+                    # nullified: EDB, and the LCRC inverted (spec-digest.md 3.4);
+                    # edbkeep: EDB after the intact LCRC, a damaged ending the
+                    # reader must mark PHY_ERROR (the record cannot carry EDB)
                     p.nullify = True
-                    p.payload = p.payload[:-4] + bytes(b ^ 0xFF for b in p.payload[-4:])
+                    if dm == "edb":
+                        p.payload = p.payload[:-4] + bytes(b ^ 0xFF for b in p.payload[-4:])
+                    else:
+                        p.bad_end = True
                 elif dm == "fcrc" and p.kind != KIND_TLP:
                     raise SystemExit("pcap2vcd: --damage fcrc: record %d is no TLP" % no)
                 else:
@@ -1185,7 +1199,7 @@ def finish(e, wr, a):
                 t1 = t0 + (2 * 1538 * e.ts_ps if e.coding == "8b" else 2 * 375 * 16 * e.ts_ps)
             args.append("--window=%d:%s" % (t0, "inf" if t1 == INF else "%d" % t1))
             args.append("--require-damage")
-        elif a.damage_kind == "flip":
+        elif a.damage_kind in ("flip", "edbkeep"):
             args.append("--require-damage")
         with open(a.compare_args, "w") as f:
             f.write(" ".join(args) + "\n")
@@ -1241,7 +1255,8 @@ def main(argv=None):
     ap.add_argument("--expect", help="write the records the reader must give back")
     ap.add_argument("--map", action="store_true", help="print the --lanes arguments")
     ap.add_argument("--map-file", help="write the --lanes arguments to this file")
-    ap.add_argument("--damage", help="flip:R | noend:R | fcrc:R | edb:R | drop:LANE:TIME_NS")
+    ap.add_argument("--damage",
+                    help="flip:R | noend:R | fcrc:R | edb:R | edbkeep:R | drop:LANE:TIME_NS")
     ap.add_argument("--compare-args", help="write the compare.py options the damage needs")
     a = ap.parse_args(argv)
     if a.lanes not in WIDTHS:
@@ -1253,14 +1268,14 @@ def main(argv=None):
             a.drop = (int(parts[1]), int(parts[2]) * 1000)
             if a.drop[0] >= a.lanes:
                 ap.error("--damage drop: no lane %d" % a.drop[0])
-        elif parts[0] in ("flip", "noend", "fcrc", "edb") and len(parts) == 2:
+        elif parts[0] in ("flip", "noend", "fcrc", "edb", "edbkeep") and len(parts) == 2:
             a.damage_kind, a.damage_rec = parts[0], int(parts[1])
             coding = FORMS[a.form][0]
             if (a.damage_kind in ("flip", "noend") and coding != "8b") or \
                     (a.damage_kind == "fcrc" and coding != "128b"):
                 ap.error("--damage %s does not apply to %s" % (a.damage_kind, a.form))
         else:
-            ap.error("--damage: flip:R, noend:R, fcrc:R, edb:R or drop:LANE:TIME_NS")
+            ap.error("--damage: flip:R, noend:R, fcrc:R, edb:R, edbkeep:R or drop:LANE:TIME_NS")
     e, wr = run(a)
     finish(e, wr, a)
 
