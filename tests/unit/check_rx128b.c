@@ -376,6 +376,10 @@ struct sink {
 	uint8_t sym0[64]; /* the first descrambled symbols of lane 0 */
 	unsigned flags0[64];
 	size_t n0;
+	/* the "not decoded from here" reports (lost_span), counted apart so
+	 * the packet lists stay those of the stream */
+	size_t lost;
+	uint64_t lost_time;
 };
 
 #define MAX_GOT 64
@@ -385,6 +389,13 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 	struct sink *s = ctx;
 	struct got *g;
 
+	if (pkt->lost_span) {
+		ck_assert_int_eq(pkt->kind, LANE_FRAMING);
+		ck_assert_ptr_nonnull(strstr(pkt->reason, "not decoded from here"));
+		if (!s->lost++)
+			s->lost_time = pkt->pos.time_ps;
+		return;
+	}
 	ck_assert_uint_lt(s->n, MAX_GOT);
 	g = &s->p[s->n++];
 	g->kind = pkt->kind;
@@ -608,6 +619,13 @@ START_TEST(test_bad_fcrc)
 		ck_assert_ptr_nonnull(strstr(s.p[1].reason, "Frame CRC"));
 		expect(&s, 2, LANE_TLP, r, n, false, false); /* after the SKP */
 		ck_assert_uint_eq(s.n, 3);
+		/* the data blocks after the error's block up to the SKP (x1:
+		 * the TLP runs on into the next block): said once, after it */
+		ck_assert_uint_eq(s.lost, lanes == 1 ? 1 : 0);
+		if (s.lost) {
+			ck_assert_uint_gt(s.lost_time, s.p[1].time);
+			ck_assert_uint_lt(s.lost_time, s.p[2].time);
+		}
 		free(s.p);
 		tx_free(&t);
 	}

@@ -46,6 +46,9 @@ struct lane_packet {
 	size_t len;
 	const char *reason; /* LANE_FRAMING, and phy_error: the first problem,
 	                     * in words ("lane 2: disparity error in D21.5") */
+	bool lost_span; /* LANE_FRAMING: what the direction sends from here is
+	                 * not decoded until the decoder is back in step: any
+	                 * number of packets may be missing */
 	bool polling; /* LANE_TRAINED: the training had TS1/TS2 whose Link
 	               * number was PAD, as a port sends them in Polling, a state
 	               * reached only from Detect, where LinkUp is 0 (PCIe Base

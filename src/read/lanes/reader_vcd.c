@@ -51,6 +51,7 @@ struct qent {
 	enum rec_kind kind;
 	enum link_dir dir;
 	bool has_dir, has_lane;
+	bool lost_span; /* see reader_malformed.lost_span */
 	unsigned lane;
 	uint8_t flags;
 	struct lane_pos pos;
@@ -198,6 +199,7 @@ static struct qent *add_malformed(struct vcd_reader *vr, const struct lane_pos *
 		return NULL;
 	va_list ap;
 	e->malformed = true;
+	e->lost_span = false;
 	e->has_dir = has_dir;
 	e->has_lane = has_lane;
 	e->lane = lane;
@@ -352,9 +354,11 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 		/* "down lane 2, t=...s: why": the decoders' reasons begin
 		 * with "lane N: ", said here once */
 		const char *why = lane_reason(pkt->reason, pkt->lane, "framing error");
-		add_malformed(vr, &pkt->pos, true, dir, true, pkt->lane,
-		              "%s lane %u, t=" TIME_PS_FMT "s: %s", link_dir_name(dir), pkt->lane,
-		              TIME_PS_ARGS(pkt->pos.time_ps), why);
+		e = add_malformed(vr, &pkt->pos, true, dir, true, pkt->lane,
+		                  "%s lane %u, t=" TIME_PS_FMT "s: %s", link_dir_name(dir),
+		                  pkt->lane, TIME_PS_ARGS(pkt->pos.time_ps), why);
+		if (e)
+			e->lost_span = pkt->lost_span;
 		break;
 	}
 	}
@@ -616,6 +620,7 @@ static enum reader_result vcd_reader_next(void *state, struct record *rec,
 		bad->lane = e->lane;
 		bad->has_time = true;
 		bad->time_ps = e->pos.time_ps;
+		bad->lost_span = e->lost_span;
 		return READER_MALFORMED;
 	}
 	if (e->len)

@@ -49,6 +49,11 @@ struct rx128b {
 	bool ts_seen; /* TS1/TS2 since the last data stream began */
 	bool stream_ran; /* a data stream ran since the last TS1/TS2 */
 	uint64_t sym; /* symbol times of Data Blocks, for the IDL rule */
+	/* Data Blocks seen while no data stream is in step (before the first
+	 * SDS or SKP OS, or after a framing error stopped it): their packets
+	 * cannot be found; said at the first of them (lost_span), never
+	 * passed over in silence */
+	uint64_t unread_blocks;
 	char reason[128];
 	uint8_t row[BLOCK128B_SYMS * 32]; /* a Data Block's stream bytes */
 	struct stream128b stream;
@@ -300,8 +305,23 @@ static void block_set(struct rx128b *rx)
 		idle_os(rx, ref);
 		return;
 	}
-	if (rx->st != RX_AFTER_SDS && rx->st != RX_AFTER_SKP)
-		return; /* no stream: where its tokens are is not known */
+	if (rx->st != RX_AFTER_SDS && rx->st != RX_AFTER_SKP) {
+		/* no stream: where its tokens are is not known */
+		if (!rx->unread_blocks++) {
+			struct lane_packet p = {
+				.kind = LANE_FRAMING,
+				.pos = *block128b_pos(r, 0),
+				.reason = "lane 0: data blocks not decoded from here to the next "
+				          "SDS or "
+				          "SKP ordered set: no data stream in step (the capture "
+				          "began "
+				          "inside one, or a framing error stopped it)",
+				.lost_span = true,
+			};
+			rx->cfg.packet(rx->cfg.ctx, &p);
+		}
+		return;
+	}
 	if (rx->st == RX_AFTER_SKP) {
 		/* a resynchronisation: only a clean set of Data Blocks */
 		for (unsigned l = 0; l < rx->cfg.lanes; l++)
@@ -312,6 +332,7 @@ static void block_set(struct rx128b *rx)
 	}
 	bool sds = rx->st == RX_AFTER_SDS;
 
+	rx->unread_blocks = 0;
 	rx->st = RX_STREAM;
 	stream128b_start(&rx->stream);
 	if (!set_ok(rx, ref))
