@@ -653,12 +653,12 @@ static void start_stream(struct tx *tx, unsigned w, bool scr)
 	idle(tx, 16 * w);
 }
 
-/* Replaces the symbol at (t, lane) with an invalid code that leaves the
- * running disparity where the good one did, so that only this symbol is
- * bad. */
-static void break_code(unsigned t, unsigned lane, const struct tx *tx)
+/* Replaces the good code at (t, lane) with one that decodes with the
+ * error want (CODE8B10B_CODE: no code of either column; DISPARITY: a code
+ * of the other column); same_rd: one that leaves the running disparity
+ * where the good one did, so that only this symbol is bad. */
+static void break_symbol(unsigned t, unsigned lane, int want, bool same_rd)
 {
-	(void)tx;
 	unsigned good = trace[t][lane].value;
 	for (unsigned rd = 0; rd < 2; rd++) {
 		unsigned r = rd;
@@ -668,13 +668,19 @@ static void break_code(unsigned t, unsigned lane, const struct tx *tx)
 		for (unsigned code = 0; code < 1024; code++) {
 			unsigned r2 = rd;
 			struct code8b10b b = code8b10b_decode(code, &r2);
-			if (b.err == CODE8B10B_CODE && r2 == r) {
+			if ((int)b.err == want && (!same_rd || r2 == r)) {
 				trace[t][lane].value = (uint16_t)code;
 				return;
 			}
 		}
 	}
-	ck_abort_msg("no invalid code found");
+	ck_abort_msg("no such code found");
+}
+
+static void break_code(unsigned t, unsigned lane, const struct tx *tx)
+{
+	(void)tx;
+	break_symbol(t, lane, CODE8B10B_CODE, true);
 }
 
 /* TS1 while a packet is open: the packet (it began first, and lost its END)
@@ -711,26 +717,6 @@ static unsigned count_kind(enum lane_packet_kind kind)
 	return n;
 }
 
-/* Replaces the (good) code at (t, lane) with one valid only in the other
- * disparity column: a disparity error there. */
-static void break_disparity(unsigned t, unsigned lane)
-{
-	unsigned good = trace[t][lane].value;
-	for (unsigned rd = 0; rd < 2; rd++) {
-		unsigned r = rd;
-		if (code8b10b_decode(good, &r).err != CODE8B10B_OK)
-			continue;
-		for (unsigned code = 0; code < 1024; code++) {
-			unsigned r2 = rd;
-			if (code8b10b_decode(code, &r2).err == CODE8B10B_DISPARITY) {
-				trace[t][lane].value = (uint16_t)code;
-				return;
-			}
-		}
-	}
-	ck_abort_msg("no disparity error found");
-}
-
 /* A disparity error in the first SKP of an SKP ordered set (x1): an error
  * in an ordered set, never the start of a training (no LANE_RETRAIN), and
  * the DLLP after it intact. */
@@ -743,7 +729,7 @@ START_TEST(test_damaged_skp_is_no_training)
 	idle(&tx, 16);
 	dllp(&tx, initfc);
 	idle(&tx, 8);
-	break_disparity(t_skp + 1, 0);
+	break_symbol(t_skp + 1, 0, CODE8B10B_DISPARITY, false);
 	run(&tx, LANE_SCRAMBLE_AUTO);
 	ck_assert_uint_eq(count_kind(LANE_RETRAIN), 0);
 	ck_assert_uint_eq(count_kind(LANE_TRAINED), 1);
