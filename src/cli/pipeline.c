@@ -19,11 +19,9 @@ static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
 {
 	/* a lost stretch (a lane decoder out of step) may have held any
 	 * number of packets */
-	unsigned n = bad->lost_span ? READER_DAMAGED_MANY : 1;
-	for (unsigned i = 0; i < n; i++)
-		fc_model_damaged(ctx, bad->has_link ? bad->link : -1,
-		                 bad->has_dir ? (int)bad->dir : -1,
-		                 bad->kind == REC_DLLP || bad->kind == REC_TLP ? bad->kind : 0);
+	fc_model_damaged(ctx, bad->has_link ? bad->link : -1, bad->has_dir ? (int)bad->dir : -1,
+	                 bad->kind == REC_DLLP || bad->kind == REC_TLP ? bad->kind : 0,
+	                 bad->lost_span ? FC_DAMAGED_MANY : 1);
 }
 
 void pipeline_check(const struct config *cfg, struct reader *r, const char *path, FILE *out,

@@ -204,21 +204,22 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 	}
 }
 
-void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind)
+void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind, unsigned packets)
 {
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		struct fc_link *link = m->links[i];
-		if (!link || (link_index >= 0 && (unsigned)link_index != i))
-			continue;
-		for (unsigned p = 0; p < DIR_COUNT; p++) {
-			if (dir >= 0 && (unsigned)dir != p)
+	for (unsigned n = 0; n < packets; n++)
+		for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+			struct fc_link *link = m->links[i];
+			if (!link || (link_index >= 0 && (unsigned)link_index != i))
 				continue;
-			if (kind == 0 || kind == REC_DLLP)
-				fc_damaged_dllp(m, link, (enum link_dir)p);
-			if (kind == 0 || kind == REC_TLP)
-				fc_damaged_tlp(m, link, (enum link_dir)p);
+			for (unsigned p = 0; p < DIR_COUNT; p++) {
+				if (dir >= 0 && (unsigned)dir != p)
+					continue;
+				if (kind == 0 || kind == REC_DLLP)
+					fc_damaged_dllp(m, link, (enum link_dir)p);
+				if (kind == 0 || kind == REC_TLP)
+					fc_damaged_tlp(m, link, (enum link_dir)p);
+			}
 		}
-	}
 }
 
 void fc_model_finish(struct fc_model *m)

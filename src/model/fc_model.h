@@ -299,8 +299,13 @@ void fc_model_finish(struct fc_model *m);
 /* A record the capture saw damaged whose content cannot be trusted: a
  * record that could not be decoded at all (capture.malformed).  link and
  * dir are -1 when unknown (then every link / both directions), kind 0 when
- * unknown (then DLLP and TLP). */
-void fc_model_damaged(struct fc_model *m, int link, int dir, int kind);
+ * unknown (then DLLP and TLP).  packets: how many such records it stands
+ * for; FC_DAMAGED_MANY for a stretch the reader lost step in, which may
+ * have held any number (enough to leave every fact uncertain that they
+ * may have changed: each damaged DLLP may have been one InitFC of the six
+ * classes, each damaged TLP one credit charge; fc_damage.c). */
+#define FC_DAMAGED_MANY 16u
+void fc_model_damaged(struct fc_model *m, int link, int dir, int kind, unsigned packets);
 
 /* The scaled flow control state of a link: known, and if so, active. */
 bool fc_link_scaling_known(const struct fc_link *link, bool *active);

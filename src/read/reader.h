@@ -64,8 +64,7 @@ struct reader_malformed {
 	uint64_t time_ps;
 	/* not one record but a stretch: the reader lost step, and any number
 	 * of the direction's packets from here on may be missing until it is
-	 * back (a lane decoder's stream stopped); the model then takes it as
-	 * READER_DAMAGED_MANY damaged packets */
+	 * back (a lane decoder's stream stopped) */
 	bool lost_span;
 	/* READER_RESYNC only: the bytes skipped from pos.byte_offset, and
 	 * whether a record follows them (false: they run to the end) */
@@ -82,11 +81,6 @@ static inline void reader_malformed_unknown(struct reader_malformed *bad)
 	bad->lost_span = false;
 	bad->kind = 0;
 }
-
-/* Enough damaged packets to leave every fact a lost stretch may have
- * changed uncertain (each damaged DLLP may have been one InitFC of the
- * six classes, each damaged TLP one credit charge; fc_damage.c) */
-#define READER_DAMAGED_MANY 16
 
 /* What reader_each() calls for every record in file order: res is
  * READER_RECORD (rec holds it, already checked for size) or

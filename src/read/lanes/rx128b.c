@@ -53,7 +53,7 @@ struct rx128b {
 	 * SDS or SKP OS, or after a framing error stopped it): their packets
 	 * cannot be found; said at the first of them (lost_span), never
 	 * passed over in silence */
-	uint64_t unread_blocks;
+	bool unread_said;
 	char reason[128];
 	uint8_t row[BLOCK128B_SYMS * 32]; /* a Data Block's stream bytes */
 	struct stream128b stream;
@@ -307,7 +307,8 @@ static void block_set(struct rx128b *rx)
 	}
 	if (rx->st != RX_AFTER_SDS && rx->st != RX_AFTER_SKP) {
 		/* no stream: where its tokens are is not known */
-		if (!rx->unread_blocks++) {
+		if (!rx->unread_said) {
+			rx->unread_said = true;
 			struct lane_packet p = {
 				.kind = LANE_FRAMING,
 				.pos = *block128b_pos(r, 0),
@@ -332,7 +333,7 @@ static void block_set(struct rx128b *rx)
 	}
 	bool sds = rx->st == RX_AFTER_SDS;
 
-	rx->unread_blocks = 0;
+	rx->unread_said = false;
 	rx->st = RX_STREAM;
 	stream128b_start(&rx->stream);
 	if (!set_ok(rx, ref))

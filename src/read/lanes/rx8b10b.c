@@ -22,17 +22,6 @@
 #include "read/lanes/lane_os8b10b.h"
 #include "read/lanes/scramble8b10b.h"
 
-/* "lane N: ..." for packet_out(), one constant string per lane */
-#define SUSPECT(n) "lane " #n ": a COM not on every lane: the descramblers may be out of step"
-static const char *const lane_suspect_reason[LANE_MAX] = {
-	SUSPECT(0),  SUSPECT(1),  SUSPECT(2),  SUSPECT(3),  SUSPECT(4),  SUSPECT(5),  SUSPECT(6),
-	SUSPECT(7),  SUSPECT(8),  SUSPECT(9),  SUSPECT(10), SUSPECT(11), SUSPECT(12), SUSPECT(13),
-	SUSPECT(14), SUSPECT(15), SUSPECT(16), SUSPECT(17), SUSPECT(18), SUSPECT(19), SUSPECT(20),
-	SUSPECT(21), SUSPECT(22), SUSPECT(23), SUSPECT(24), SUSPECT(25), SUSPECT(26), SUSPECT(27),
-	SUSPECT(28), SUSPECT(29), SUSPECT(30), SUSPECT(31),
-};
-#undef SUSPECT
-
 struct rx8b10b {
 	lane_packet_fn packet;
 	lane_symbol_fn symbol;
@@ -61,11 +50,8 @@ static void packet_out(void *ctx, const struct lane_packet *pkt)
 	if (rx->lfsr_suspect && !pkt->phy_error &&
 	    (pkt->kind == LANE_DLLP || pkt->kind == LANE_TLP)) {
 		struct lane_packet p = *pkt;
-		unsigned lane = 0;
-		while (!(rx->lfsr_suspect >> lane & 1u))
-			lane++;
 		p.phy_error = true;
-		p.reason = lane_suspect_reason[lane];
+		p.reason = "a COM not on every lane: the descramblers may be out of step";
 		rx->user_packet(rx->ctx, &p);
 		return;
 	}
