@@ -157,6 +157,9 @@ void fc_timing_starved(struct fc_model *m, const struct packet *pkt, unsigned vc
                        enum credit_type ct, struct fc_credit *c, uint32_t need);
 void fc_timing_after_update(struct fc_credit *c, uint64_t now);
 void fc_intervals_note(struct fc_intervals *iv, uint64_t now);
+/* One duration into the histogram (a latency, not an interval between
+ * events noted). */
+void fc_intervals_add(struct fc_intervals *iv, uint64_t duration_ps);
 
 /* Before a TLP is charged to a tracked counter: if the last charge left
  * fewer credits than this one needs, how long the transmitter waited. */

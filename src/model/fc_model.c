@@ -29,6 +29,7 @@ void fc_options_init(struct fc_options *opts)
 	opts->update_period_ps = FC_UPDATE_PERIOD_PS;
 	opts->init_repeat_ps = FC_INIT_REPEAT_PS;
 	opts->starve_ps = FC_STARVE_PS;
+	opts->cpl_timeout_ps = TL_CPL_TIMEOUT_PS;
 }
 
 void fc_model_init(struct fc_model *m, const struct fc_options *opts, struct finding_sink *sink)

@@ -43,6 +43,8 @@ struct fc_options {
 	uint8_t tc_to_vc[8]; /* default all 0 */
 	enum port_role role[DIR_COUNT]; /* of port D and port U */
 	uint32_t mps; /* Rx_MPS_Limit in bytes; 0 = unknown */
+	uint32_t mrrs; /* Max_Read_Request_Size in bytes; 0 = unknown */
+	uint64_t cpl_timeout_ps; /* tlp.cpl.timeout limit */
 	uint64_t update_period_ps; /* fc.update.period limit */
 	uint64_t init_repeat_ps; /* fc.init.repeat-interval limit */
 	uint64_t starve_ps; /* fc.credit.starved threshold */
@@ -193,6 +195,28 @@ struct dl_port {
 	uint64_t tlps_by_kind[TLP_KIND_COUNT]; /* new TLPs sent */
 };
 
+/* The transaction layer of one direction of a link, as the requests of
+ * its transmitter fared (--stats; rules.md "The transaction layer").
+ * Fixed size. */
+struct tl_stats {
+	uint64_t requests[TLP_KIND_COUNT]; /* new non-posted requests sent, by kind */
+	uint64_t completed; /* requests their completions ended */
+	uint64_t ended_by_epoch; /* requests a new epoch ended unanswered */
+	uint64_t timed_out; /* requests tlp.cpl.timeout reported */
+	uint32_t outstanding; /* requests outstanding now (at the end: still) */
+	uint32_t outstanding_high_water; /* the most outstanding at once */
+	/* from the request to its first and to its last completion */
+	struct fc_intervals latency_first, latency_last;
+	uint64_t completions; /* new completions answering this direction's requests */
+	uint64_t completions_unmatched; /* ... that matched no outstanding request */
+	uint64_t cpl_status[8]; /* ... by Completion Status */
+	/* requesters that could not be tracked (the table was full): their
+	 * completions are not checked */
+	uint64_t requesters_untracked;
+};
+
+struct tl_link; /* the outstanding requests (model/tl_model.c) */
+
 struct fc_link {
 	bool active; /* any record seen */
 	bool epoch_seen; /* a link-wide epoch start was seen */
@@ -233,6 +257,10 @@ struct fc_link {
 	struct record last_rec; /* bytes not kept */
 	struct dl_port dl[DIR_COUNT];
 	struct fc_vc vc[FC_VC_COUNT];
+	/* the transaction layer: made at the link's first non-posted
+	 * request or completion (NULL before, and when out of memory) */
+	struct tl_link *tl;
+	struct tl_stats tl_stats[DIR_COUNT]; /* by the requests' direction */
 };
 
 struct fc_model {
@@ -263,6 +291,9 @@ static inline bool ct_is_data(enum credit_type ct)
 #define FC_INIT_REPEAT_PS UINT64_C(34000000)
 #define FC_INIT_REPEAT_10A_PS UINT64_C(17000000)
 #define FC_STARVE_PS UINT64_C(100000000)
+/* --cpl-timeout default: 50 ms, the top of the range PCIe allows a
+ * function without a programmed value [S62-2 2.8]. */
+#define TL_CPL_TIMEOUT_PS UINT64_C(50000000000)
 
 /* A role's name as options and reports spell it ("root-port", ...). */
 const char *port_role_name(enum port_role role);

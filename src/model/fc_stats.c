@@ -23,18 +23,21 @@ static uint64_t bucket_low(unsigned b)
 	return (uint64_t)(8u + sub) << (octave - 3);
 }
 
+void fc_intervals_add(struct fc_intervals *iv, uint64_t d)
+{
+	if (!iv->count || d < iv->min_ps)
+		iv->min_ps = d;
+	if (d > iv->max_ps)
+		iv->max_ps = d;
+	iv->count++;
+	iv->bucket[interval_bucket(d)]++;
+}
+
 void fc_intervals_note(struct fc_intervals *iv, uint64_t now)
 {
 	iv->events++;
-	if (iv->last_seen && now >= iv->last_ps) {
-		uint64_t d = now - iv->last_ps;
-		if (!iv->count || d < iv->min_ps)
-			iv->min_ps = d;
-		if (d > iv->max_ps)
-			iv->max_ps = d;
-		iv->count++;
-		iv->bucket[interval_bucket(d)]++;
-	}
+	if (iv->last_seen && now >= iv->last_ps)
+		fc_intervals_add(iv, now - iv->last_ps);
 	iv->last_seen = true;
 	iv->last_ps = now;
 }

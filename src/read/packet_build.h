@@ -119,6 +119,7 @@ struct packet_tlp {
 	enum packet_crc lcrc;
 	uint32_t lcrc_field; /* PACKET_CRC_FORCED: as on the wire, big-endian */
 	bool nullified; /* the LCRC sent inverted (with PACKET_CRC_GOOD) */
+	struct tlp_fields hdr; /* header fields given (zeroed: the defaults) */
 };
 
 /* Kinds that carry no data and request none, whose Length is reserved:
@@ -145,6 +146,7 @@ static inline uint32_t packet_build_tlp(const struct packet_tlp *p, uint8_t *out
 		.nullify = p->nullified,
 		.force_lcrc = p->lcrc == PACKET_CRC_FORCED,
 		.forced_lcrc = p->lcrc_field,
+		.hdr = p->hdr,
 	};
 	size_t n = tlp_encode(&spec, out, cap);
 	if (n == 0)

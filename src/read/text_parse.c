@@ -681,6 +681,7 @@ static bool parse_tlp_sym(struct parse *p, const struct token *mn, enum tlp_kind
 	char what[QUOTE_BUF];
 	const struct fields *f = &p->f;
 	struct packet_tlp b;
+	memset(&b, 0, sizeof(b));
 
 	text_quote(what, mn->s, mn->len);
 	if (!parse_fields(p, &form_tlp, what, mn->col) || !check_tlp_fields(p, kind, what, mn->col))

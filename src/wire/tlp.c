@@ -152,6 +152,63 @@ static bool is_message(enum tlp_kind kind)
 	return kind == TLP_MSG || kind == TLP_MSGD;
 }
 
+static bool is_atomic(enum tlp_kind kind)
+{
+	return kind == TLP_FETCHADD || kind == TLP_SWAP || kind == TLP_CAS;
+}
+
+static bool is_completion(enum tlp_kind kind)
+{
+	return kind == TLP_CPL || kind == TLP_CPLD || kind == TLP_CPLLK || kind == TLP_CPLDLK;
+}
+
+static bool is_memory(enum tlp_kind kind)
+{
+	return kind == TLP_MRD || kind == TLP_MRDLK || kind == TLP_MWR || kind == TLP_DMWR ||
+	       is_atomic(kind);
+}
+
+static bool is_config(enum tlp_kind kind)
+{
+	return kind == TLP_CFGRD0 || kind == TLP_CFGWR0 || kind == TLP_CFGRD1 || kind == TLP_CFGWR1;
+}
+
+static bool is_request_with_address(enum tlp_kind kind)
+{
+	return is_memory(kind) || kind == TLP_IORD || kind == TLP_IOWR;
+}
+
+bool tlp_kind_is_completion(enum tlp_kind kind)
+{
+	return is_completion(kind);
+}
+
+bool tlp_kind_is_message(enum tlp_kind kind)
+{
+	return is_message(kind);
+}
+
+bool tlp_kind_is_nonposted(enum tlp_kind kind)
+{
+	switch (kind) {
+	case TLP_MRD:
+	case TLP_MRDLK:
+	case TLP_IORD:
+	case TLP_IOWR:
+	case TLP_CFGRD0:
+	case TLP_CFGWR0:
+	case TLP_CFGRD1:
+	case TLP_CFGWR1:
+	case TLP_FETCHADD:
+	case TLP_SWAP:
+	case TLP_CAS:
+	case TLP_DMWR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* ---- decoding ---------------------------------------------------------- */
 
 /* Keeps the first error: later checks must not hide the earliest cause. */
@@ -249,6 +306,66 @@ static void classify(struct tlp *t)
 	t->data_credits = (uint16_t)((t->payload_dw + 3) / 4);
 }
 
+static uint16_t be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* The 10-bit tag: T9 and T8 sit in DW0 byte 1 (bits 7 and 3), Tag[7:0]
+ * in the byte given [4.1]. */
+static uint16_t tag10(const uint8_t *h, uint8_t tag_low)
+{
+	return (uint16_t)((h[1] >> 7 & 1u) << 9 | (h[1] >> 3 & 1u) << 8 | tag_low);
+}
+
+/* DW1 onwards, h[0..4*hdr_dw) all in the record [4.1]: Requester ID,
+ * Tag, byte enables and address of a request; Completer ID, status,
+ * Byte Count, Requester ID, Tag and Lower Address of a completion; the
+ * message code. */
+static void decode_header_fields(const uint8_t *h, struct tlp *t)
+{
+	t->header_known = true;
+	if (is_completion(t->kind)) {
+		t->completer_id = be16(h + 4);
+		t->cpl_status = h[6] >> 5;
+		t->bcm = (h[6] & 0x10u) != 0;
+		t->byte_count_field = (uint16_t)((h[6] & 0x0Fu) << 8 | h[7]);
+		t->requester_id = be16(h + 8);
+		t->tag = tag10(h, h[10]);
+		t->lower_address = h[11] & 0x7Fu;
+		return;
+	}
+	t->requester_id = be16(h + 4);
+	t->tag = tag10(h, h[6]);
+	if (is_message(t->kind)) {
+		t->msg_code = h[7];
+		return;
+	}
+	t->last_be = h[7] >> 4;
+	t->first_be = h[7] & 0x0Fu;
+	if (is_config(t->kind)) {
+		t->target_id = be16(h + 8);
+		t->cfg_register = (uint16_t)(((h[10] & 0x0Fu) << 8 | h[11]) & 0xFFCu);
+	} else if (is_request_with_address(t->kind)) {
+		if (t->hdr_dw == 4)
+			t->address = (uint64_t)be32(h + 8) << 32 | (be32(h + 12) & ~3u);
+		else
+			t->address = be32(h + 8) & ~3u;
+	}
+}
+
+/* ECRC [3.3], TD set and the digest DW in the record: the last DW before
+ * the LCRC, over tlp[0..n - 4). */
+static void check_ecrc(const uint8_t *tlp, size_t n, struct tlp *t)
+{
+	uint8_t expected[4];
+
+	tlp_ecrc_bytes(tlp, n - DW_BYTES, expected);
+	t->ecrc_field = be32(tlp + n - DW_BYTES);
+	t->ecrc_expected = be32(expected);
+	t->ecrc = t->ecrc_field == t->ecrc_expected ? CRC_GOOD : CRC_BAD;
+}
+
 /* The bytes after the header must be exactly payload + digest [4.1, 3.3]. */
 static void check_size(size_t after_header, struct tlp *t)
 {
@@ -276,8 +393,13 @@ static void decode_tlp_body(const uint8_t *tlp, size_t n, bool truncated, struct
 		set_error(t, TLP_ERR_TOO_SHORT);
 		return;
 	}
-	if (!truncated && t->kind != TLP_KIND_UNKNOWN)
+	if (t->kind != TLP_KIND_UNKNOWN)
+		decode_header_fields(tlp + pos, t);
+	if (!truncated && t->kind != TLP_KIND_UNKNOWN) {
 		check_size(left - (size_t)t->hdr_dw * DW_BYTES, t);
+		if (t->td && t->status == TLP_OK)
+			check_ecrc(tlp, n, t);
+	}
 }
 
 enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len, bool has_seq,
@@ -291,6 +413,7 @@ enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len, bo
 	memset(out, 0, sizeof(*out));
 	out->has_seq = has_seq;
 	out->lcrc = CRC_ABSENT;
+	out->ecrc = CRC_ABSENT;
 	out->kind = TLP_KIND_UNKNOWN;
 
 	/* len 0 is tested apart so that a NULL bytes is never offset. */
@@ -329,71 +452,84 @@ static void put_be16(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)v;
 }
 
-static bool is_atomic(enum tlp_kind kind)
-{
-	return kind == TLP_FETCHADD || kind == TLP_SWAP || kind == TLP_CAS;
-}
-
-static bool is_completion(enum tlp_kind kind)
-{
-	return kind == TLP_CPL || kind == TLP_CPLD || kind == TLP_CPLLK || kind == TLP_CPLDLK;
-}
-
-static bool is_memory(enum tlp_kind kind)
-{
-	return kind == TLP_MRD || kind == TLP_MRDLK || kind == TLP_MWR || kind == TLP_DMWR ||
-	       is_atomic(kind);
-}
-
-static bool is_config(enum tlp_kind kind)
-{
-	return kind == TLP_CFGRD0 || kind == TLP_CFGWR0 || kind == TLP_CFGRD1 || kind == TLP_CFGWR1;
-}
-
 /* Byte enables [4.1]: First DW BE all set, Last DW BE all set unless the
  * request is 1 DW (then it must be 0); AtomicOps have them reserved. */
 static uint8_t byte_enables(const struct tlp_spec *spec)
 {
+	if (spec->hdr.be_given)
+		return (uint8_t)((spec->hdr.last_be & 0x0Fu) << 4 | (spec->hdr.first_be & 0x0Fu));
 	if (is_atomic(spec->kind))
 		return 0;
 	return spec->length_dw > 1 ? 0xFF : 0x0F;
 }
 
+/* The 10-bit tag: Tag[7:0] returned, T9 and T8 into DW0 byte 1 [4.1].
+ * Without a tag given, the sequence number's low byte. */
+static uint8_t put_tag(const struct tlp_spec *spec, uint8_t *h)
+{
+	if (!spec->hdr.tag_given)
+		return (uint8_t)spec->seq;
+	h[1] = (uint8_t)(h[1] | (spec->hdr.tag >> 9 & 1u) << 7 | (spec->hdr.tag >> 8 & 1u) << 3);
+	return (uint8_t)spec->hdr.tag;
+}
+
 /* DW1 onwards for requests: Requester ID, Tag, BEs, then the address. */
 static void put_request(const struct tlp_spec *spec, bool addr64, uint8_t *h)
 {
-	put_be16(h + 4, ENC_REQUESTER_ID);
-	h[6] = (uint8_t)spec->seq;
+	put_be16(h + 4, spec->hdr.requester_given ? spec->hdr.requester_id : ENC_REQUESTER_ID);
+	h[6] = put_tag(spec, h);
 	h[7] = byte_enables(spec);
 	if (is_config(spec->kind)) {
-		h[8] = ENC_CFG_BUS; /* device 0, function 0, register 0 */
+		if (spec->hdr.address_given) {
+			/* Bus/Device/Function in bits 31:16, the register
+			 * offset in bits 11:2 */
+			put_be16(h + 8, (uint32_t)(spec->hdr.address >> 16));
+			h[10] = (uint8_t)(spec->hdr.address >> 8 & 0x0Fu);
+			h[11] = (uint8_t)(spec->hdr.address & 0xFCu);
+		} else {
+			h[8] = ENC_CFG_BUS; /* device 0, function 0, register 0 */
+		}
 	} else if (!is_memory(spec->kind)) {
-		put_be32(h + 8, ENC_IO_ADDR);
+		put_be32(h + 8,
+		         spec->hdr.address_given ? (uint32_t)spec->hdr.address & ~3u : ENC_IO_ADDR);
 	} else if (addr64) {
-		put_be32(h + 8, ENC_MEM_ADDR_HI);
-		put_be32(h + 12, ENC_MEM_ADDR_LO);
+		uint64_t a = spec->hdr.address_given
+		                     ? spec->hdr.address
+		                     : (uint64_t)ENC_MEM_ADDR_HI << 32 | ENC_MEM_ADDR_LO;
+		put_be32(h + 8, (uint32_t)(a >> 32));
+		put_be32(h + 12, (uint32_t)a & ~3u);
 	} else {
-		put_be32(h + 8, ENC_MEM_ADDR_LO);
+		put_be32(h + 8, spec->hdr.address_given ? (uint32_t)spec->hdr.address & ~3u
+		                                        : ENC_MEM_ADDR_LO);
 	}
 }
 
-/* Completion DW1-DW2: Completer ID, status SC, Byte Count, Requester ID,
- * Tag, Lower Address 0.  Byte Count 4096 wraps to 0, its encoding. */
+/* Completion DW1-DW2: Completer ID, status, Byte Count, Requester ID,
+ * Tag, Lower Address.  By default a successful completion of the whole
+ * length from Lower Address 0, to requester 0000h; Byte Count 4096 wraps
+ * to 0, its encoding. */
 static void put_completion(const struct tlp_spec *spec, uint8_t *h)
 {
-	uint32_t byte_count = (uint32_t)spec->length_dw * 4u & 0xFFFu;
+	uint32_t byte_count = (spec->hdr.byte_count_given ? spec->hdr.byte_count
+	                                                  : (uint32_t)spec->length_dw * 4u) &
+	                      0xFFFu;
 
-	put_be16(h + 4, ENC_COMPLETER_ID);
-	put_be16(h + 6, byte_count);
-	put_be16(h + 8, 0x0000);
-	h[10] = (uint8_t)spec->seq;
+	put_be16(h + 4, spec->hdr.completer_given ? spec->hdr.completer_id : ENC_COMPLETER_ID);
+	put_be16(h + 6, (uint32_t)(spec->hdr.cpl_status & 7u) << 13 | byte_count);
+	put_be16(h + 8, spec->hdr.requester_given ? spec->hdr.requester_id : 0x0000);
+	h[10] = put_tag(spec, h);
+	h[11] = spec->hdr.lower_address_given ? spec->hdr.lower_address & 0x7Fu : 0;
 }
 
 static void put_message(const struct tlp_spec *spec, uint8_t *h)
 {
-	put_be16(h + 4, ENC_REQUESTER_ID);
-	h[6] = (uint8_t)spec->seq;
-	h[7] = spec->kind == TLP_MSGD ? ENC_MSG_CODE_VENDOR_TYPE1 : ENC_MSG_CODE_ASSERT_INTA;
+	put_be16(h + 4, spec->hdr.requester_given ? spec->hdr.requester_id : ENC_REQUESTER_ID);
+	h[6] = put_tag(spec, h);
+	if (spec->hdr.msg_code_given)
+		h[7] = spec->hdr.msg_code;
+	else
+		h[7] = spec->kind == TLP_MSGD ? ENC_MSG_CODE_VENDOR_TYPE1
+		                              : ENC_MSG_CODE_ASSERT_INTA;
 }
 
 /* Length field: reads carry the length requested, Cpl and Msg without
@@ -413,7 +549,7 @@ static void put_header(const struct tlp_spec *spec, uint8_t fmt, uint8_t type, u
 	memset(h, 0, hdr_bytes);
 	h[0] = (uint8_t)(fmt << 5 | type);
 	h[1] = (uint8_t)((spec->tc & 7u) << 4);
-	h[2] = (uint8_t)((spec->td ? 0x80u : 0u) | length >> 8);
+	h[2] = (uint8_t)((spec->td ? 0x80u : 0u) | (spec->hdr.ep ? 0x40u : 0u) | length >> 8);
 	h[3] = (uint8_t)length;
 	if (is_completion(spec->kind))
 		put_completion(spec, h);
@@ -610,4 +746,152 @@ const char *tlp_status_text(enum tlp_status status)
 		return "longer than the largest TLP";
 	}
 	return "unknown TLP status";
+}
+
+/* ---- what a transaction's bytes add up to ------------------------------ */
+
+/* Disabled bytes below the first enabled one of a First DW BE (4 when
+ * none is enabled). */
+static uint32_t low_zero_bytes(uint8_t be)
+{
+	be &= 0x0Fu;
+	return be ? (uint32_t)__builtin_ctz(be) : 4u;
+}
+
+/* Disabled bytes above the last enabled one of a Last DW BE. */
+static uint32_t high_zero_bytes(uint8_t be)
+{
+	be &= 0x0Fu;
+	return be ? 3u - (31u - (uint32_t)__builtin_clz(be)) : 4u;
+}
+
+uint32_t tlp_read_bytes(uint32_t length_dw, uint8_t first_be, uint8_t last_be)
+{
+	if (length_dw == 1) {
+		/* a zero-length read (First DW BE 0000b) still asks for one
+		 * byte's completion [rules.md "The transaction layer"] */
+		if ((first_be & 0x0Fu) == 0)
+			return 1;
+		return 4u - low_zero_bytes(first_be) - high_zero_bytes(first_be);
+	}
+	uint32_t bytes = 4u * length_dw;
+	uint32_t off = low_zero_bytes(first_be) + high_zero_bytes(last_be);
+	return off < bytes ? bytes - off : 0;
+}
+
+uint32_t tlp_cpl_delivered(uint32_t byte_count, uint32_t length_dw, uint8_t lower_address)
+{
+	uint32_t carried = 4u * length_dw - (lower_address & 3u);
+	return byte_count < carried ? byte_count : carried;
+}
+
+uint64_t tlp_first_byte_address(const struct tlp *t)
+{
+	if (is_atomic(t->kind) || (t->first_be & 0x0Fu) == 0)
+		return t->address;
+	return t->address + low_zero_bytes(t->first_be);
+}
+
+const char *tlp_cpl_status_name(uint8_t status)
+{
+	switch (status) {
+	case TLP_CPL_SC:
+		return "SC";
+	case TLP_CPL_UR:
+		return "UR";
+	case TLP_CPL_CRS:
+		return "CRS";
+	case TLP_CPL_CA:
+		return "CA";
+	default:
+		return "reserved";
+	}
+}
+
+/* Message codes [S62-2 2.2.8, Table 2-20 and the tables of 2.2.8.x;
+ * INTx, PME_Turn_Off and the routing values as Linux drivers/pci/pci.h
+ * spells them]. */
+struct tlp_msg_code_row {
+	uint8_t code;
+	uint8_t routing; /* the routing the message is sent with (r[2:0]) */
+	const char *name;
+};
+
+/* r[2:0] [S62-2 Table 2-20] */
+#define R_RC 0u
+#define R_BROADCAST 3u
+#define R_LOCAL 4u
+#define R_GATHER 5u
+
+/* The codes and routings of S62-2 Tables 2-21 to 2-34 (PCIe 6.3
+ * transcription, notes/tl-facts.md); PTM's (Table 2-35, an image there)
+ * are the values PCIe 3.1 gives, not cross-checked. */
+static const struct tlp_msg_code_row tlp_msg_codes[] = {
+	{ 0x00, R_BROADCAST, "Unlock" },
+	{ 0x10, R_LOCAL, "LTR" },
+	{ 0x12, R_LOCAL, "OBFF" },
+	{ 0x14, R_LOCAL, "PM_Active_State_Nak" },
+	{ 0x18, R_RC, "PM_PME" },
+	{ 0x19, R_BROADCAST, "PME_Turn_Off" },
+	{ 0x1B, R_GATHER, "PME_TO_Ack" },
+	{ 0x20, R_LOCAL, "Assert_INTA" },
+	{ 0x21, R_LOCAL, "Assert_INTB" },
+	{ 0x22, R_LOCAL, "Assert_INTC" },
+	{ 0x23, R_LOCAL, "Assert_INTD" },
+	{ 0x24, R_LOCAL, "Deassert_INTA" },
+	{ 0x25, R_LOCAL, "Deassert_INTB" },
+	{ 0x26, R_LOCAL, "Deassert_INTC" },
+	{ 0x27, R_LOCAL, "Deassert_INTD" },
+	{ 0x30, R_RC, "ERR_COR" },
+	{ 0x31, R_RC, "ERR_NONFATAL" },
+	{ 0x33, R_RC, "ERR_FATAL" },
+	{ 0x50, R_LOCAL, "Set_Slot_Power_Limit" },
+	{ 0x52, R_LOCAL, "PTM_Request" },
+	{ 0x53, R_LOCAL, "PTM_Response" },
+	{ 0x54, R_LOCAL, "IDE_Sync" },
+	{ 0x55, R_LOCAL, "IDE_Fail" },
+	{ 0x7E, R_LOCAL, "Vendor_Defined_Type0" },
+	{ 0x7F, R_LOCAL, "Vendor_Defined_Type1" },
+};
+
+#define TLP_MSG_CODE_COUNT (sizeof(tlp_msg_codes) / sizeof(tlp_msg_codes[0]))
+
+static const struct tlp_msg_code_row *msg_code_row(uint8_t code)
+{
+	for (size_t i = 0; i < TLP_MSG_CODE_COUNT; i++)
+		if (tlp_msg_codes[i].code == code)
+			return &tlp_msg_codes[i];
+	return NULL;
+}
+
+const char *tlp_msg_code_name(uint8_t code)
+{
+	const struct tlp_msg_code_row *row = msg_code_row(code);
+	return row ? row->name : NULL;
+}
+
+uint8_t tlp_msg_code_routing(uint8_t code)
+{
+	const struct tlp_msg_code_row *row = msg_code_row(code);
+	return row ? row->routing : R_LOCAL;
+}
+
+bool tlp_msg_code_parse(const char *name, size_t len, uint8_t *code)
+{
+	for (size_t i = 0; i < TLP_MSG_CODE_COUNT; i++) {
+		const char *row = tlp_msg_codes[i].name;
+
+		if (strlen(row) == len && ascii_eq_nocase(name, len, row)) {
+			*code = tlp_msg_codes[i].code;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *tlp_msg_routing_name(uint8_t routing)
+{
+	static const char *const names[8] = { "to-rc", "by-address", "by-id",    "broadcast",
+		                              "local", "gathered",   "reserved", "reserved" };
+	return names[routing & 7u];
 }

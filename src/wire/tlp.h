@@ -37,6 +37,14 @@ enum tlp_kind {
 	TLP_KIND_COUNT
 };
 
+/* Completion Status [S62-2 2.2.9; spec-digest 4.1]. */
+enum tlp_cpl_status {
+	TLP_CPL_SC = 0, /* Successful Completion */
+	TLP_CPL_UR = 1, /* Unsupported Request */
+	TLP_CPL_CRS = 2, /* Configuration Request Retry Status */
+	TLP_CPL_CA = 4, /* Completer Abort */
+};
+
 /* Why a TLP is malformed (tlp.malformed) or truncated; TLP_OK otherwise. */
 enum tlp_status {
 	TLP_OK,
@@ -84,6 +92,26 @@ struct tlp {
 	uint32_t payload_dw; /* data DW actually present (0 for no-data TLPs) */
 	bool has_data; /* Fmt says the TLP carries data */
 
+	/* Header DW1 onwards [4.1]: what a transaction is made of.  Set only
+	 * when the whole header is in the record (header_known); zero else. */
+	bool header_known;
+	uint16_t requester_id; /* requests and messages: DW1; completions: DW2 */
+	uint16_t tag; /* 10 bits: T9 (DW0 byte 1 bit 7), T8 (bit 3), Tag[7:0] */
+	uint8_t first_be, last_be; /* requests (4 bits each; reserved for AtomicOps) */
+	uint64_t address; /* memory and I/O requests: the byte address (bits 1:0 zero) */
+	uint16_t target_id; /* configuration requests: Bus, Device, Function */
+	uint16_t cfg_register; /* configuration requests: the register's byte offset */
+	uint16_t completer_id; /* completions */
+	uint8_t cpl_status; /* completions: 3 bits (enum tlp_cpl_status) */
+	bool bcm; /* completions: Byte Count Modified */
+	uint16_t byte_count_field; /* completions: 12 bits as on the wire (000h = 4096) */
+	uint8_t lower_address; /* completions: 7 bits */
+	uint8_t msg_code; /* messages */
+
+	/* ECRC (TLP Digest) [3.3], when td: GOOD or BAD (ABSENT otherwise) */
+	enum crc_status ecrc;
+	uint32_t ecrc_field, ecrc_expected;
+
 	/* Flow control */
 	enum fc_class fc_class;
 	uint8_t hdr_credits; /* always 1 for a well-formed TLP */
@@ -104,6 +132,27 @@ enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len, bo
  * The 4 reserved bits of p[0] are taken as they are. */
 void tlp_lcrc_bytes(const uint8_t *p, size_t n, uint8_t out[4]);
 
+/* Header fields a TLP to encode is given.  Each *_given says the field
+ * is the caller's; else the encoder's default (its own IDs and
+ * addresses, the tag from the sequence number, all byte enables of the
+ * length, a successful completion of the whole length from Lower Address
+ * 0).  For a configuration request address holds Bus/Device/Function in
+ * bits 31:16 and the register's byte offset in bits 11:0. */
+struct tlp_fields {
+	bool requester_given, tag_given, address_given, be_given, completer_given;
+	bool byte_count_given, lower_address_given, msg_code_given;
+	bool ep; /* poisoned */
+	uint16_t requester_id;
+	uint16_t tag; /* 10 bits */
+	uint64_t address;
+	uint8_t first_be, last_be;
+	uint16_t completer_id;
+	uint8_t cpl_status;
+	uint16_t byte_count; /* 1..4096 */
+	uint8_t lower_address;
+	uint8_t msg_code;
+};
+
 /* What tlp_encode builds. */
 struct tlp_spec {
 	enum tlp_kind kind;
@@ -116,6 +165,7 @@ struct tlp_spec {
 	bool has_seq;
 	bool has_lcrc;
 	bool nullify; /* send the LCRC inverted */
+	struct tlp_fields hdr; /* header fields; zeroed: the defaults */
 	bool force_lcrc; /* use forced_lcrc as the LCRC field */
 	uint32_t forced_lcrc;
 };
@@ -145,5 +195,48 @@ void tlp_ecrc_bytes(const uint8_t *tlp, size_t n, uint8_t out[4]);
  * "MRd64", "CfgRd0", "Msg", "CAS64"); kinds with one header size ignore
  * addr64.  Never NULL. */
 const char *tlp_mnemonic(enum tlp_kind kind, bool addr64);
+
+/* ---- what a transaction's bytes add up to [rules.md "The transaction
+ * layer"] ---- */
+
+/* The bytes a memory read asks for: 4*Length less the disabled bytes
+ * below the first enabled one of First DW BE and above the last enabled
+ * one of Last DW BE (Length > 1); for Length 1 the span of the set First
+ * DW BE bits, 1 when it is 0000b.  length_dw is 1..1024. */
+uint32_t tlp_read_bytes(uint32_t length_dw, uint8_t first_be, uint8_t last_be);
+
+/* The byte count of a Byte Count field: 000h means 4096. */
+static inline uint32_t tlp_byte_count(uint16_t field)
+{
+	return field & 0xFFFu ? field & 0xFFFu : 4096u;
+}
+
+/* The bytes a completion with data delivers: min(Byte Count,
+ * 4*Length - (Lower Address mod 4)). */
+uint32_t tlp_cpl_delivered(uint32_t byte_count, uint32_t length_dw, uint8_t lower_address);
+
+/* The first byte address a memory request's data covers (address plus
+ * the disabled low bytes of First DW BE); AtomicOps: the address. */
+uint64_t tlp_first_byte_address(const struct tlp *t);
+
+/* "SC", "UR", "CRS", "CA", or "reserved"; never NULL. */
+const char *tlp_cpl_status_name(uint8_t status);
+/* Message code names [S62-2 2.2.8]: "Assert_INTA", "PME_Turn_Off", ...;
+ * NULL for a code without a name here. */
+const char *tlp_msg_code_name(uint8_t code);
+/* The routing a message of that code is sent with (Vendor_Defined ones
+ * and unknown codes: 100b, local). */
+uint8_t tlp_msg_code_routing(uint8_t code);
+/* Message routing rrr names: "to-rc", "by-address", "by-id",
+ * "broadcast", "local", "gathered", "reserved". */
+const char *tlp_msg_routing_name(uint8_t routing);
+/* Looks a message code up by name (case-blind); false when unknown. */
+bool tlp_msg_code_parse(const char *name, size_t len, uint8_t *code);
+
+/* Kinds by what they are. */
+bool tlp_kind_is_completion(enum tlp_kind kind);
+bool tlp_kind_is_message(enum tlp_kind kind);
+/* Non-posted requests: answered by a completion. */
+bool tlp_kind_is_nonposted(enum tlp_kind kind);
 
 #endif
