@@ -9,8 +9,9 @@
 #     capture right by the spec facts (notes/tl-facts.md) and counts what
 #     the generator says it sent; it fails on a capture with one Byte
 #     Count wrong (so it can fail);
-#   - dllpcheck reports nothing on the pcap and on the hex text trace
-#     (--fail-on info exits 0, no finding), and its --stats give the
+#   - dllpcheck reports nothing on the pcap, the hex and the symbolic text
+#     trace (--fail-on info exits 0, no finding; the symbolic one's
+#     --write-pcap is bench/gen's pcap byte for byte), and its --stats give the
 #     generator's counts: TLPs charged, and per direction the requests by
 #     kind, completed, still outstanding, completions (when the summary
 #     has them);
@@ -112,6 +113,12 @@ run_dllpcheck --stats --fail-on info "$pcap"
 check_report "pcap"
 run_dllpcheck --stats --fail-on info "$trace"
 check_report "hex text trace"
+# the symbolic form (the text grammar's header keys) builds the same bytes
+"$gen" -n "$n" -m txn -s 4242 -t "$tmpdir/txn.sym" -y symbolic 2>/dev/null
+run_dllpcheck --stats --fail-on info "$tmpdir/txn.sym"
+check_report "symbolic text trace"
+run_dllpcheck --write-pcap "$tmpdir/sym.pcap" "$tmpdir/txn.sym"
+cmp -s "$pcap" "$tmpdir/sym.pcap" && pass || fail "the symbolic trace's pcap differs from bench/gen's"
 
 # the transaction counts of the JSON summary, where it has them (the
 # transaction model's --stats): per direction, as the generator counts
