@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""txn-verify.py PCAP: an oracle of the transaction layer, apart from
-dllpcheck, over a capture bench/gen wrote (no replays: every TLP is new).
+"""txn-verify.py [--mps BYTES] [--mrrs BYTES] PCAP: an oracle of the transaction
+layer, apart from dllpcheck, over a clean capture of bench/gen or
+tests/gen-long-clean.sh: a TLP is new when its sequence number is the next
+of its direction (the first one seen starts it), else a replay, skipped.
 
 It checks the capture against the spec facts the generator claims to
 follow (notes/tl-facts.md; rules.md "The transaction layer"), with its own
@@ -24,6 +26,8 @@ means something:
   - messages carry the routing of their code, go the right way (INTx,
     to-RC, gathered: up; broadcast, Set_Slot_Power_Limit: down) on TC0;
   - every request is answered within 50 ms.
+--mps and --mrrs give Max_Payload_Size and Max_Read_Request_Size (default
+256 and 512 bytes, bench/gen's).
 
 Prints "txn DIR requests N completed N outstanding N completions N
 messages N max-latency-ns N kinds K=N..." per direction of the requests
@@ -85,15 +89,30 @@ def records(path):
 
 
 def main():
+    global MPS, MRRS
+    args = sys.argv[1:]
+    while len(args) >= 3 and args[0] in ("--mps", "--mrrs"):
+        if args[0] == "--mps":
+            MPS = int(args[1])
+        else:
+            MRRS = int(args[1])
+        args = args[2:]
+    if len(args) != 1:
+        raise SystemExit("usage: txn-verify.py [--mps BYTES] [--mrrs BYTES] PCAP")
+    next_seq = {}
     bad = []
     out = {d: {} for d in (0, 1)}   # outstanding by requester's dir: (req, tag) -> state
     cov = {"tag10": 0, "split": 0, "rcb64": 0, "la64": 0, "zero-length": 0, "requesters": set()}
     cnt = {d: {"requests": {}, "completed": 0, "completions": 0, "messages": 0, "lat": 0}
            for d in (0, 1)}
-    for n, t_ns, rec in records(sys.argv[1]):
+    for n, t_ns, rec in records(args[0]):
         if len(rec) < 4 or rec[1] != 2:
             continue
         d = rec[2] & 1
+        seq = (rec[4] & 0xF) << 8 | rec[5]
+        if d in next_seq and seq != next_seq[d]:
+            continue  # a replay
+        next_seq[d] = (seq + 1) % 4096
         h = rec[4 + 2:]  # after the pseudo-header and the sequence number
         fmt, typ = h[0] >> 5, h[0] & 0x1F
         tc = h[1] >> 4 & 7
