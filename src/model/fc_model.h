@@ -260,6 +260,7 @@ struct fc_link {
 	/* the transaction layer: made at the link's first non-posted
 	 * request or completion (NULL before, and when out of memory) */
 	struct tl_link *tl;
+	bool tl_known; /* transaction state known: a seen epoch start */
 	struct tl_stats tl_stats[DIR_COUNT]; /* by the requests' direction */
 };
 
