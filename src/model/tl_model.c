@@ -121,6 +121,43 @@ static COLD_PATH void raise_unexpected(struct fc_model *m, const struct packet *
 	fc_raise(m, &f);
 }
 
+static COLD_PATH void raise_cpl_status(struct fc_model *m, const struct packet *pkt,
+                                       const struct tl_request *r)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	struct finding f;
+	fc_finding_begin(&f, R_TLP_CPL_STATUS, pkt, (int)vc_of(m, t->tc), FINDING_NO_CREDIT);
+	if (r)
+		finding_message(m->sink, &f,
+		                "%s to requester %04X tag 0x%03X with status %s, for the " REQ_FMT,
+		                tlp_kind_name(t->kind), t->requester_id, t->tag,
+		                tlp_cpl_status_name(t->cpl_status), REQ_ARGS(r));
+	else
+		finding_message(m->sink, &f, "%s to requester %04X tag 0x%03X with status %s",
+		                tlp_kind_name(t->kind), t->requester_id, t->tag,
+		                tlp_cpl_status_name(t->cpl_status));
+	add_request_evidence(&f, t->requester_id, t->tag, r);
+	finding_add_evidence(&f, "status", t->cpl_status);
+	fc_raise(m, &f);
+}
+
+/* tlp.cpl.status [PCIe 2.2.9.1]: UR, CRS (RRS) and CA, with the request
+ * it answers when the table has it outstanding. */
+static void check_cpl_status(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	if (t->cpl_status != TLP_CPL_UR && t->cpl_status != TLP_CPL_CRS &&
+	    t->cpl_status != TLP_CPL_CA)
+		return;
+	struct tl_request *r = NULL;
+	if (link->tl) {
+		r = tl_find(&link->tl->dir[partner_of(pkt->rec->dir)], t->requester_id, t->tag);
+		if (r && !(r->flags & TL_OUTSTANDING))
+			r = NULL;
+	}
+	raise_cpl_status(m, pkt, r);
+}
+
 static COLD_PATH void raise_byte_count(struct fc_model *m, const struct packet *pkt,
                                        const struct tl_request *r, uint32_t byte_count)
 {
@@ -280,6 +317,9 @@ void tl_apply(struct fc_model *m, struct fc_link *link, const struct packet *pkt
 	struct tl_link *tl = tl_link_get(m, link);
 	if (!tl)
 		return;
+	if (!pairing_known(link))
+		link->tl_stats[completion ? partner_of(pkt->rec->dir) : pkt->rec->dir]
+		        .while_unknown++;
 	if (completion)
 		apply_completion(m, link, tl, pkt);
 	else
@@ -345,7 +385,10 @@ void tl_untrusted_tlp(struct fc_model *m, struct fc_link *link, const struct pac
 
 void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat)
 {
-	if (tl_rules_packet(m, pkt))
+	bool trusted = tl_rules_packet(m, pkt);
+	if (tlp_kind_is_completion(pkt->u.tlp.kind))
+		check_cpl_status(m, link, pkt);
+	if (trusted)
 		tl_apply(m, link, pkt, may_repeat);
 	else
 		tl_untrusted_tlp(m, link, pkt);

@@ -1,10 +1,10 @@
 /* tl_rules.c: the transaction-layer rules one new TLP proves on its own:
- * tlp.ecrc, tlp.poisoned, tlp.cpl.status, tlp.payload.over-mps,
+ * tlp.ecrc, tlp.poisoned, tlp.payload.over-mps,
  * tlp.read.over-mrrs, tlp.4k-cross, tlp.msg.direction, tlp.msg.tc.
  * specification: rules.md "The transaction layer"; spec-digest.md 3.3
  * (ECRC), 4.1 (header); PCIe 6.3 2.2.7.1 (4 KB, MRRS), 2.2.8.x (message
- * routing, TC0, who sends INTx and Set_Slot_Power_Limit), 2.2.9.1
- * (Completion Status), as quoted in notes/tl-facts.md.
+ * routing, TC0, who sends INTx and Set_Slot_Power_Limit), as quoted in
+ * notes/tl-facts.md.
  * Each finding is built by a COLD_PATH function: a good TLP only pays for
  * the tests. */
 #include <stdio.h>
@@ -42,20 +42,6 @@ static COLD_PATH void raise_poisoned(struct fc_model *m, const struct packet *pk
 	struct finding f;
 	begin(m, &f, R_TLP_POISONED, pkt);
 	finding_message(m->sink, &f, "%s with EP=1: its data is poisoned", tlp_kind_name(t->kind));
-	fc_raise(m, &f);
-}
-
-static COLD_PATH void raise_cpl_status(struct fc_model *m, const struct packet *pkt)
-{
-	const struct tlp *t = &pkt->u.tlp;
-	struct finding f;
-	begin(m, &f, R_TLP_CPL_STATUS, pkt);
-	finding_message(m->sink, &f, "%s to requester %04X tag 0x%03X with status %s",
-	                tlp_kind_name(t->kind), t->requester_id, t->tag,
-	                tlp_cpl_status_name(t->cpl_status));
-	finding_add_evidence(&f, "requester", t->requester_id);
-	finding_add_evidence(&f, "tag", t->tag);
-	finding_add_evidence(&f, "status", t->cpl_status);
 	fc_raise(m, &f);
 }
 
@@ -215,9 +201,7 @@ bool tl_rules_packet(struct fc_model *m, const struct packet *pkt)
 	if (m->opts->mps && t->has_data && 4u * t->payload_dw > m->opts->mps)
 		raise_over_mps(m, pkt);
 	if (tlp_kind_is_completion(t->kind)) {
-		if (t->cpl_status == TLP_CPL_UR || t->cpl_status == TLP_CPL_CRS ||
-		    t->cpl_status == TLP_CPL_CA)
-			raise_cpl_status(m, pkt);
+		/* tlp.cpl.status names the request: tl_model.c */
 	} else if (tlp_kind_is_message(t->kind)) {
 		check_message(m, pkt);
 	} else {
