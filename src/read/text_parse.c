@@ -262,10 +262,11 @@ static bool cpl_status_value(const char *s, size_t len, uint64_t *out);
 static bool msg_code_value(const char *s, size_t len, uint64_t *out);
 static bool msg_routing_value(const char *s, size_t len, uint64_t *out);
 
-/* The header fields' limits are those of their bits [spec-digest 4.1;
- * notes in tl-common.md]: IDs 16 bits, the tag 10, byte enables 4, the
- * register byte offset 12, Lower Address 7, status and routing 3.  addr=
- * is limited to 32 bits for the 3 DW header kinds in check_tlp_header. */
+/* The header fields' limits are those of their bits [spec-digest 4.1]:
+ * IDs 16 bits, the tag 10, byte enables 4, the register byte offset 12,
+ * Lower Address 7, status and routing 3; Byte Count 1..4096 (000h is
+ * 4096).  addr= is held to 32 bits for the 3 DW header kinds in
+ * check_tlp_header. */
 static const struct key_rule tlp_rules[] = {
 	RULE_LINK,
 	{ KEY_SEQ, false, 0, DL_SEQ_MAX },
