@@ -402,6 +402,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CPL_TIMEOUT:
 		if (!parse_microseconds(arg, &cfg->fc.cpl_timeout_ps, err, sizeof(err)))
 			argp_error(state, "--cpl-timeout: %s", err);
+		/* the requester's timeout is known: a tag reused sooner is
+		 * still in use (tlp.tag.in-use) */
+		cfg->fc.tag_reuse_window_ps = cfg->fc.cpl_timeout_ps;
 		break;
 	case OPT_EXTENDED_SYNCH:
 		cfg->extended_synch = true;

@@ -150,8 +150,14 @@ bool dl_tlp_may_repeat(const struct fc_link *link, enum link_dir tx, unsigned se
 
 /* The transaction layer (tl_*.c, model/tl_internal.h). */
 /* A new, fit TLP: its own rules, then its request or completion paired;
- * may_repeat as dl_tlp_may_repeat said. */
-void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat);
+ * may_repeat as dl_tlp_may_repeat said; accepted: false for a TLP its
+ * receiver discards (sent before initialisation, on a VC not enabled,
+ * with stale credits), which is not paired. */
+void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat,
+            bool accepted);
+/* A TLP with a good LCRC that is not fit (malformed): what it asked or
+ * answered is unknown. */
+void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
 /* Every request ends (a new epoch); known: the epoch's start was seen. */
 void tl_epoch_start(struct fc_link *link, bool known);
 /* A TLP from sender the capture saw damaged: it may have been a
@@ -159,6 +165,9 @@ void tl_epoch_start(struct fc_link *link, bool known);
 void tl_damaged_tlp(struct fc_link *link, enum link_dir sender);
 /* tlp.cpl.timeout at a record of the link (link->tl set). */
 void tl_check_timeouts(struct fc_model *m, struct fc_link *link, const struct record *rec);
+/* The end of the capture at end_ps: tlp.cpl.timeout at the link's last
+ * record for what was outstanding longer than the limit by then. */
+void tl_finish(struct fc_model *m, struct fc_link *link, uint64_t end_ps);
 void tl_link_free(struct fc_link *link);
 
 /* Timing (fc_timing.c). */

@@ -30,6 +30,7 @@ void fc_options_init(struct fc_options *opts)
 	opts->init_repeat_ps = FC_INIT_REPEAT_PS;
 	opts->starve_ps = FC_STARVE_PS;
 	opts->cpl_timeout_ps = TL_CPL_TIMEOUT_PS;
+	opts->tag_reuse_window_ps = TL_CPL_TIMEOUT_MIN_PS;
 }
 
 void fc_model_init(struct fc_model *m, const struct fc_options *opts, struct finding_sink *sink)
@@ -47,6 +48,7 @@ void fc_model_free(struct fc_model *m)
 		free(m->links[i]);
 		m->links[i] = NULL;
 	}
+	m->tl_slots = 0;
 }
 
 static void apply_event(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
@@ -65,8 +67,11 @@ static void apply_event(struct fc_model *m, struct fc_link *link, const struct p
 		break;
 	case EV_PORT_RESET:
 		/* One side's credit logic restarted, the other's did not: until
-		 * the link re-initialises, every TLP uses stale credits [6.3]. */
+		 * the link re-initialises, every TLP uses stale credits [6.3].
+		 * The reset port forgot its requests: what is outstanding is
+		 * unknown until the next epoch. */
 		link->port_reset_pending = true;
+		tl_epoch_start(link, false);
 		break;
 	case EV_VC_ENABLE:
 		fc_vc_epoch_start(link, pkt->u.event.arg & 7u);
@@ -229,9 +234,19 @@ void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind, uns
 
 void fc_model_finish(struct fc_model *m)
 {
+	uint64_t end_ps = 0;
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		struct fc_link *link = m->links[i];
+		if (link && link->last_rec_seen && link->last_rec.time_ps > end_ps)
+			end_ps = link->last_rec.time_ps;
+	}
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
 		struct fc_link *link = m->links[i];
 		if (link && link->last_rec_seen && !link->pm_inactive)
 			fc_timing_finish(m, link);
+		/* requests still outstanding when the capture ended, later
+		 * than the link's last record [rules.md tlp.cpl.timeout] */
+		if (link && link->last_rec_seen && link->tl)
+			tl_finish(m, link, end_ps);
 	}
 }

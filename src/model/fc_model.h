@@ -45,6 +45,10 @@ struct fc_options {
 	uint32_t mps; /* Rx_MPS_Limit in bytes; 0 = unknown */
 	uint32_t mrrs; /* Max_Read_Request_Size in bytes; 0 = unknown */
 	uint64_t cpl_timeout_ps; /* tlp.cpl.timeout limit */
+	/* tlp.tag.in-use: a tag reused later than this after its request may
+	 * follow a completion timeout at the requester (--cpl-timeout when
+	 * given, else the shortest timeout PCIe allows, 50 us) */
+	uint64_t tag_reuse_window_ps;
 	uint64_t update_period_ps; /* fc.update.period limit */
 	uint64_t init_repeat_ps; /* fc.init.repeat-interval limit */
 	uint64_t starve_ps; /* fc.credit.starved threshold */
@@ -273,6 +277,7 @@ struct fc_model {
 	struct finding_sink *sink;
 	struct fc_link *links[FC_LINK_COUNT];
 	bool out_of_memory; /* a link could not be made */
+	unsigned tl_slots; /* requester slots of the transaction tables */
 };
 
 /* Credit type of the header / data credits of a class. */
@@ -299,6 +304,8 @@ static inline bool ct_is_data(enum credit_type ct)
 /* --cpl-timeout default: 50 ms, the top of the range PCIe allows a
  * function without a programmed value [S62-2 2.8]. */
 #define TL_CPL_TIMEOUT_PS UINT64_C(50000000000)
+/* The shortest completion timeout a function may have: 50 us [S62-2 2.8]. */
+#define TL_CPL_TIMEOUT_MIN_PS UINT64_C(50000000)
 
 /* A role's name as options and reports spell it ("root-port", ...). */
 const char *port_role_name(enum port_role role);

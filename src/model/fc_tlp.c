@@ -73,19 +73,76 @@ static void gate_and_charge(struct fc_model *m, const struct packet *pkt, unsign
  * was seen [6.2]; silent where the capture cannot prove the state: a
  * joined epoch, or a damaged DLLP/TLP from the partner that may have
  * carried the missing InitFC or the completion [rules.md]. */
-static void check_init_state(struct fc_model *m, const struct packet *pkt, const struct fc_vc *v,
+/* Returns false when the TLP was one its receiver discards (before FI1). */
+static bool check_init_state(struct fc_model *m, const struct packet *pkt, const struct fc_vc *v,
                              const struct fc_port_vc *tx, unsigned vc)
 {
 	if (v->joined || tx->complete)
-		return;
+		return true;
 	if (!tx->fi1) {
-		if (!fc_possible_fi1(tx))
+		if (!fc_possible_fi1(tx)) {
 			raise_init_state(m, pkt, R_FC_INIT_TLP_BEFORE_INIT, vc,
 			                 "has not reached FI1 in this initialisation");
+			return false;
+		}
 	} else if (!tx->maybe_complete) {
 		raise_init_state(m, pkt, R_FC_INIT_TLP_DURING_INIT2, vc,
 		                 "is still in FC_INIT2 (allowed by PCIe 1.0a only)");
 	}
+	return true;
+}
+
+/* A new TLP: the init-state rules and the credits [5.2, 6.2, 6.3].
+ * Returns false when it is one the receiver discards (a finding said so). */
+static bool charge_new_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
+{
+	const struct tlp *t = &pkt->u.tlp;
+	enum link_dir sender_dir = pkt->rec->dir;
+	unsigned vc = m->opts->tc_to_vc[t->tc & 7u] & 7u;
+	struct fc_vc *v = &link->vc[vc];
+	struct fc_port_vc *tx = &v->port[sender_dir];
+	bool accepted = true;
+
+	/* Any TLP on the VC completes the partner's initialisation once it
+	 * has FI1 [6.2]. */
+	struct fc_port_vc *rx = &v->port[partner_of(sender_dir)];
+	if (v->state == VC_INIT && rx->fi1)
+		rx->complete = true;
+
+	if (link->port_reset_pending) {
+		raise_stale(m, pkt, vc);
+		return false;
+	}
+	switch (v->state) {
+	case VC_UNKNOWN:
+		v->tlps_while_unknown++;
+		break;
+	case VC_IDLE:
+		if (v->idle_uncertain) {
+			/* a damaged DLLP may have been its InitFC1 */
+			v->tlps_while_unknown++;
+			break;
+		}
+		if (v->initialised_before)
+			raise_init_state(m, pkt, R_FC_INIT_TLP_BEFORE_INIT, vc,
+			                 "has not re-initialised it since the link's last "
+			                 "initialisation (it was initialised in an earlier one)");
+		else
+			raise_init_state(m, pkt, R_FC_CREDIT_VC_NOT_ENABLED, vc,
+			                 "never started flow-control initialisation on it");
+		return false;
+	case VC_INIT:
+		accepted = check_init_state(m, pkt, v, tx, vc);
+		break;
+	case VC_GIVEN:
+		break;
+	}
+	gate_and_charge(m, pkt, vc, &tx->credit[ct_hdr(t->fc_class)], ct_hdr(t->fc_class),
+	                t->hdr_credits);
+	if (t->data_credits)
+		gate_and_charge(m, pkt, vc, &tx->credit[ct_data(t->fc_class)], ct_data(t->fc_class),
+		                t->data_credits);
+	return accepted;
 }
 
 void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool fit)
@@ -105,60 +162,28 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet 
 	}
 	dl_apply_tlp(m, link, pkt);
 	bool may_repeat = t->has_seq && dl_tlp_may_repeat(link, sender_dir, t->seq);
+	uint32_t holes = link->cc_holes[sender_dir];
 	bool is_new = t->has_seq ? dl_tlp_is_new(link, sender_dir, t->seq) : true;
 	dl_after_tlp(link, sender_dir);
-	if (!fit)
-		return; /* malformed: its sequence number is used, no credit */
+	/* sequence numbers skipped: TLPs the capture never saw, which may
+	 * have been completions */
+	if (link->cc_holes[sender_dir] > holes)
+		tl_damaged_tlp(link, sender_dir);
+	if (!fit) {
+		/* malformed: its sequence number is used, no credit; the
+		 * request or completion it may have been is unknown */
+		tl_discarded_tlp(m, link, pkt);
+		return;
+	}
 	if (!is_new) {
 		link->tlps_not_charged[sender_dir]++;
 		return;
 	}
 	link->dl[sender_dir].tlps_by_kind[t->kind]++;
+	bool accepted = charge_new_tlp(m, link, pkt);
 	/* the transaction layer judges new TLPs only: a replay repeats what
-	 * was already judged [rules.md "The transaction layer"] */
-	tl_tlp(m, link, pkt, may_repeat);
-
-	unsigned vc = m->opts->tc_to_vc[t->tc & 7u] & 7u;
-	struct fc_vc *v = &link->vc[vc];
-	struct fc_port_vc *tx = &v->port[sender_dir];
-
-	/* Any TLP on the VC completes the partner's initialisation once it
-	 * has FI1 [6.2]. */
-	struct fc_port_vc *rx = &v->port[partner_of(sender_dir)];
-	if (v->state == VC_INIT && rx->fi1)
-		rx->complete = true;
-
-	if (link->port_reset_pending) {
-		raise_stale(m, pkt, vc);
-		return;
-	}
-	switch (v->state) {
-	case VC_UNKNOWN:
-		v->tlps_while_unknown++;
-		break;
-	case VC_IDLE:
-		if (v->idle_uncertain) {
-			/* a damaged DLLP may have been its InitFC1 */
-			v->tlps_while_unknown++;
-			break;
-		}
-		if (v->initialised_before)
-			raise_init_state(m, pkt, R_FC_INIT_TLP_BEFORE_INIT, vc,
-			                 "has not re-initialised it since the link's last "
-			                 "initialisation (it was initialised in an earlier one)");
-		else
-			raise_init_state(m, pkt, R_FC_CREDIT_VC_NOT_ENABLED, vc,
-			                 "never started flow-control initialisation on it");
-		return;
-	case VC_INIT:
-		check_init_state(m, pkt, v, tx, vc);
-		break;
-	case VC_GIVEN:
-		break;
-	}
-	gate_and_charge(m, pkt, vc, &tx->credit[ct_hdr(t->fc_class)], ct_hdr(t->fc_class),
-	                t->hdr_credits);
-	if (t->data_credits)
-		gate_and_charge(m, pkt, vc, &tx->credit[ct_data(t->fc_class)], ct_data(t->fc_class),
-		                t->data_credits);
+	 * was already judged [rules.md "The transaction layer"]; a TLP its
+	 * receiver discards (reported above) answers nothing and asks for
+	 * nothing that can be checked */
+	tl_tlp(m, link, pkt, may_repeat, accepted);
 }

@@ -8,7 +8,7 @@
  * requester's 1024 tags at its first request, for at most
  * TL_REQUESTERS_MAX requesters per direction (a hostile capture cannot
  * grow it further: the requests of more requesters are counted, their
- * completions not checked).  Nothing is allocated per packet once every
+ * completions not checked), and at most TL_SLOTS_MAX in the model.  Nothing is allocated per packet once every
  * requester is seen.  A new epoch ends every request in O(1): entries
  * carry the epoch they were made in. */
 #ifndef DLLPCHECK_TL_INTERNAL_H
@@ -18,6 +18,10 @@
 
 #define TL_TAGS 1024u
 #define TL_REQUESTERS_MAX 64u
+/* requester slots in the whole model (each TL_TAGS entries): the table
+ * never takes more than TL_SLOTS_MAX * TL_TAGS * sizeof(struct tl_request)
+ * bytes (about 14 MB), however many links a capture has */
+#define TL_SLOTS_MAX 256u
 #define TL_NONE UINT32_MAX
 
 /* entry flags */
@@ -27,6 +31,11 @@
 #define TL_ANSWERED 0x08u /* a completion came */
 #define TL_OWED_KNOWN 0x10u /* owed is the bytes still owed (MRd, MRdLk) */
 #define TL_ENDED 0x20u /* ended by completions in this epoch (a duplicate is unexpected) */
+/* which completions answer it is not certain (its tag was taken over from
+ * a request that may still be answered, or a PCI-X completer modified
+ * its Byte Count): completions of the tag are not judged, even once it
+ * has ended */
+#define TL_AMBIGUOUS 0x40u
 
 /* One request: by its requester's slot and its tag. */
 struct tl_request {
@@ -34,7 +43,7 @@ struct tl_request {
 	uint64_t time_ps;
 	uint64_t first_cpl_ps;
 	uint32_t epoch; /* valid when the direction's epoch */
-	uint32_t damage_gen; /* the completions' direction's damage count at the request */
+	uint64_t damage_gen; /* the completions' direction's damage count at the request */
 	uint32_t owed; /* MRd, MRdLk: bytes still owed */
 	uint32_t prev, next; /* the time list, as indexes slot * TL_TAGS + tag */
 	uint8_t kind; /* enum tlp_kind */
@@ -55,7 +64,7 @@ struct tl_dir {
 	/* TLPs this port sent that the capture saw damaged (or with a bad
 	 * ECRC): one of them may have been a completion answering any request
 	 * of the partner made before */
-	uint32_t damage_gen;
+	uint64_t damage_gen;
 	/* a request of this port's may be missing from the table this epoch
 	 * (a request with a bad ECRC, whose header cannot be trusted) */
 	bool requests_uncertain;
@@ -75,7 +84,7 @@ struct tl_link *tl_link_get(struct fc_model *m, struct fc_link *link);
 struct tl_request *tl_find(struct tl_dir *d, uint16_t requester, uint16_t tag);
 /* The same, made when the requester is new (NULL when the table is full:
  * d->overflow). */
-struct tl_request *tl_make(struct tl_dir *d, uint16_t requester, uint16_t tag);
+struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t requester, uint16_t tag);
 /* Whether the requester has a slot. */
 bool tl_tracked(const struct tl_dir *d, uint16_t requester);
 /* The entry of a time-list index, its requester and tag. */
@@ -94,10 +103,6 @@ void tl_dir_new_epoch(struct tl_dir *d);
  * may_repeat: the TLP may be a later copy of one the receiver already had
  * (dl_tlp_may_repeat). */
 void tl_apply(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat);
-
-/* A TLP whose header cannot be trusted (a bad ECRC): a completion counts
- * as damaged, a request leaves the table uncertain for the epoch. */
-void tl_untrusted_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
 
 /* ---- the rules one TLP proves (tl_rules.c) ---- */
 

@@ -8,7 +8,7 @@
  *
  * What the capture cannot prove is never reported.  A request is CERTAIN
  * when the link's transaction state is known (a seen epoch start, both
- * ports' TLPs with sequence numbers) and the request cannot be a later
+ * capture saw) and the request cannot be a later
  * copy of one the receiver already had (dl_tlp_may_repeat); it stays so
  * while the capture saw every TLP of the completer's direction intact
  * since (damage_gen).  Only a certain request is reported as reused or
@@ -26,10 +26,13 @@ static bool is_read(unsigned kind)
 	return kind == TLP_MRD || kind == TLP_MRDLK;
 }
 
-/* The pairing rules can speak on this link at all. */
+/* The pairing rules can speak on this link at all.  A tap without
+ * sequence numbers (NO_SEQ) sees each TLP once [rules.md "Credits
+ * consumed"]: its TLPs are paired like any (its completions, without an
+ * LCRC to check, are never unexpected). */
 static bool pairing_known(const struct fc_link *link)
 {
-	return link->tl_known && !link->tap_no_seq[DIR_DOWN] && !link->tap_no_seq[DIR_UP];
+	return link->tl_known;
 }
 
 /* Request r of direction req_dir is certain now. */
@@ -177,9 +180,9 @@ static COLD_PATH void raise_byte_count(struct fc_model *m, const struct packet *
 
 static COLD_PATH void raise_timeout(struct fc_model *m, const struct record *rec,
                                     enum link_dir req_dir, const struct tl_request *r,
-                                    uint16_t requester, uint16_t tag)
+                                    uint16_t requester, uint16_t tag, uint64_t now_ps)
 {
-	uint64_t waited = rec->time_ps - r->time_ps, limit = m->opts->cpl_timeout_ps;
+	uint64_t waited = now_ps - r->time_ps, limit = m->opts->cpl_timeout_ps;
 	struct finding f;
 	finding_init(&f, R_TLP_CPL_TIMEOUT, rec);
 	f.port = (int)req_dir;
@@ -207,21 +210,30 @@ static void apply_request(struct fc_model *m, struct fc_link *link, struct tl_li
 	uint64_t now = pkt->rec->time_ps;
 
 	st->requests[t->kind]++;
-	struct tl_request *r = tl_make(d, t->requester_id, t->tag);
+	struct tl_request *r = tl_make(m, d, t->requester_id, t->tag);
 	if (!r) {
 		st->requesters_untracked++;
 		return;
 	}
+	bool ambiguous = false;
 	if (r->flags & TL_OUTSTANDING) {
 		/* a later copy of an old request may meet a new one of the tag:
 		 * it says nothing, and must not take the new one's place */
 		if (may_repeat)
 			return;
-		if (certain_now(link, tl, from, r))
+		/* past the shortest completion timeout the requester may have
+		 * given the old request up and freed its tag [PCIe 2.8] */
+		if (certain_now(link, tl, from, r) && now >= r->time_ps &&
+		    now - r->time_ps <= m->opts->tag_reuse_window_ps)
 			raise_tag_in_use(m, pkt, r);
 		end_request(d, r, st, false, now); /* the newer takes the tag's place */
+		/* the old one's completions may still come: which answers
+		 * which is unknown from here */
+		ambiguous = true;
+	} else if (r->flags & TL_AMBIGUOUS) {
+		ambiguous = true;
 	}
-	bool certain = pairing_known(link) && !may_repeat && !d->requests_uncertain;
+	bool certain = pairing_known(link) && !may_repeat && !d->requests_uncertain && !ambiguous;
 	r->record_no = pkt->rec->pos.record_no;
 	r->time_ps = now;
 	r->first_cpl_ps = 0;
@@ -229,8 +241,9 @@ static void apply_request(struct fc_model *m, struct fc_link *link, struct tl_li
 	r->tc = t->tc;
 	r->damage_gen = tl->dir[partner_of(from)].damage_gen;
 	r->owed = is_read(t->kind) ? tlp_read_bytes(t->length_dw, t->first_be, t->last_be) : 0;
-	r->flags = (uint8_t)(TL_OUTSTANDING | (certain ? TL_CERTAIN : 0) |
-	                     (is_read(t->kind) ? TL_OWED_KNOWN : 0));
+	r->flags =
+	        (uint8_t)(TL_OUTSTANDING | (certain ? TL_CERTAIN : 0) |
+	                  (ambiguous ? TL_AMBIGUOUS : 0) | (is_read(t->kind) ? TL_OWED_KNOWN : 0));
 	if (certain && m->opts->cpl_timeout_ps)
 		tl_timer_append(d, r, tl_index_of(d, t->requester_id, t->tag));
 	st->outstanding++;
@@ -260,7 +273,12 @@ static void read_data(struct fc_model *m, struct tl_dir *d, struct tl_request *r
 	uint32_t delivered = tlp_cpl_delivered(byte_count, t->length_dw, t->lower_address);
 
 	if (t->bcm) {
-		r->flags &= (uint8_t)~TL_OWED_KNOWN;
+		/* the count of this packet alone, or of the rest: unknown from
+		 * here, and so whether more completions follow */
+		r->flags = (uint8_t)((r->flags | TL_AMBIGUOUS) & ~(TL_OWED_KNOWN | TL_CERTAIN));
+		tl_timer_remove(d, r);
+		if (byte_count <= delivered)
+			end_request(d, r, st, true, pkt->rec->time_ps);
 		return;
 	}
 	if (certain && (r->flags & TL_OWED_KNOWN) && byte_count != r->owed)
@@ -288,7 +306,7 @@ static void apply_completion(struct fc_model *m, struct fc_link *link, struct tl
 	struct tl_request *r = tl_find(d, t->requester_id, t->tag);
 	if (!r || !(r->flags & TL_OUTSTANDING)) {
 		st->completions_unmatched++;
-		if (unexpected_provable(link, tl, req_dir, t))
+		if (!(r && (r->flags & TL_AMBIGUOUS)) && unexpected_provable(link, tl, req_dir, t))
 			raise_unexpected(m, pkt, r && (r->flags & TL_ENDED) ? r : NULL);
 		return;
 	}
@@ -326,26 +344,44 @@ void tl_apply(struct fc_model *m, struct fc_link *link, const struct packet *pkt
 		apply_request(m, link, tl, pkt, may_repeat);
 }
 
-void tl_check_timeouts(struct fc_model *m, struct fc_link *link, const struct record *rec)
+/* tlp.cpl.timeout: the requests outstanding longer than the limit at
+ * now_ps, reported at record rec. */
+static void expire(struct fc_model *m, struct fc_link *link, uint64_t now_ps,
+                   const struct record *rec)
 {
 	struct tl_link *tl = link->tl;
-	uint64_t now = rec->time_ps, limit = m->opts->cpl_timeout_ps;
+	uint64_t limit = m->opts->cpl_timeout_ps;
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		struct tl_dir *d = &tl->dir[p];
 		while (d->head != TL_NONE) {
 			uint32_t index = d->head;
 			struct tl_request *r = tl_at(d, index);
-			if (now <= r->time_ps || now - r->time_ps <= limit)
+			if (now_ps <= r->time_ps || now_ps - r->time_ps <= limit)
 				break;
 			tl_timer_remove(d, r);
 			if (certain_now(link, tl, (enum link_dir)p, r)) {
 				link->tl_stats[p].timed_out++;
 				raise_timeout(m, rec, (enum link_dir)p, r,
 				              tl_requester_of(d, index),
-				              (uint16_t)(index % TL_TAGS));
+				              (uint16_t)(index % TL_TAGS), now_ps);
 			}
+			/* the requester may have given it up: its tag may be
+			 * reused, its completions still come */
+			r->flags &= (uint8_t)~TL_CERTAIN;
 		}
 	}
+}
+
+void tl_check_timeouts(struct fc_model *m, struct fc_link *link, const struct record *rec)
+{
+	expire(m, link, rec->time_ps, rec);
+}
+
+void tl_finish(struct fc_model *m, struct fc_link *link, uint64_t end_ps)
+{
+	/* the capture went on, on other links, to end_ps: reported at the
+	 * link's last record */
+	expire(m, link, end_ps, &link->last_rec);
 }
 
 void tl_epoch_start(struct fc_link *link, bool known)
@@ -367,29 +403,33 @@ void tl_damaged_tlp(struct fc_link *link, enum link_dir sender)
 		link->tl->dir[sender].damage_gen++;
 }
 
-void tl_untrusted_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
+void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir from = pkt->rec->dir;
-	if (tlp_kind_is_completion(t->kind)) {
-		/* it may have answered any request: as if damaged */
+	bool known_kind = t->kind != TLP_KIND_UNKNOWN && t->status == TLP_OK;
+	/* a completion (or what may have been one) may have answered any
+	 * request: as if damaged */
+	if (!known_kind || tlp_kind_is_completion(t->kind))
 		tl_damaged_tlp(link, from);
-	} else if (tlp_kind_is_nonposted(t->kind)) {
-		/* a request whose Requester ID or Tag may not be what it says:
-		 * a completion the other way may answer it */
+	/* a request whose Requester ID or Tag may not be what it says, or
+	 * that its receiver dropped: a completion the other way may still
+	 * answer it */
+	if (!known_kind || tlp_kind_is_nonposted(t->kind)) {
 		struct tl_link *tl = tl_link_get(m, link);
 		if (tl)
 			tl->dir[from].requests_uncertain = true;
 	}
 }
 
-void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat)
+void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat,
+            bool accepted)
 {
 	bool trusted = tl_rules_packet(m, pkt);
-	if (tlp_kind_is_completion(pkt->u.tlp.kind))
+	if (trusted && tlp_kind_is_completion(pkt->u.tlp.kind))
 		check_cpl_status(m, link, pkt);
-	if (trusted)
+	if (trusted && accepted)
 		tl_apply(m, link, pkt, may_repeat);
 	else
-		tl_untrusted_tlp(m, link, pkt);
+		tl_discarded_tlp(m, link, pkt);
 }

@@ -123,9 +123,17 @@ static COLD_PATH void raise_msg_tc(struct fc_model *m, const struct packet *pkt)
 	fc_raise(m, &f);
 }
 
-static bool is_intx(uint8_t code)
+/* A message is known by its code and routing together: "the Message Code
+ * field must be fully decoded" [PCIe 2.2.8]; a code with another routing
+ * than its own is no such message. */
+static bool is_message(const struct tlp *t, uint8_t code)
 {
-	return code >= 0x20 && code <= 0x27;
+	return t->msg_code == code && t->msg_routing == tlp_msg_code_routing(code);
+}
+
+static bool is_intx(const struct tlp *t)
+{
+	return t->msg_code >= 0x20 && t->msg_code <= 0x27 && is_message(t, t->msg_code);
 }
 
 #define MSG_SET_SLOT_POWER_LIMIT 0x50u
@@ -133,9 +141,11 @@ static bool is_intx(uint8_t code)
 /* Messages that must use TC0 [2.2.8.1-2.2.8.5]: INTx, power management
  * (PM_Active_State_Nak, PM_PME, PME_Turn_Off, PME_TO_Ack), error
  * signalling, Unlock, Set_Slot_Power_Limit. */
-static bool must_use_tc0(uint8_t code)
+static bool must_use_tc0(const struct tlp *t)
 {
-	switch (code) {
+	if (!is_message(t, t->msg_code))
+		return false;
+	switch (t->msg_code) {
 	case 0x00:
 	case 0x14:
 	case 0x18:
@@ -147,7 +157,7 @@ static bool must_use_tc0(uint8_t code)
 	case MSG_SET_SLOT_POWER_LIMIT:
 		return true;
 	default:
-		return is_intx(code);
+		return is_intx(t);
 	}
 }
 
@@ -163,11 +173,11 @@ static void check_message(struct fc_model *m, const struct packet *pkt)
 		raise_msg_direction(m, pkt, "routed to the Root Complex, so it travels up");
 	else if (!down && t->msg_routing == 3)
 		raise_msg_direction(m, pkt, "a broadcast from the Root Complex travels down");
-	else if (down && is_intx(t->msg_code))
+	else if (down && is_intx(t))
 		raise_msg_direction(m, pkt, "INTx messages come only from an Upstream Port");
-	else if (!down && t->msg_code == MSG_SET_SLOT_POWER_LIMIT)
+	else if (!down && is_message(t, MSG_SET_SLOT_POWER_LIMIT))
 		raise_msg_direction(m, pkt, "it comes only from a Downstream Port");
-	if (t->tc != 0 && must_use_tc0(t->msg_code))
+	if (t->tc != 0 && must_use_tc0(t))
 		raise_msg_tc(m, pkt);
 }
 
@@ -189,15 +199,15 @@ static void check_memory(struct fc_model *m, const struct packet *pkt)
 bool tl_rules_packet(struct fc_model *m, const struct packet *pkt)
 {
 	const struct tlp *t = &pkt->u.tlp;
-	bool trusted = true;
-	if (t->ecrc == CRC_BAD) {
-		/* the header may not be what the requester sent */
-		trusted = false;
-		if (t->lcrc == CRC_GOOD)
-			raise_ecrc(m, pkt);
-	}
 	if (t->ep)
 		raise_poisoned(m, pkt);
+	if (t->ecrc == CRC_BAD) {
+		/* the header may not be what the requester sent: nothing else
+		 * is judged by it (one damaged TLP, one error) */
+		if (t->lcrc == CRC_GOOD)
+			raise_ecrc(m, pkt);
+		return false;
+	}
 	if (m->opts->mps && t->has_data && 4u * t->payload_dw > m->opts->mps)
 		raise_over_mps(m, pkt);
 	if (tlp_kind_is_completion(t->kind)) {
@@ -207,5 +217,5 @@ bool tl_rules_packet(struct fc_model *m, const struct packet *pkt)
 	} else {
 		check_memory(m, pkt);
 	}
-	return trusted;
+	return true;
 }

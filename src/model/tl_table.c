@@ -68,12 +68,12 @@ struct tl_request *tl_find(struct tl_dir *d, uint16_t requester, uint16_t tag)
 	return valid(d, &d->tags[s][tag & (TL_TAGS - 1)]);
 }
 
-struct tl_request *tl_make(struct tl_dir *d, uint16_t requester, uint16_t tag)
+struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t requester, uint16_t tag)
 {
 	unsigned free_at = 0;
 	int s = slot_of(d, requester, &free_at);
 	if (s < 0) {
-		if (d->slots >= TL_REQUESTERS_MAX) {
+		if (d->slots >= TL_REQUESTERS_MAX || m->tl_slots >= TL_SLOTS_MAX) {
 			d->overflow = true;
 			return NULL;
 		}
@@ -82,6 +82,7 @@ struct tl_request *tl_make(struct tl_dir *d, uint16_t requester, uint16_t tag)
 			d->overflow = true;
 			return NULL;
 		}
+		m->tl_slots++;
 		s = d->slots++;
 		d->requester[s] = requester;
 		d->tags[s] = tags;

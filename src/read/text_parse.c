@@ -262,10 +262,11 @@ static bool cpl_status_value(const char *s, size_t len, uint64_t *out);
 static bool msg_code_value(const char *s, size_t len, uint64_t *out);
 static bool msg_routing_value(const char *s, size_t len, uint64_t *out);
 
-/* The header fields' limits are those of their bits [spec-digest 4.1;
- * notes in tl-common.md]: IDs 16 bits, the tag 10, byte enables 4, the
- * register byte offset 12, Lower Address 7, status and routing 3.  addr=
- * is limited to 32 bits for the 3 DW header kinds in check_tlp_header. */
+/* The header fields' limits are those of their bits [spec-digest 4.1]:
+ * IDs 16 bits, the tag 10, byte enables 4, the register byte offset 12,
+ * Lower Address 7, status and routing 3; Byte Count 1..4096 (000h is
+ * 4096).  addr= is held to 32 bits for the 3 DW header kinds in
+ * check_tlp_header. */
 static const struct key_rule tlp_rules[] = {
 	RULE_LINK,
 	{ KEY_SEQ, false, 0, DL_SEQ_MAX },
@@ -350,7 +351,8 @@ struct dllp_mnemonic {
 /* The keys and keywords of a line, with the column each came from so
  * conflicts can point at the later one. */
 struct fields {
-	uint64_t val[KEY_COUNT];
+	uint32_t val[KEY_COUNT]; /* every key's but addr='s */
+	uint64_t addr; /* addr=, the one key of 64 bits */
 	unsigned col[KEY_COUNT]; /* 0: not given */
 	unsigned given; /* BIT(key) of the keys given */
 	unsigned word_col[WORD_COUNT];
@@ -446,7 +448,10 @@ static bool parse_key(struct parse *p, const struct form *form, const char *what
 		return fail(p, t->col, "%s=%s out of range %" PRIu64 "..%" PRIu64, key_names[k].s,
 		            text_quote(q2, v, vlen), rule->min, rule->max);
 	}
-	p->f.val[k] = val;
+	if (k == KEY_ADDR)
+		p->f.addr = val;
+	else
+		p->f.val[k] = (uint32_t)val; /* the other keys' max fit 32 bits */
 	p->f.col[k] = t->col;
 	p->f.given |= BIT(k);
 	return true;
@@ -904,24 +909,24 @@ static bool check_tlp_header(struct parse *p, enum tlp_kind kind, bool addr64, c
 	if (has(f, KEY_LBE) && !has(f, KEY_FBE))
 		return fail(p, f->col[KEY_LBE], "'lbe=' needs 'fbe=' (give both, or fbe= alone)");
 	/* A 3 DW header holds a 32-bit address [spec-digest 4.1]. */
-	if (has(f, KEY_ADDR) && !addr64 && f->val[KEY_ADDR] > 0xFFFFFFFFu)
+	if (has(f, KEY_ADDR) && !addr64 && f->addr > 0xFFFFFFFFu)
 		return fail(p, f->col[KEY_ADDR],
 		            "addr=0x%" PRIX64
 		            " out of range 0x0..0xffffffff: %s has a 32-bit address",
-		            f->val[KEY_ADDR], what);
+		            f->addr, what);
 	/* Address[1:0] are not in the header: the byte enables say which
 	 * bytes of the first DW.  An address that is not a DW's is refused
 	 * rather than rounded, so a line means what it says. */
-	if (has(f, KEY_ADDR) && (f->val[KEY_ADDR] & 3u) != 0)
+	if (has(f, KEY_ADDR) && (f->addr & 3u) != 0)
 		return fail(p, f->col[KEY_ADDR],
 		            "addr=0x%" PRIX64 ": bits 1:0 must be 0 (a DW address; fbe= gives "
 		            "the bytes)",
-		            f->val[KEY_ADDR]);
+		            f->addr);
 	if (has(f, KEY_REG) && (f->val[KEY_REG] & 3u) != 0)
 		return fail(p, f->col[KEY_REG],
-		            "reg=%" PRIu64 ": not a multiple of 4 (a register is a DW; fbe= gives "
+		            "reg=%u: not a multiple of 4 (a register is a DW; fbe= gives "
 		            "the bytes)",
-		            f->val[KEY_REG]);
+		            (unsigned)f->val[KEY_REG]);
 	return true;
 }
 
@@ -937,7 +942,7 @@ static void tlp_header_fields(const struct fields *f, struct packet_tlp *b)
 	h->tag = (uint16_t)f->val[KEY_TAG];
 	if (has(f, KEY_ADDR)) {
 		h->address_given = true;
-		h->address = f->val[KEY_ADDR];
+		h->address = f->addr;
 	}
 	/* configuration requests: Bus/Device/Function in bits 31:16, the
 	 * register offset in bits 11:0 (wire/tlp.h, struct tlp_fields) */

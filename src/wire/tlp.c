@@ -273,6 +273,7 @@ static void decode_dw0(const uint8_t *h, struct tlp *t)
 	t->has_data = (t->fmt & FMT_DATA) != 0;
 	t->tc = (h[1] >> 4) & 7u;
 	t->attr = (uint8_t)((h[1] & 0x04u) | ((h[2] >> 4) & 3u));
+	t->th = (h[1] & 0x01u) != 0;
 	t->td = (h[2] & 0x80u) != 0;
 	t->ep = (h[2] & 0x40u) != 0;
 	t->length_field = (uint16_t)((h[2] & 3u) << 8 | h[3]);
@@ -343,6 +344,14 @@ static void decode_header_fields(const uint8_t *h, struct tlp *t)
 	}
 	t->last_be = h[7] >> 4;
 	t->first_be = h[7] & 0x0Fu;
+	if (t->th && (t->kind == TLP_MRD || t->kind == TLP_DMWR)) {
+		/* the byte carries ST[7:0]; the byte enables are implied:
+		 * 1111b/0000b for 1 DW, 1111b/1111b for more [PCIe 6.3
+		 * 2.2.5.1, notes/tl-facts.md] */
+		t->steering_tag = h[7];
+		t->first_be = 0x0F;
+		t->last_be = t->length_dw > 1 ? 0x0F : 0;
+	}
 	if (is_config(t->kind)) {
 		t->target_id = be16(h + 8);
 		t->cfg_register = (uint16_t)(((h[10] & 0x0Fu) << 8 | h[11]) & 0xFFCu);

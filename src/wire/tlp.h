@@ -84,6 +84,7 @@ struct tlp {
 	uint8_t tc;
 	bool td, ep;
 	uint8_t attr;
+	bool th; /* TLP Processing Hints present */
 	uint16_t length_field; /* 10 bits as on the wire */
 	uint16_t length_dw; /* 1..1024 (0 encodes 1024) */
 	uint8_t msg_routing; /* Msg/MsgD: the rrr bits */
@@ -97,7 +98,10 @@ struct tlp {
 	bool header_known;
 	uint16_t requester_id; /* requests and messages: DW1; completions: DW2 */
 	uint16_t tag; /* 10 bits: T9 (DW0 byte 1 bit 7), T8 (bit 3), Tag[7:0] */
-	uint8_t first_be, last_be; /* requests (4 bits each; reserved for AtomicOps) */
+	uint8_t first_be, last_be; /* requests (4 bits each; reserved for AtomicOps); for
+	                            * an MRd or DMWr with TH the implied ones, the
+	                            * byte then carrying ST[7:0] (steering_tag) */
+	uint8_t steering_tag; /* MRd, DMWr with TH: ST[7:0] */
 	uint64_t address; /* memory and I/O requests: the byte address (bits 1:0 zero) */
 	uint16_t target_id; /* configuration requests: Bus, Device, Function */
 	uint16_t cfg_register; /* configuration requests: the register's byte offset */

@@ -224,6 +224,43 @@ START_TEST(test_tlp)
 }
 END_TEST
 
+/* A message's routing: given, else its code's (tlp_msg_code_routing()),
+ * else 100b; the configuration target the readers assume is the
+ * encoder's own. */
+START_TEST(test_tlp_routing_and_target)
+{
+	static uint8_t out[TLP_MAX_RECORD_LEN];
+	struct packet_tlp b = { .kind = TLP_MSG, .has_seq = true };
+	struct tlp t;
+	uint32_t n;
+
+	b.hdr.msg_code_given = true;
+	b.hdr.msg_code = 0x19; /* PME_Turn_Off: broadcast */
+	n = build_tlp(&b, out, 0);
+	ck_assert_int_eq(tlp_decode(out, n, n, true, true, &t), TLP_OK);
+	ck_assert_uint_eq(t.msg_routing, 3);
+	ck_assert_uint_eq(t.msg_code, 0x19);
+	b.routing_given = true;
+	b.msg_routing = 2;
+	n = build_tlp(&b, out, 0);
+	ck_assert_int_eq(tlp_decode(out, n, n, true, true, &t), TLP_OK);
+	ck_assert_uint_eq(t.msg_routing, 2);
+	b.hdr.msg_code_given = false;
+	b.msg_routing = 0;
+	n = build_tlp(&b, out, 0);
+	ck_assert_int_eq(tlp_decode(out, n, n, true, true, &t), TLP_OK);
+	ck_assert_uint_eq(t.msg_routing, 0);
+
+	memset(&b, 0, sizeof(b));
+	b.kind = TLP_CFGRD0;
+	b.has_seq = true;
+	n = build_tlp(&b, out, 0);
+	ck_assert_int_eq(tlp_decode(out, n, n, true, true, &t), TLP_OK);
+	ck_assert_uint_eq(t.target_id, PACKET_CFG_TARGET_DEFAULT);
+	ck_assert_uint_eq(t.cfg_register, 0);
+}
+END_TEST
+
 /* What cannot be encoded gives 0 and leaves the flags alone; the kinds
  * whose Length is reserved. */
 START_TEST(test_tlp_limits)
@@ -275,6 +312,7 @@ Suite *suite_packet_build(void)
 	tc = tcase_create("tlp");
 	tcase_add_test(tc, test_tlp);
 	tcase_add_test(tc, test_tlp_limits);
+	tcase_add_test(tc, test_tlp_routing_and_target);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("event");
 	tcase_add_test(tc, test_event);

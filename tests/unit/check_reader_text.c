@@ -578,6 +578,206 @@ START_TEST(test_tlp_spelling_and_link_key)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* Symbolic TLP header fields (req= tag= addr= ... ep=) */
+
+/* A request's keys reach its header: Requester ID, a 10-bit tag, a
+ * 64-bit address, both byte enables; hex with or without 0x. */
+START_TEST(test_tlp_request_keys)
+{
+	struct one o;
+	struct tlp t;
+
+	decode_tlp_of("0 down TLP MRd64 seq=1 len=4 req=0x0200 tag=0x2A5 addr=123456780 "
+		      "fbe=E lbe=3",
+		      &o, &t);
+	ck_assert_int_eq(t.status, TLP_OK);
+	ck_assert_uint_eq(t.requester_id, 0x0200);
+	ck_assert_uint_eq(t.tag, 0x2A5);
+	ck_assert(t.address == 0x123456780ull);
+	ck_assert_uint_eq(t.first_be, 0xE);
+	ck_assert_uint_eq(t.last_be, 0x3);
+	ck_assert_uint_eq(tlp_read_bytes(t.length_dw, t.first_be, t.last_be), 13);
+	/* the largest values of each */
+	decode_tlp_of("0 down TLP MWr64 seq=1 len=2 req=FFFF tag=1023 "
+		      "addr=0xFFFFFFFFFFFFFFFC fbe=F lbe=F ep=1",
+		      &o, &t);
+	ck_assert_int_eq(t.status, TLP_OK);
+	ck_assert_uint_eq(t.requester_id, 0xFFFF);
+	ck_assert_uint_eq(t.tag, 1023);
+	ck_assert(t.address == 0xFFFFFFFFFFFFFFFCull);
+	ck_assert(t.ep);
+	decode_tlp_of("0 down TLP MRd32 seq=1 len=1 addr=FFFFFFFC", &o, &t);
+	ck_assert(t.address == 0xFFFFFFFCull);
+	decode_tlp_of("0 down TLP IORd seq=1 len=1 addr=CF8 fbe=1", &o, &t);
+	ck_assert_uint_eq(t.address, 0xCF8);
+	ck_assert_uint_eq(t.first_be, 0x1);
+	ck_assert_uint_eq(t.last_be, 0x0);
+	/* AtomicOps take an address, their BEs stay the encoder's (0) */
+	decode_tlp_of("0 down TLP CAS64 seq=1 len=4 addr=0x100000010 tag=0x300", &o, &t);
+	ck_assert(t.address == 0x100000010ull);
+	ck_assert_uint_eq(t.tag, 0x300);
+	ck_assert_uint_eq(t.first_be | t.last_be, 0);
+}
+END_TEST
+
+/* fbe= alone keeps the Last DW BE the length gives: 0000b for 1 DW,
+ * 1111b for more. */
+START_TEST(test_tlp_fbe_alone)
+{
+	struct one o;
+	struct tlp t;
+
+	decode_tlp_of("0 down TLP MRd32 seq=1 len=1 fbe=6", &o, &t);
+	ck_assert_uint_eq(t.first_be, 0x6);
+	ck_assert_uint_eq(t.last_be, 0x0);
+	decode_tlp_of("0 down TLP MRd32 seq=1 len=8 fbe=8", &o, &t);
+	ck_assert_uint_eq(t.first_be, 0x8);
+	ck_assert_uint_eq(t.last_be, 0xF);
+	/* both 0: a zero-length read */
+	decode_tlp_of("0 down TLP MRd32 seq=1 len=1 fbe=0 lbe=0", &o, &t);
+	ck_assert_uint_eq(t.first_be | t.last_be, 0);
+}
+END_TEST
+
+/* Configuration requests: target= and reg= (a byte offset, Extended
+ * Register Number included); reg= alone keeps the default target. */
+START_TEST(test_tlp_config_keys)
+{
+	struct one o;
+	struct tlp t;
+
+	decode_tlp_of("0 down TLP CfgWr1 seq=1 len=1 target=0208 reg=0x344 fbe=3 tag=0x155", &o,
+		      &t);
+	ck_assert_int_eq(t.status, TLP_OK);
+	ck_assert_uint_eq(t.target_id, 0x0208);
+	ck_assert_uint_eq(t.cfg_register, 0x344);
+	ck_assert_uint_eq(t.first_be, 0x3);
+	ck_assert_uint_eq(t.tag, 0x155);
+	decode_tlp_of("0 down TLP CfgRd0 seq=1 len=1 reg=4092", &o, &t);
+	ck_assert_uint_eq(t.target_id, 0x0100);
+	ck_assert_uint_eq(t.cfg_register, 0xFFC);
+	decode_tlp_of("0 down TLP CfgRd0 seq=1 len=1 target=FFFF", &o, &t);
+	ck_assert_uint_eq(t.target_id, 0xFFFF);
+	ck_assert_uint_eq(t.cfg_register, 0);
+}
+END_TEST
+
+/* Completions: completer=, status= by name or number, bc= (4096 is
+ * field 000h), la=, req= and a 10-bit tag= of the request. */
+START_TEST(test_tlp_completion_keys)
+{
+	static const struct {
+		const char *status;
+		uint8_t value;
+	} statuses[] = {
+		{ "SC", 0 }, { "ur", 1 }, { "CRS", 2 }, { "RRS", 2 }, { "CA", 4 }, { "5", 5 },
+		{ "0x7", 7 },
+	};
+	char line[160];
+	struct one o;
+	struct tlp t;
+
+	decode_tlp_of("0 up TLP CplD seq=2 len=4 completer=0300 req=0200 tag=0x3A5 bc=14 la=0x7F",
+		      &o, &t);
+	ck_assert_int_eq(t.status, TLP_OK);
+	ck_assert_uint_eq(t.completer_id, 0x0300);
+	ck_assert_uint_eq(t.requester_id, 0x0200);
+	ck_assert_uint_eq(t.tag, 0x3A5);
+	ck_assert_uint_eq(t.cpl_status, TLP_CPL_SC);
+	ck_assert_uint_eq(tlp_byte_count(t.byte_count_field), 14);
+	ck_assert_uint_eq(t.lower_address, 0x7F);
+	ck_assert_uint_eq(tlp_cpl_delivered(14, t.length_dw, t.lower_address), 13);
+	decode_tlp_of("0 up TLP CplD seq=2 len=1024 bc=4096", &o, &t);
+	ck_assert_uint_eq(t.byte_count_field, 0);
+	ck_assert_uint_eq(tlp_byte_count(t.byte_count_field), 4096);
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
+		snprintf(line, sizeof(line), "0 up TLP Cpl seq=3 status=%s bc=4",
+			 statuses[i].status);
+		decode_tlp_of(line, &o, &t);
+		ck_assert_int_eq(t.status, TLP_OK);
+		ck_assert_uint_eq(t.cpl_status, statuses[i].value);
+	}
+}
+END_TEST
+
+/* Messages: code= by name ('-' for '_' too) or number; without route=
+ * the routing is the code's [S62-2 Table 2-20], with it the one given. */
+START_TEST(test_tlp_message_keys)
+{
+	static const struct {
+		const char *keys;
+		uint8_t code, routing;
+	} cases[] = {
+		{ "code=PME_Turn_Off", 0x19, 3 },
+		{ "code=pme-turn-off", 0x19, 3 },
+		{ "code=PM_PME", 0x18, 0 },
+		{ "code=PME_TO_Ack", 0x1B, 5 },
+		{ "code=Unlock", 0x00, 3 },
+		{ "code=ERR_COR route=by-id", 0x30, 2 },
+		{ "code=0x45", 0x45, 4 },
+		{ "route=to-rc", 0x20, 0 }, /* the default code, Assert_INTA */
+		{ "route=by_address", 0x20, 1 },
+		{ "route=broadcast code=Assert_INTB", 0x21, 3 },
+		{ "route=gathered", 0x20, 5 },
+		{ "route=local code=255", 0xFF, 4 },
+		{ "route=2", 0x20, 2 },
+	};
+	char line[160];
+	struct one o;
+	struct tlp t;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(line, sizeof(line), "0 down TLP Msg seq=4 req=0108 %s", cases[i].keys);
+		decode_tlp_of(line, &o, &t);
+		ck_assert_msg(t.status == TLP_OK, "%s", cases[i].keys);
+		ck_assert_int_eq(t.kind, TLP_MSG);
+		ck_assert_uint_eq(t.msg_code, cases[i].code);
+		ck_assert_msg(t.msg_routing == cases[i].routing, "%s: routing %u, want %u",
+			      cases[i].keys, t.msg_routing, cases[i].routing);
+		ck_assert_uint_eq(t.requester_id, 0x0108);
+	}
+	decode_tlp_of("0 down TLP MsgD seq=4 len=1 code=Set_Slot_Power_Limit", &o, &t);
+	ck_assert_int_eq(t.kind, TLP_MSGD);
+	ck_assert_uint_eq(t.msg_code, 0x50);
+	ck_assert_uint_eq(t.msg_routing, 4);
+	/* 110b is reserved: the line says so, the decoder finds it malformed */
+	decode_tlp_of("0 down TLP Msg seq=4 route=6", &o, &t);
+	ck_assert_int_eq(t.status, TLP_ERR_RESERVED_TYPE);
+}
+END_TEST
+
+/* Keys that give the defaults build the very bytes of a line without
+ * them: an old trace keeps its bytes. */
+START_TEST(test_tlp_default_keys_same_bytes)
+{
+	static const struct {
+		const char *bare, *keyed;
+	} cases[] = {
+		{ "0 down TLP MRd32 seq=5 len=1",
+		  "0 down TLP MRd32 seq=5 len=1 req=0100 tag=5 addr=F7D00000 fbe=F ep=0" },
+		{ "0 down TLP MWr64 seq=6 len=8",
+		  "0 down TLP MWr64 seq=6 len=8 addr=1F7D00000 fbe=F lbe=F tag=6" },
+		{ "0 down TLP CfgRd0 seq=7 len=1", "0 down TLP CfgRd0 seq=7 len=1 target=0100 reg=0" },
+		{ "0 up TLP CplD seq=8 len=16",
+		  "0 up TLP CplD seq=8 len=16 completer=0100 req=0000 status=SC bc=64 la=0" },
+		{ "0 down TLP Msg seq=9", "0 down TLP Msg seq=9 code=Assert_INTA" },
+		{ "0 down TLP Msg seq=9", "0 down TLP Msg seq=9 route=local" },
+		{ "0 down TLP MsgD seq=10 len=1", "0 down TLP MsgD seq=10 len=1 code=0x7F" },
+	};
+	struct one a, b;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		read_one(cases[i].bare, &a);
+		read_one(cases[i].keyed, &b);
+		ck_assert_msg(a.rec.len == b.rec.len, "%s: %u bytes, %u", cases[i].keyed,
+			      a.rec.len, b.rec.len);
+		ck_assert_msg(memcmp(a.bytes, b.bytes, a.rec.len) == 0, "%s: other bytes",
+			      cases[i].keyed);
+	}
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* Events */
 
 /* Every event name gives {code, 0, 0, 0}; names fold like mnemonics. */
@@ -842,6 +1042,65 @@ static const struct {
 	{ "10 down TLP 00 0", 13, "odd number of hex digits (3)" },
 	{ "10 down TLP 0000 zz", 18, "bad hex digit 'z' in TLP bytes" },
 	{ "10 down TLP 0x0000", 14, "bad hex digit 'x' in TLP bytes" },
+	/* TLP header keys: ranges, kinds, each other */
+	{ "10 down TLP MWr32 seq=0 len=1 req=10000", 31, "req=10000 out of range 0x0..0xffff" },
+	{ "10 down TLP MWr32 seq=0 len=1 req=xyz", 31, "req='xyz': not a hex number" },
+	{ "10 down TLP MWr32 seq=0 len=1 tag=1024", 31, "tag=1024 out of range 0..1023" },
+	{ "10 down TLP MWr32 seq=0 len=1 tag=0x400", 31, "tag=0x400 out of range 0..1023" },
+	{ "10 down TLP MWr32 seq=0 len=1 tag=", 31, "missing value for 'tag'" },
+	{ "10 down TLP MWr32 seq=0 len=1 tag=1 tag=2", 37, "duplicate key 'tag'" },
+	{ "10 down TLP MWr32 seq=0 len=1 addr=100000000", 31,
+	  "addr=0x100000000 out of range 0x0..0xffffffff: MWr32 has a 32-bit address" },
+	{ "10 down TLP IOWr seq=0 len=1 addr=100000000", 30, "IOWr has a 32-bit address" },
+	{ "10 down TLP MWr64 seq=0 len=1 addr=10000000000000000", 31,
+	  "addr=10000000000000000 out of range 0x0..0xffffffffffffffff" },
+	{ "10 down TLP MWr32 seq=0 len=1 addr=F7D00001", 31,
+	  "addr=0xF7D00001: bits 1:0 must be 0 (a DW address; fbe= gives the bytes)" },
+	{ "10 down TLP MWr64 seq=0 len=1 addr=0x100000002", 31, "bits 1:0 must be 0" },
+	{ "10 down TLP MWr32 seq=0 len=1 fbe=10", 31, "fbe=10 out of range 0x0..0xf" },
+	{ "10 down TLP MRd32 seq=0 len=2 fbe=1 lbe=g", 37, "lbe='g': not a hex number" },
+	{ "10 down TLP MRd32 seq=0 len=2 lbe=1", 31, "'lbe=' needs 'fbe=' (give both, or fbe= alone)" },
+	{ "10 down TLP CfgRd0 seq=0 len=1 target=10000", 32, "target=10000 out of range 0x0..0xffff" },
+	{ "10 down TLP CfgRd0 seq=0 len=1 reg=4096", 32, "reg=4096 out of range 0..4092" },
+	{ "10 down TLP CfgRd0 seq=0 len=1 reg=6", 32,
+	  "reg=6: not a multiple of 4 (a register is a DW; fbe= gives the bytes)" },
+	{ "10 up TLP Cpl seq=0 completer=10000", 21, "completer=10000 out of range 0x0..0xffff" },
+	{ "10 up TLP Cpl seq=0 status=8", 21, "status=8 out of range 0..7" },
+	{ "10 up TLP Cpl seq=0 status=OK", 21,
+	  "status='OK': not a completion status (SC UR CRS CA) or a number" },
+	{ "10 up TLP Cpl seq=0 bc=0", 21, "bc=0 out of range 1..4096" },
+	{ "10 up TLP Cpl seq=0 bc=4097", 21, "bc=4097 out of range 1..4096" },
+	{ "10 up TLP CplD seq=0 len=1 la=128", 28, "la=128 out of range 0..127" },
+	{ "10 down TLP Msg seq=0 code=256", 23, "code=256 out of range 0..255" },
+	{ "10 down TLP Msg seq=0 code=Assert_INTE", 23,
+	  "code='Assert_INTE': not a message code name or a number" },
+	{ "10 down TLP Msg seq=0 route=8", 23, "route=8 out of range 0..7" },
+	{ "10 down TLP Msg seq=0 route=upstream", 23,
+	  "route='upstream': not a routing (to-rc by-address by-id broadcast local gathered)" },
+	{ "10 down TLP Msg seq=0 route=reserved", 23, "route='reserved': not a routing" },
+	{ "10 down TLP MsgD seq=0 len=1 ep=1 ep=1", 35, "duplicate key 'ep'" },
+	/* a key on a kind whose header has no such field: at its column */
+	{ "10 down TLP MWr32 seq=0 len=1 bc=4", 31, "'bc=' is for completions, not MWr32" },
+	{ "10 down TLP MRd32 seq=0 len=1 la=0", 31, "'la=' is for completions, not MRd32" },
+	{ "10 down TLP MRd32 seq=0 len=1 status=SC", 31, "'status=' is for completions" },
+	{ "10 down TLP MRd32 seq=0 len=1 completer=1", 31, "'completer=' is for completions" },
+	{ "10 up TLP CplD seq=0 len=1 addr=0", 28,
+	  "'addr=' is for memory, I/O and AtomicOp requests, not CplD" },
+	{ "10 down TLP CfgRd0 seq=0 len=1 addr=0", 32, "'addr=' is for memory, I/O and AtomicOp" },
+	{ "10 down TLP Msg seq=0 fbe=F", 23,
+	  "'fbe=' is for memory, I/O and configuration requests (reserved in AtomicOps), not Msg" },
+	{ "10 down TLP Swap32 seq=0 len=1 fbe=F", 32, "(reserved in AtomicOps), not Swap32" },
+	{ "10 up TLP Cpl seq=0 lbe=0", 21, "'lbe=' is for memory, I/O and configuration" },
+	{ "10 down TLP MRd64 seq=0 len=1 target=0100", 31,
+	  "'target=' is for configuration requests, not MRd64" },
+	{ "10 down TLP MWr32 seq=0 len=1 reg=0", 31, "'reg=' is for configuration requests" },
+	{ "10 up TLP CplD seq=0 len=1 code=0", 28, "'code=' is for messages, not CplD" },
+	{ "10 down TLP MRd32 seq=0 len=1 route=local", 31, "'route=' is for messages, not MRd32" },
+	/* two: the first written is blamed */
+	{ "10 down TLP MWr32 seq=0 len=1 code=1 bc=4", 31, "'code=' is for messages" },
+	{ "10 down TLP MWr32 seq=0 bc=4 len=1 code=1", 25, "'bc=' is for completions" },
+	/* the header keys are not DLLP keys */
+	{ "10 down NOP tag=1", 13, "unknown key 'tag' for NOP" },
 	/* EVENT */
 	{ "10 down EVENT", 14, "missing event name" },
 	{ "10 down EVENT link-sideways", 15, "unknown event 'link-sideways'" },
@@ -1082,6 +1341,12 @@ Suite *suite_reader_text(void)
 	tcase_add_test(tlp, test_tlp_nullified);
 	tcase_add_test(tlp, test_tlp_len_optional);
 	tcase_add_test(tlp, test_tlp_spelling_and_link_key);
+	tcase_add_test(tlp, test_tlp_request_keys);
+	tcase_add_test(tlp, test_tlp_fbe_alone);
+	tcase_add_test(tlp, test_tlp_config_keys);
+	tcase_add_test(tlp, test_tlp_completion_keys);
+	tcase_add_test(tlp, test_tlp_message_keys);
+	tcase_add_test(tlp, test_tlp_default_keys_same_bytes);
 	suite_add_tcase(s, tlp);
 
 	tcase_add_test(lines, test_events);

@@ -435,9 +435,10 @@ static void scenario_options(struct config *cfg, const char *path)
 			ok = parse_mps(val, &cfg->fc.mps, err, sizeof(err));
 		else if (strcmp(opt, "--mrrs") == 0)
 			ok = parse_mrrs(val, &cfg->fc.mrrs, err, sizeof(err));
-		else if (strcmp(opt, "--cpl-timeout") == 0)
+		else if (strcmp(opt, "--cpl-timeout") == 0) {
 			ok = parse_microseconds(val, &cfg->fc.cpl_timeout_ps, err, sizeof(err));
-		else if (strcmp(opt, "--tc-map") == 0)
+			cfg->fc.tag_reuse_window_ps = cfg->fc.cpl_timeout_ps;
+		} else if (strcmp(opt, "--tc-map") == 0)
 			ok = parse_tc_map(val, cfg->fc.tc_to_vc, err, sizeof(err));
 		else if (strcmp(opt, "--initial-credits") == 0)
 			ok = parse_initial_credits(val, cfg->fc.initial, err, sizeof(err));
