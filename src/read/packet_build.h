@@ -120,7 +120,27 @@ struct packet_tlp {
 	uint32_t lcrc_field; /* PACKET_CRC_FORCED: as on the wire, big-endian */
 	bool nullified; /* the LCRC sent inverted (with PACKET_CRC_GOOD) */
 	struct tlp_fields hdr; /* header fields given (zeroed: the defaults) */
+	/* Msg/MsgD routing r[2:0]; when not given, the one of the message
+	 * code given (tlp_msg_code_routing()), else 100b, local */
+	bool routing_given;
+	unsigned msg_routing;
 };
+
+/* The Bus/Device/Function the encoder gives a configuration request
+ * (wire/tlp.c, bus 1, device 0, function 0): a reader given the register
+ * of one but not its target keeps it (tests/unit/check_packet_build.c
+ * holds the two to each other). */
+#define PACKET_CFG_TARGET_DEFAULT 0x0100u
+
+/* The routing of a symbolic message: given, or the code's, or local. */
+static inline uint8_t packet_tlp_msg_routing(const struct packet_tlp *p)
+{
+	if (p->routing_given)
+		return (uint8_t)(p->msg_routing & 7u);
+	if (p->hdr.msg_code_given)
+		return tlp_msg_code_routing(p->hdr.msg_code);
+	return 4; /* 100b: local, terminate at receiver */
+}
 
 /* Kinds that carry no data and request none, whose Length is reserved:
  * a symbolic one may leave it out (Cpl, CplLk, Msg). */
@@ -140,7 +160,7 @@ static inline uint32_t packet_build_tlp(const struct packet_tlp *p, uint8_t *out
 		.length_dw = p->has_length ? (uint16_t)p->length_dw : 1,
 		.tc = (uint8_t)p->tc,
 		.td = p->td,
-		.msg_routing = 4, /* 100b: local, terminate at receiver */
+		.msg_routing = packet_tlp_msg_routing(p),
 		.has_seq = p->has_seq,
 		.has_lcrc = p->lcrc != PACKET_CRC_NONE,
 		.nullify = p->nullified,

@@ -53,6 +53,7 @@
  *   keys, trailing words and out-of-range values make the line malformed.
  *
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,6 +93,21 @@ enum key_id {
 	KEY_TD,
 	KEY_CRC,
 	KEY_LCRC,
+	/* the header fields of a symbolic TLP (struct tlp_fields) */
+	KEY_REQ,
+	KEY_TAG,
+	KEY_ADDR,
+	KEY_FBE,
+	KEY_LBE,
+	KEY_TARGET,
+	KEY_REG,
+	KEY_COMPLETER,
+	KEY_STATUS,
+	KEY_BC,
+	KEY_LA,
+	KEY_CODE,
+	KEY_ROUTE,
+	KEY_EP,
 	KEY_COUNT
 };
 
@@ -127,6 +143,20 @@ static const struct name key_names[KEY_COUNT] = {
 	[KEY_TD] = NAME("td"),
 	[KEY_CRC] = NAME("crc"),
 	[KEY_LCRC] = NAME("lcrc"),
+	[KEY_REQ] = NAME("req"),
+	[KEY_TAG] = NAME("tag"),
+	[KEY_ADDR] = NAME("addr"),
+	[KEY_FBE] = NAME("fbe"),
+	[KEY_LBE] = NAME("lbe"),
+	[KEY_TARGET] = NAME("target"),
+	[KEY_REG] = NAME("reg"),
+	[KEY_COMPLETER] = NAME("completer"),
+	[KEY_STATUS] = NAME("status"),
+	[KEY_BC] = NAME("bc"),
+	[KEY_LA] = NAME("la"),
+	[KEY_CODE] = NAME("code"),
+	[KEY_ROUTE] = NAME("route"),
+	[KEY_EP] = NAME("ep"),
 };
 
 /* Keywords without a value. */
@@ -140,11 +170,19 @@ static const struct name word_names[WORD_COUNT] = {
 
 #define BIT(n) (1u << (n))
 
-/* How one key is written for one form: hex keys take bare hex digits. */
+/* A value that may be written as a name (status=UR, code=PME_Turn_Off,
+ * route=by-id): true with *out set when s[0..len) is one. */
+typedef bool (*value_name_fn)(const char *s, size_t len, uint64_t *out);
+
+/* How one key is written for one form: hex keys take bare hex digits;
+ * keys with names take one of them or a number.  64-bit limits for
+ * addr= (a 64-bit address); every other key's fit 32 bits. */
 struct key_rule {
 	uint8_t key;
 	bool hex;
-	uint32_t min, max;
+	uint64_t min, max;
+	value_name_fn names; /* NULL: numbers only */
+	const char *names_what; /* what the names are, for messages */
 };
 
 struct form {
@@ -193,6 +231,14 @@ static const struct key_rule vendor_rules[] = {
 	RULE_CRC,
 	{ KEY_DATA, true, 0, 0xFFFFFF },
 };
+static bool cpl_status_value(const char *s, size_t len, uint64_t *out);
+static bool msg_code_value(const char *s, size_t len, uint64_t *out);
+static bool msg_routing_value(const char *s, size_t len, uint64_t *out);
+
+/* The header fields' limits are those of their bits [spec-digest 4.1;
+ * notes in tl-common.md]: IDs 16 bits, the tag 10, byte enables 4, the
+ * register byte offset 12, Lower Address 7, status and routing 3.  addr=
+ * is limited to 32 bits for the 3 DW header kinds in check_tlp_header. */
 static const struct key_rule tlp_rules[] = {
 	RULE_LINK,
 	{ KEY_SEQ, false, 0, DL_SEQ_MAX },
@@ -200,6 +246,21 @@ static const struct key_rule tlp_rules[] = {
 	{ KEY_TC, false, 0, 7 },
 	{ KEY_TD, false, 0, 1 },
 	{ KEY_LCRC, true, 0, 0xFFFFFFFF },
+	{ KEY_REQ, true, 0, 0xFFFF },
+	{ KEY_TAG, false, 0, 1023 },
+	{ KEY_ADDR, true, 0, UINT64_MAX },
+	{ KEY_FBE, true, 0, 0xF },
+	{ KEY_LBE, true, 0, 0xF },
+	{ KEY_TARGET, true, 0, 0xFFFF },
+	{ KEY_REG, false, 0, 0xFFC },
+	{ KEY_COMPLETER, true, 0, 0xFFFF },
+	{ KEY_STATUS, false, 0, 7, cpl_status_value, "a completion status (SC UR CRS CA)" },
+	{ KEY_BC, false, 1, 4096 },
+	{ KEY_LA, false, 0, 127 },
+	{ KEY_CODE, false, 0, 255, msg_code_value, "a message code name" },
+	{ KEY_ROUTE, false, 0, 7, msg_routing_value,
+	  "a routing (to-rc by-address by-id broadcast local gathered)" },
+	{ KEY_EP, false, 0, 1 },
 };
 static const struct key_rule event_rules[] = { RULE_LINK };
 static const struct key_rule event_vc_rules[] = {
@@ -262,7 +323,7 @@ struct dllp_mnemonic {
 /* The keys and keywords of a line, with the column each came from so
  * conflicts can point at the later one. */
 struct fields {
-	uint32_t val[KEY_COUNT];
+	uint64_t val[KEY_COUNT];
 	unsigned col[KEY_COUNT]; /* 0: not given */
 	unsigned given; /* BIT(key) of the keys given */
 	unsigned word_col[WORD_COUNT];
@@ -342,18 +403,23 @@ static bool parse_key(struct parse *p, const struct form *form, const char *what
 		return fail(p, t->col, "duplicate key '%s'", key_names[k].s);
 	if (vlen == 0)
 		return fail(p, t->col, "missing value for '%s'", key_names[k].s);
-	if (!number_parse_u64(v, vlen, rule->hex, &val, &too_big))
+	if (rule->names && rule->names(v, vlen, &val)) {
+		too_big = false; /* a name's value is in range */
+	} else if (!number_parse_u64(v, vlen, rule->hex, &val, &too_big)) {
+		if (rule->names)
+			return fail(p, t->col, "%s='%s': not %s or a number", key_names[k].s,
+			            text_quote(q2, v, vlen), rule->names_what);
 		return fail(p, t->col, "%s='%s': not a %s number", key_names[k].s,
 		            text_quote(q2, v, vlen), rule->hex ? "hex" : "decimal or 0x hex");
+	}
 	if (too_big || val < rule->min || val > rule->max) {
 		if (rule->hex)
-			return fail(p, t->col, "%s=%s out of range 0x%x..0x%x", key_names[k].s,
-			            text_quote(q2, v, vlen), (unsigned)rule->min,
-			            (unsigned)rule->max);
-		return fail(p, t->col, "%s=%s out of range %u..%u", key_names[k].s,
-		            text_quote(q2, v, vlen), (unsigned)rule->min, (unsigned)rule->max);
+			return fail(p, t->col, "%s=%s out of range 0x%" PRIx64 "..0x%" PRIx64,
+			            key_names[k].s, text_quote(q2, v, vlen), rule->min, rule->max);
+		return fail(p, t->col, "%s=%s out of range %" PRIu64 "..%" PRIu64, key_names[k].s,
+		            text_quote(q2, v, vlen), rule->min, rule->max);
 	}
-	p->f.val[k] = (uint32_t)val;
+	p->f.val[k] = val;
 	p->f.col[k] = t->col;
 	p->f.given |= BIT(k);
 	return true;
@@ -636,15 +702,15 @@ static bool parse_dllp_sym(struct parse *p, const struct dllp_mnemonic *m, unsig
 		return false;
 	b.type = m->type;
 	b.cls = m->cls;
-	b.vc = f->val[KEY_VC];
-	b.hdr_fc = f->val[KEY_HDR];
-	b.data_fc = f->val[KEY_DATA];
-	b.hdr_scale = f->val[KEY_HDRSCALE];
-	b.data_scale = f->val[KEY_DATASCALE];
-	b.seq = f->val[KEY_SEQ];
+	b.vc = (unsigned)f->val[KEY_VC];
+	b.hdr_fc = (unsigned)f->val[KEY_HDR];
+	b.data_fc = (unsigned)f->val[KEY_DATA];
+	b.hdr_scale = (unsigned)f->val[KEY_HDRSCALE];
+	b.data_scale = (unsigned)f->val[KEY_DATASCALE];
+	b.seq = (unsigned)f->val[KEY_SEQ];
 	b.feature_ack = f->val[KEY_ACK] != 0;
-	b.feature_bits = f->val[KEY_BITS];
-	b.vendor_data = f->val[KEY_DATA];
+	b.feature_bits = (uint32_t)f->val[KEY_BITS];
+	b.vendor_data = (uint32_t)f->val[KEY_DATA];
 	b.type_byte = 0; /* every kind of the text form has its code */
 	b.crc = has_word(f, WORD_NOCRC) ? PACKET_CRC_NONE
 	        : has(f, KEY_CRC)       ? PACKET_CRC_FORCED
@@ -676,6 +742,207 @@ static bool check_tlp_fields(struct parse *p, enum tlp_kind kind, const char *wh
 	return true;
 }
 
+/* ---- TLP header fields ---- */
+
+/* Completion Status [spec-digest 4.1; tl-facts.md section 5]: 010b is
+ * CRS (Configuration Request Retry Status), RRS since PCIe 6. */
+static bool cpl_status_value(const char *s, size_t len, uint64_t *out)
+{
+	static const struct {
+		struct name name;
+		uint8_t value;
+	} names[] = {
+		{ NAME("SC"), TLP_CPL_SC },   { NAME("UR"), TLP_CPL_UR },
+		{ NAME("CRS"), TLP_CPL_CRS }, { NAME("RRS"), TLP_CPL_CRS },
+		{ NAME("CA"), TLP_CPL_CA },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (name_eq(s, len, &names[i].name)) {
+			*out = names[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* tlp_msg_code_parse()'s names, with '-' for '_' as in DLLP mnemonics. */
+static bool msg_code_value(const char *s, size_t len, uint64_t *out)
+{
+	char name[32];
+	uint8_t code;
+
+	if (len >= sizeof(name))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		name[i] = s[i] == '-' ? '_' : s[i];
+	if (!tlp_msg_code_parse(name, len, &code))
+		return false;
+	*out = code;
+	return true;
+}
+
+/* tlp_msg_routing_name()'s names of r[2:0] 000b..101b (110b and 111b
+ * are reserved: written as numbers). */
+static bool msg_routing_value(const char *s, size_t len, uint64_t *out)
+{
+	for (uint8_t r = 0; r < 6; r++) {
+		if (word_eq(s, len, tlp_msg_routing_name(r))) {
+			*out = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+#define KEYS_ANY_TLP                                                                               \
+	(BIT(KEY_LINK) | BIT(KEY_SEQ) | BIT(KEY_LEN) | BIT(KEY_TC) | BIT(KEY_TD) | BIT(KEY_LCRC) | \
+	 BIT(KEY_REQ) | BIT(KEY_TAG) | BIT(KEY_EP))
+#define KEYS_BE (BIT(KEY_FBE) | BIT(KEY_LBE))
+#define KEYS_CPL (BIT(KEY_COMPLETER) | BIT(KEY_STATUS) | BIT(KEY_BC) | BIT(KEY_LA))
+
+/* The keys a kind takes: each header field only where the header has it
+ * [spec-digest 4.1].  Every TLP has a Requester ID and a Tag (requests,
+ * messages, completions) and EP; the byte enables are reserved in
+ * AtomicOps [tl-facts.md section 3] and byte 7 of a message is its code. */
+static unsigned tlp_kind_keys(enum tlp_kind kind)
+{
+	switch (kind) {
+	case TLP_MRD:
+	case TLP_MRDLK:
+	case TLP_MWR:
+	case TLP_IORD:
+	case TLP_IOWR:
+	case TLP_DMWR:
+		return KEYS_ANY_TLP | BIT(KEY_ADDR) | KEYS_BE;
+	case TLP_FETCHADD:
+	case TLP_SWAP:
+	case TLP_CAS:
+		return KEYS_ANY_TLP | BIT(KEY_ADDR);
+	case TLP_CFGRD0:
+	case TLP_CFGWR0:
+	case TLP_CFGRD1:
+	case TLP_CFGWR1:
+		return KEYS_ANY_TLP | BIT(KEY_TARGET) | BIT(KEY_REG) | KEYS_BE;
+	case TLP_MSG:
+	case TLP_MSGD:
+		return KEYS_ANY_TLP | BIT(KEY_CODE) | BIT(KEY_ROUTE);
+	case TLP_CPL:
+	case TLP_CPLD:
+	case TLP_CPLLK:
+	case TLP_CPLDLK:
+		return KEYS_ANY_TLP | KEYS_CPL;
+	default:
+		return KEYS_ANY_TLP;
+	}
+}
+
+/* Where a header key belongs, for the message of one given elsewhere. */
+static const char *key_where(enum key_id k)
+{
+	switch (k) {
+	case KEY_ADDR:
+		return "memory, I/O and AtomicOp requests";
+	case KEY_FBE:
+	case KEY_LBE:
+		return "memory, I/O and configuration requests (reserved in AtomicOps)";
+	case KEY_TARGET:
+	case KEY_REG:
+		return "configuration requests";
+	case KEY_CODE:
+	case KEY_ROUTE:
+		return "messages";
+	default:
+		return "completions";
+	}
+}
+
+/* The header keys against the kind and each other (the ranges of each
+ * are parse_key's). */
+static bool check_tlp_header(struct parse *p, enum tlp_kind kind, bool addr64, const char *what)
+{
+	const struct fields *f = &p->f;
+	unsigned stray = f->given & ~tlp_kind_keys(kind);
+
+	if (stray != 0) {
+		/* the first written, as a reader fixes the line left to right */
+		enum key_id first = KEY_COUNT;
+
+		for (unsigned k = 0; k < KEY_COUNT; k++)
+			if ((stray & BIT(k)) && (first == KEY_COUNT || f->col[k] < f->col[first]))
+				first = (enum key_id)k;
+		return fail(p, f->col[first], "'%s=' is for %s, not %s", key_names[first].s,
+		            key_where(first), what);
+	}
+	if (has(f, KEY_LBE) && !has(f, KEY_FBE))
+		return fail(p, f->col[KEY_LBE], "'lbe=' needs 'fbe=' (give both, or fbe= alone)");
+	/* A 3 DW header holds a 32-bit address [spec-digest 4.1]. */
+	if (has(f, KEY_ADDR) && !addr64 && f->val[KEY_ADDR] > 0xFFFFFFFFu)
+		return fail(p, f->col[KEY_ADDR],
+		            "addr=0x%" PRIX64
+		            " out of range 0x0..0xffffffff: %s has a 32-bit address",
+		            f->val[KEY_ADDR], what);
+	/* Address[1:0] are not in the header: the byte enables say which
+	 * bytes of the first DW.  An address that is not a DW's is refused
+	 * rather than rounded, so a line means what it says. */
+	if (has(f, KEY_ADDR) && (f->val[KEY_ADDR] & 3u) != 0)
+		return fail(p, f->col[KEY_ADDR],
+		            "addr=0x%" PRIX64 ": bits 1:0 must be 0 (a DW address; fbe= gives "
+		            "the bytes)",
+		            f->val[KEY_ADDR]);
+	if (has(f, KEY_REG) && (f->val[KEY_REG] & 3u) != 0)
+		return fail(p, f->col[KEY_REG],
+		            "reg=%" PRIu64 ": not a multiple of 4 (a register is a DW; fbe= gives "
+		            "the bytes)",
+		            f->val[KEY_REG]);
+	return true;
+}
+
+/* The header keys into the builder's tlp_fields; absent ones keep the
+ * encoder's defaults (every old line builds the same bytes). */
+static void tlp_header_fields(const struct fields *f, struct packet_tlp *b)
+{
+	struct tlp_fields *h = &b->hdr;
+
+	h->requester_given = has(f, KEY_REQ);
+	h->requester_id = (uint16_t)f->val[KEY_REQ];
+	h->tag_given = has(f, KEY_TAG);
+	h->tag = (uint16_t)f->val[KEY_TAG];
+	if (has(f, KEY_ADDR)) {
+		h->address_given = true;
+		h->address = f->val[KEY_ADDR];
+	}
+	/* configuration requests: Bus/Device/Function in bits 31:16, the
+	 * register offset in bits 11:0 (wire/tlp.h, struct tlp_fields) */
+	if (has(f, KEY_TARGET) || has(f, KEY_REG)) {
+		uint64_t target =
+		        has(f, KEY_TARGET) ? f->val[KEY_TARGET] : PACKET_CFG_TARGET_DEFAULT;
+
+		h->address_given = true;
+		h->address = target << 16 | f->val[KEY_REG];
+	}
+	if (has(f, KEY_FBE)) {
+		/* fbe= alone: the Last DW BE the encoder would give */
+		bool one_dw = !b->has_length || b->length_dw == 1;
+
+		h->be_given = true;
+		h->first_be = (uint8_t)f->val[KEY_FBE];
+		h->last_be = has(f, KEY_LBE) ? (uint8_t)f->val[KEY_LBE] : one_dw ? 0 : 0xF;
+	}
+	h->completer_given = has(f, KEY_COMPLETER);
+	h->completer_id = (uint16_t)f->val[KEY_COMPLETER];
+	h->cpl_status = (uint8_t)f->val[KEY_STATUS]; /* 0, SC, by default */
+	h->byte_count_given = has(f, KEY_BC);
+	h->byte_count = (uint16_t)f->val[KEY_BC];
+	h->lower_address_given = has(f, KEY_LA);
+	h->lower_address = (uint8_t)f->val[KEY_LA];
+	h->msg_code_given = has(f, KEY_CODE);
+	h->msg_code = (uint8_t)f->val[KEY_CODE];
+	h->ep = f->val[KEY_EP] != 0;
+	b->routing_given = has(f, KEY_ROUTE);
+	b->msg_routing = (unsigned)f->val[KEY_ROUTE];
+}
+
 static bool parse_tlp_sym(struct parse *p, const struct token *mn, enum tlp_kind kind, bool addr64)
 {
 	char what[QUOTE_BUF];
@@ -684,21 +951,23 @@ static bool parse_tlp_sym(struct parse *p, const struct token *mn, enum tlp_kind
 	memset(&b, 0, sizeof(b));
 
 	text_quote(what, mn->s, mn->len);
-	if (!parse_fields(p, &form_tlp, what, mn->col) || !check_tlp_fields(p, kind, what, mn->col))
+	if (!parse_fields(p, &form_tlp, what, mn->col) ||
+	    !check_tlp_fields(p, kind, what, mn->col) || !check_tlp_header(p, kind, addr64, what))
 		return false;
 	b.kind = kind;
 	b.addr64 = addr64;
 	b.has_seq = !has_word(f, WORD_NOSEQ);
-	b.seq = f->val[KEY_SEQ];
+	b.seq = (unsigned)f->val[KEY_SEQ];
 	b.has_length = has(f, KEY_LEN);
-	b.length_dw = f->val[KEY_LEN];
-	b.tc = f->val[KEY_TC];
+	b.length_dw = (unsigned)f->val[KEY_LEN];
+	b.tc = (unsigned)f->val[KEY_TC];
 	b.td = f->val[KEY_TD] != 0;
+	tlp_header_fields(f, &b);
 	/* the conflicts are checked: at most one of these */
 	b.lcrc = has_word(f, WORD_NOCRC) ? PACKET_CRC_NONE
 	         : has(f, KEY_LCRC)      ? PACKET_CRC_FORCED
 	                                 : PACKET_CRC_GOOD;
-	b.lcrc_field = f->val[KEY_LCRC];
+	b.lcrc_field = (uint32_t)f->val[KEY_LCRC];
 	b.nullified = has_word(f, WORD_NULLIFIED);
 	p->len = packet_build_tlp(&b, p->buf, TLP_MAX_RECORD_LEN, &p->flags);
 	if (p->len == 0)
@@ -774,7 +1043,7 @@ static bool parse_event(struct parse *p)
 	                  link_event_name(code), t.col))
 		return false;
 	p->kind = REC_EVENT;
-	p->len = packet_build_event(code, p->f.val[KEY_VC], p->buf);
+	p->len = packet_build_event(code, (unsigned)p->f.val[KEY_VC], p->buf);
 	return true;
 }
 
