@@ -38,6 +38,33 @@
  *   Symbolic TLPs: a mnemonic known to tlp_mnemonic_parse() (MWr32, CplD...)
  *     with seq=0..4095 len=1..1024 [tc=0..7] [td=0|1].  len may be left out
  *     only for Cpl, CplLk and Msg (no data, nothing requested).
+ *     Header fields, all optional (absent: the encoder's defaults, so a
+ *     line without them builds the bytes it always did; wire/tlp.h, struct
+ *     tlp_fields), each only on the kinds whose header has it [spec-digest
+ *     4.1]:
+ *       every kind        req=HEX (Requester ID, 16 bits)  tag=0..1023 (10
+ *                         bits, T9/T8 too; default: seq's low byte)
+ *                         ep=0|1 (poisoned)
+ *       memory, I/O and AtomicOp requests
+ *                         addr=HEX: 64 bits for the 64-bit mnemonics, 32
+ *                         for the others; bits 1:0 must be 0 (a DW
+ *                         address: a line with them set is refused, not
+ *                         rounded; fbe= gives the bytes)
+ *       memory, I/O and configuration requests (reserved in AtomicOps)
+ *                         fbe=HEX lbe=HEX (one digit each; fbe= alone takes
+ *                         the Last DW BE the length gives: 0 for 1 DW, F)
+ *       configuration     target=HEX (Bus/Device/Function; default 0100)
+ *                         reg=0..0xFFC (register byte offset, a multiple
+ *                         of 4)
+ *       completions       completer=HEX  status=SC|UR|CRS|RRS|CA|0..7
+ *                         bc=1..4096 (Byte Count; 4096 is written 000h)
+ *                         la=0..127 (Lower Address)
+ *       Msg, MsgD         code=NAME|0..255 (tlp_msg_code_parse()'s names,
+ *                         '-' for '_' allowed)  route=NAME|0..7 (to-rc
+ *                         by-address by-id broadcast local gathered;
+ *                         default: the code's routing, local without code=)
+ *     Values are not checked against each other or the length (fbe=0 on 2
+ *     DW, bc= less than len): a trace may say what a faulty device sends.
  *
  *   Extensions beyond capture-format.md (for the man page):
  *     - link=N may also be written among the keys of a symbolic packet or

@@ -1,7 +1,9 @@
 /* decode_json.c: --decode --format=jsonl: one JSON object per record with
  * every decoded field, so that a capture can be queried with jq.  The keys
  * are described by schema/dllpcheck-decode.schema.json. */
+#include <inttypes.h>
 #include <jansson.h>
+#include <stdio.h>
 
 #include "base/utf8.h"
 #include "core/rules.h"
@@ -92,6 +94,59 @@ static json_t *dllp_json(const struct dllp *d)
 	return o;
 }
 
+static bool is_config(enum tlp_kind kind)
+{
+	return kind == TLP_CFGRD0 || kind == TLP_CFGWR0 || kind == TLP_CFGRD1 || kind == TLP_CFGWR1;
+}
+
+static bool is_atomic(enum tlp_kind kind)
+{
+	return kind == TLP_FETCHADD || kind == TLP_SWAP || kind == TLP_CAS;
+}
+
+/* The header fields of a transaction [spec-digest 4.1], only with the
+ * whole header in the record, each where the kind's header has it (as
+ * the text listing, decode_print.c).  The address is a hex string: a
+ * 64-bit one does not fit a JSON number exactly (jq's are doubles). */
+static void tlp_header_json(json_t *o, const struct tlp *t)
+{
+	char addr[24];
+	const char *name;
+
+	if (!t->header_known || t->kind == TLP_KIND_UNKNOWN)
+		return;
+	set_int(o, "requester_id", t->requester_id);
+	set_int(o, "tag", t->tag);
+	if (tlp_kind_is_completion(t->kind)) {
+		set_int(o, "completer_id", t->completer_id);
+		set_int(o, "cpl_status", t->cpl_status);
+		json_object_set_new(o, "cpl_status_name",
+		                    json_string(tlp_cpl_status_name(t->cpl_status)));
+		json_object_set_new(o, "bcm", json_boolean(t->bcm));
+		set_int(o, "byte_count_field", t->byte_count_field);
+		set_int(o, "byte_count", tlp_byte_count(t->byte_count_field));
+		set_int(o, "lower_address", t->lower_address);
+	} else if (tlp_kind_is_message(t->kind)) {
+		set_int(o, "msg_code", t->msg_code);
+		name = tlp_msg_code_name(t->msg_code);
+		if (name)
+			json_object_set_new(o, "msg_code_name", json_string(name));
+	} else if (is_config(t->kind)) {
+		set_int(o, "target_id", t->target_id);
+		set_int(o, "cfg_register", t->cfg_register);
+		set_int(o, "first_be", t->first_be);
+		set_int(o, "last_be", t->last_be);
+	} else {
+		snprintf(addr, sizeof(addr), t->hdr_dw == 4 ? "0x%016" PRIX64 : "0x%08" PRIX64,
+		         t->address);
+		json_object_set_new(o, "address", json_string(addr));
+		if (!is_atomic(t->kind)) {
+			set_int(o, "first_be", t->first_be);
+			set_int(o, "last_be", t->last_be);
+		}
+	}
+}
+
 static json_t *tlp_json(const struct tlp *t)
 {
 	static const enum credit_type hdr_ct[FC_CLASS_COUNT] = { CT_PH, CT_NPH, CT_CPLH };
@@ -116,8 +171,12 @@ static json_t *tlp_json(const struct tlp *t)
 	set_int(o, "length_field", t->length_field);
 	set_int(o, "length_dw", t->length_dw);
 	set_int(o, "payload_dw", t->payload_dw);
-	if (t->kind == TLP_MSG || t->kind == TLP_MSGD)
+	if (t->kind == TLP_MSG || t->kind == TLP_MSGD) {
 		set_int(o, "msg_routing", t->msg_routing);
+		json_object_set_new(o, "msg_routing_name",
+		                    json_string(tlp_msg_routing_name(t->msg_routing)));
+	}
+	tlp_header_json(o, t);
 	if (t->kind != TLP_KIND_UNKNOWN && t->status == TLP_OK) {
 		json_object_set_new(o, "fc_class", json_string(fc_class_name(t->fc_class)));
 		json_t *cost = json_object();
@@ -128,6 +187,15 @@ static json_t *tlp_json(const struct tlp *t)
 	}
 	json_object_set_new(o, "status",
 	                    json_string(t->status == TLP_OK ? "ok" : tlp_status_text(t->status)));
+	/* the TLP Digest [3.3]: "none" when TD is set but it was not checked
+	 * (a truncated or malformed TLP) */
+	if (t->td) {
+		json_object_set_new(o, "ecrc", json_string(crc_status_name(t->ecrc)));
+		if (t->ecrc != CRC_ABSENT) {
+			set_int(o, "ecrc_field", t->ecrc_field);
+			set_int(o, "ecrc_expected", t->ecrc_expected);
+		}
+	}
 	json_object_set_new(o, "lcrc", json_string(crc_status_name(t->lcrc)));
 	if (t->lcrc != CRC_ABSENT) {
 		set_int(o, "lcrc_field", t->lcrc_field);

@@ -2,6 +2,10 @@
  *
  *   RECORD TIME linkN DIR KIND fields... crc-status
  *
+ * A TLP's fields: seq, prefixes, the mnemonic (and a message's routing),
+ * tc, len, td, ep, the header fields of the transaction (req= tag= and
+ * the kind's own), the flow-control class and cost, ecrc= when TD, lcrc=.
+ *
  * Deterministic: no wall-clock time, numbers in fixed formats. */
 #include <inttypes.h>
 
@@ -76,6 +80,81 @@ static void print_dllp(FILE *out, const struct dllp *d)
 	print_crc16(out, d);
 }
 
+static bool is_config(enum tlp_kind kind)
+{
+	return kind == TLP_CFGRD0 || kind == TLP_CFGWR0 || kind == TLP_CFGRD1 || kind == TLP_CFGWR1;
+}
+
+static bool is_atomic(enum tlp_kind kind)
+{
+	return kind == TLP_FETCHADD || kind == TLP_SWAP || kind == TLP_CAS;
+}
+
+/* What a transaction is followed by [spec-digest 4.1], written as the
+ * text trace's keys (man dllpcheck-capture(5)) so that a line can be
+ * copied back into a trace: the transaction ID (req=, tag=) first, then
+ * the address and byte enables of a request (none for AtomicOps, where
+ * they are reserved), the target and register of a configuration one,
+ * the code of a message, the completer, status, Byte Count and Lower
+ * Address of a completion.  Only with the whole header in the record. */
+static void print_tlp_header(FILE *out, const struct tlp *t)
+{
+	const char *name;
+
+	if (!t->header_known || t->kind == TLP_KIND_UNKNOWN)
+		return;
+	fprintf(out, " req=%04X tag=0x%02X", t->requester_id, t->tag);
+	if (tlp_kind_is_completion(t->kind)) {
+		fprintf(out, " completer=%04X", t->completer_id);
+		name = tlp_cpl_status_name(t->cpl_status);
+		if (t->cpl_status == TLP_CPL_SC || t->cpl_status == TLP_CPL_UR ||
+		    t->cpl_status == TLP_CPL_CRS || t->cpl_status == TLP_CPL_CA)
+			fprintf(out, " status=%s", name);
+		else
+			fprintf(out, " status=%u", t->cpl_status); /* reserved */
+		if (t->bcm)
+			fputs(" bcm", out);
+		fprintf(out, " bc=%u la=0x%02X", tlp_byte_count(t->byte_count_field),
+		        t->lower_address);
+	} else if (tlp_kind_is_message(t->kind)) {
+		name = tlp_msg_code_name(t->msg_code);
+		if (name)
+			fprintf(out, " code=%s", name);
+		else
+			fprintf(out, " code=0x%02X", t->msg_code);
+	} else if (is_config(t->kind)) {
+		fprintf(out, " target=%04X reg=0x%03X fbe=%X lbe=%X", t->target_id, t->cfg_register,
+		        t->first_be, t->last_be);
+	} else {
+		if (t->hdr_dw == 4)
+			fprintf(out, " addr=0x%016" PRIX64, t->address);
+		else
+			fprintf(out, " addr=0x%08" PRIX64, t->address);
+		if (!is_atomic(t->kind))
+			fprintf(out, " fbe=%X lbe=%X", t->first_be, t->last_be);
+	}
+}
+
+/* The TLP Digest [3.3], when TD says there is one: none when it was not
+ * checked (a truncated or malformed TLP). */
+static void print_ecrc(FILE *out, const struct tlp *t)
+{
+	if (!t->td)
+		return;
+	switch (t->ecrc) {
+	case CRC_GOOD:
+		fputs(" ecrc=ok", out);
+		break;
+	case CRC_BAD:
+		fprintf(out, " ecrc=BAD(0x%08" PRIX32 ",expected=0x%08" PRIX32 ")", t->ecrc_field,
+		        t->ecrc_expected);
+		break;
+	default:
+		fputs(" ecrc=none", out);
+		break;
+	}
+}
+
 static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 {
 	fputs(" TLP", out);
@@ -92,7 +171,7 @@ static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 	else
 		fprintf(out, " %s", tlp_mnemonic(t->kind, t->hdr_dw == 4));
 	if (t->kind == TLP_MSG || t->kind == TLP_MSGD)
-		fprintf(out, " route=%u", t->msg_routing);
+		fprintf(out, " route=%s", tlp_msg_routing_name(t->msg_routing));
 	fprintf(out, " tc=%u", t->tc);
 	/* Length is reserved in TLPs that neither carry nor request data
 	 * (Cpl, CplLk, Msg) [4.1]: print it only where it means something. */
@@ -102,12 +181,14 @@ static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 		fputs(" td", out);
 	if (t->ep)
 		fputs(" ep", out);
+	print_tlp_header(out, t);
 	if (t->kind != TLP_KIND_UNKNOWN && t->status == TLP_OK)
 		fprintf(out, " %s %sH=%u %sD=%u", fc_class_name(t->fc_class),
 		        fc_class_name(t->fc_class), t->hdr_credits, fc_class_name(t->fc_class),
 		        t->data_credits);
 	if (t->status != TLP_OK && !truncated)
 		fprintf(out, " malformed(%s)", tlp_status_text(t->status));
+	print_ecrc(out, t);
 	switch (t->lcrc) {
 	case CRC_GOOD:
 		fputs(" lcrc=ok", out);

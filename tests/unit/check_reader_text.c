@@ -829,7 +829,7 @@ static const struct {
 	{ "10 down TLP MWr32 seq=4096 len=1", 19, "seq=4096 out of range 0..4095" },
 	{ "10 down TLP MWr32 seq=0 len=1 tc=8", 31, "tc=8 out of range 0..7" },
 	{ "10 down TLP MWr32 seq=0 len=1 td=2", 31, "td=2 out of range 0..1" },
-	{ "10 down TLP MWr32 seq=0 len=1 ep=1", 31, "unknown key 'ep' for MWr32" },
+	{ "10 down TLP MWr32 seq=0 len=1 ep=2", 31, "ep=2 out of range 0..1" },
 	{ "10 down TLP MWr32 seq=0 len=1 crc=1", 31, "unknown key 'crc' for MWr32" },
 	{ "10 down TLP MWr32 seq=0 len=1 lcrc=100000000", 31, "out of range 0x0..0xffffffff" },
 	{ "10 down TLP noseq MWr32 seq=0 len=1", 25, "'seq=' and 'noseq' cannot be used together" },

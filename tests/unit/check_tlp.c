@@ -782,6 +782,420 @@ START_TEST(test_random_records)
 }
 END_TEST
 
+/* ---- header fields [spec-digest 4.1; notes tl-facts.md] ------------------- */
+
+/* Records are written here DW by DW, not by the encoder, so a decoder
+ * bug cannot hide behind the same bug in tlp_encode. */
+
+/* T9 (DW0 byte 1 bit 7) and T8 (bit 3) are Tag[9:8] of a request; TC in
+ * bits 6:4 between them is not part of it. */
+START_TEST(test_decode_request_tag10)
+{
+	static const struct {
+		uint8_t byte1;
+		uint16_t tag;
+		uint8_t tc;
+	} cases[] = {
+		{ 0x00, 0x056, 0 }, { 0x08, 0x156, 0 }, { 0x80, 0x256, 0 },
+		{ 0x88, 0x356, 0 }, { 0xF8, 0x356, 7 }, { 0x70, 0x056, 7 },
+	};
+	uint8_t buf[64];
+	struct tlp t;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* MRd32 Length 1, Requester 1234h, Tag[7:0] 56h, BEs 0/F */
+		uint32_t dws[3] = { 0x00000001u | (uint32_t)cases[i].byte1 << 16,
+				    0x1234560Fu, 0xFEDCBA98u };
+		size_t n = build_record(dws, 3, buf);
+
+		ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+		ck_assert(t.header_known);
+		ck_assert_int_eq(t.kind, TLP_MRD);
+		ck_assert_uint_eq(t.tag, cases[i].tag);
+		ck_assert_uint_eq(t.tc, cases[i].tc);
+		ck_assert_uint_eq(t.requester_id, 0x1234);
+		ck_assert_uint_eq(t.first_be, 0xF);
+		ck_assert_uint_eq(t.last_be, 0x0);
+		ck_assert_uint_eq(t.address, 0xFEDCBA98u);
+	}
+}
+END_TEST
+
+/* A 3 DW header holds Address[31:2], a 4 DW one Address[63:2]; bits 1:0
+ * are reserved and read as 0.  Byte 7 is Last DW BE:First DW BE. */
+START_TEST(test_decode_addresses)
+{
+	uint8_t buf[64];
+	struct tlp t;
+	/* MWr32 1 DW, BEs 0/6, address F7D00013h (R bits set) */
+	uint32_t w32[4] = { 0x40000001u, 0x01000706u, 0xF7D00013u, 0x11223344u };
+	/* MRd64 4 DW, BEs 3/E, address 12_345678FFh */
+	uint32_t r64[4] = { 0x20000004u, 0xABCD003Eu, 0x00000012u, 0x345678FFu };
+	/* IORd, address CF8h */
+	uint32_t io[3] = { 0x02000001u, 0x0100080Fu, 0x00000CF8u };
+	/* FetchAdd64: the address of an AtomicOp too */
+	uint32_t fa[6] = { 0x6C000002u, 0x01000900u, 0x80000000u, 0x00000010u, 1u, 0u };
+	size_t n = build_record(w32, 4, buf);
+
+	ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+	ck_assert_uint_eq(t.address, 0xF7D00010u);
+	ck_assert_uint_eq(t.first_be, 0x6);
+	ck_assert_uint_eq(t.last_be, 0x0);
+	ck_assert_uint_eq(t.requester_id, 0x0100);
+	ck_assert_uint_eq(t.tag, 0x07);
+	ck_assert_uint_eq(tlp_first_byte_address(&t), 0xF7D00011u);
+
+	n = build_record(r64, 4, buf);
+	ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+	ck_assert_int_eq(t.kind, TLP_MRD);
+	ck_assert_uint_eq(t.hdr_dw, 4);
+	ck_assert(t.address == 0x12345678FCull);
+	ck_assert_uint_eq(t.first_be, 0xE);
+	ck_assert_uint_eq(t.last_be, 0x3);
+	ck_assert_uint_eq(t.requester_id, 0xABCD);
+	ck_assert(tlp_first_byte_address(&t) == 0x12345678FDull);
+
+	n = build_record(io, 3, buf);
+	ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+	ck_assert_int_eq(t.kind, TLP_IORD);
+	ck_assert_uint_eq(t.address, 0xCF8);
+	ck_assert_uint_eq(t.tag, 0x08);
+
+	n = build_record(fa, 6, buf);
+	ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+	ck_assert_int_eq(t.kind, TLP_FETCHADD);
+	ck_assert(t.address == 0x8000000000000010ull);
+	ck_assert(tlp_first_byte_address(&t) == 0x8000000000000010ull);
+}
+END_TEST
+
+/* A configuration request: Bus/Device/Function in DW2 bytes 8-9, the
+ * Extended Register Number in byte 10 bits 3:0, the Register Number in
+ * byte 11 bits 7:2 (bits 1:0 reserved). */
+START_TEST(test_decode_config_target)
+{
+	uint8_t buf[64];
+	struct tlp t;
+	/* CfgWr1, tag 3A5h (T9 T8 set), target 02:01.0 (0208h), register
+	 * 344h written with the reserved bits 1:0 and byte 10 bits 7:4 set */
+	uint32_t dws[4] = { 0x45880001u, 0x0000A50Fu, 0x0208F347u, 0xCAFEF00Du };
+	size_t n = build_record(dws, 4, buf);
+
+	ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+	ck_assert_int_eq(t.kind, TLP_CFGWR1);
+	ck_assert_uint_eq(t.target_id, 0x0208);
+	ck_assert_uint_eq(t.cfg_register, 0x344);
+	ck_assert_uint_eq(t.tag, 0x3A5);
+	ck_assert_uint_eq(t.requester_id, 0x0000);
+	ck_assert_uint_eq(t.first_be, 0xF);
+	ck_assert_uint_eq(t.address, 0); /* not an address request */
+}
+END_TEST
+
+/* A completion: Completer ID, Status (DW1 byte 2 bits 7:5), BCM (bit
+ * 4), Byte Count[11:0] (000h = 4096), Requester ID, Tag with T9/T8 in
+ * DW0, Lower Address[6:0] (bit 7 reserved). */
+START_TEST(test_decode_completion_fields)
+{
+	static const struct {
+		uint32_t dw0, dw1, dw2;
+		unsigned ndw; /* header + payload */
+		uint16_t completer, requester, tag, bc_field;
+		uint32_t bc;
+		uint8_t status, la;
+		bool bcm;
+	} cases[] = {
+		/* CplD 1 DW, CA, BCM, Byte Count 000h, LA 7Fh (+R bit) */
+		{ 0x4A880001u, 0x03009000u, 0x020077FFu, 4, 0x0300, 0x0200, 0x377, 0x000,
+		  4096, TLP_CPL_CA, 0x7F, true },
+		/* Cpl UR, Byte Count FFFh = 4095, tag 2A5h (T9 only) */
+		{ 0x0A800000u, 0x12342FFFu, 0xBEEFA500u, 3, 0x1234, 0xBEEF, 0x2A5, 0xFFF,
+		  4095, TLP_CPL_UR, 0x00, false },
+		/* CplLk CRS, Byte Count 4, tag 1C3h (T8 only) */
+		{ 0x0B080000u, 0x00014004u, 0x0100C300u, 3, 0x0001, 0x0100, 0x1C3, 0x004, 4,
+		  TLP_CPL_CRS, 0x00, false },
+		/* CplDLk SC, Byte Count 1, LA 41h; a reserved status 7 */
+		{ 0x4B000001u, 0xFFFFE001u, 0x00001141u, 4, 0xFFFF, 0x0000, 0x011, 0x001, 1, 7,
+		  0x41, false },
+	};
+	uint8_t buf[64];
+	struct tlp t;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t dws[4] = { cases[i].dw0, cases[i].dw1, cases[i].dw2, 0x01020304u };
+		size_t n = build_record(dws, cases[i].ndw, buf);
+
+		ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+		ck_assert(tlp_kind_is_completion(t.kind));
+		ck_assert(t.header_known);
+		ck_assert_uint_eq(t.completer_id, cases[i].completer);
+		ck_assert_uint_eq(t.requester_id, cases[i].requester);
+		ck_assert_uint_eq(t.tag, cases[i].tag);
+		ck_assert_uint_eq(t.cpl_status, cases[i].status);
+		ck_assert_int_eq(t.bcm, cases[i].bcm);
+		ck_assert_uint_eq(t.byte_count_field, cases[i].bc_field);
+		ck_assert_uint_eq(tlp_byte_count(t.byte_count_field), cases[i].bc);
+		ck_assert_uint_eq(t.lower_address, cases[i].la);
+	}
+	ck_assert_str_eq(tlp_cpl_status_name(TLP_CPL_SC), "SC");
+	ck_assert_str_eq(tlp_cpl_status_name(TLP_CPL_UR), "UR");
+	ck_assert_str_eq(tlp_cpl_status_name(TLP_CPL_CRS), "CRS");
+	ck_assert_str_eq(tlp_cpl_status_name(TLP_CPL_CA), "CA");
+	ck_assert_str_eq(tlp_cpl_status_name(3), "reserved");
+	ck_assert_str_eq(tlp_cpl_status_name(7), "reserved");
+}
+END_TEST
+
+/* A message: Requester ID, Tag, the Message Code in byte 7 and the
+ * routing r[2:0] in Type[2:0] [S62-2 2.2.8, Table 2-20]. */
+START_TEST(test_decode_message_code)
+{
+	static const struct {
+		uint8_t type, code;
+		const char *name;
+		uint8_t routing;
+	} cases[] = {
+		{ 0x13, 0x19, "PME_Turn_Off", 3 }, { 0x14, 0x20, "Assert_INTA", 4 },
+		{ 0x10, 0x33, "ERR_FATAL", 0 },    { 0x15, 0x1B, "PME_TO_Ack", 5 },
+		{ 0x12, 0x7E, "Vendor_Defined_Type0", 2 }, { 0x14, 0x45, NULL, 4 },
+	};
+	uint8_t buf[64];
+	struct tlp t;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t dws[4] = { 0x20000000u | (uint32_t)cases[i].type << 24 | 0x00800000u,
+				    0x0108A500u | cases[i].code, 0, 0 };
+		size_t n = build_record(dws, 4, buf);
+		const char *name;
+
+		ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+		ck_assert_int_eq(t.kind, TLP_MSG);
+		ck_assert_uint_eq(t.msg_code, cases[i].code);
+		ck_assert_uint_eq(t.msg_routing, cases[i].routing);
+		ck_assert_uint_eq(t.requester_id, 0x0108);
+		ck_assert_uint_eq(t.tag, 0x2A5);
+		name = tlp_msg_code_name(t.msg_code);
+		if (cases[i].name)
+			ck_assert_str_eq(name, cases[i].name);
+		else
+			ck_assert_ptr_null(name);
+	}
+	ck_assert_str_eq(tlp_msg_routing_name(0), "to-rc");
+	ck_assert_str_eq(tlp_msg_routing_name(1), "by-address");
+	ck_assert_str_eq(tlp_msg_routing_name(2), "by-id");
+	ck_assert_str_eq(tlp_msg_routing_name(3), "broadcast");
+	ck_assert_str_eq(tlp_msg_routing_name(4), "local");
+	ck_assert_str_eq(tlp_msg_routing_name(5), "gathered");
+}
+END_TEST
+
+/* A record cut inside the header leaves every header field unknown and
+ * zero: nothing is made up from bytes that are not there. */
+START_TEST(test_decode_header_cut)
+{
+	uint32_t dws[4] = { 0x20880004u, 0xABCD553Eu, 0x00000012u, 0x34567800u };
+	uint8_t buf[64];
+	size_t n = build_record(dws, 4, buf);
+	struct tlp t;
+
+	ck_assert_int_eq(decode_exact(buf, 2 + 12, n, true, true, &t), TLP_TRUNCATED);
+	ck_assert(!t.header_known);
+	ck_assert_uint_eq(t.requester_id, 0);
+	ck_assert_uint_eq(t.tag, 0);
+	ck_assert(t.address == 0);
+	ck_assert_int_eq(decode_exact(buf, n, n, true, true, &t), TLP_OK);
+	ck_assert(t.header_known);
+	ck_assert_uint_eq(t.tag, 0x355);
+}
+END_TEST
+
+/* Every mnemonic encodes the header fields it is given and decodes them
+ * back: IDs, a 10-bit tag, addresses of both sizes, byte enables, a
+ * configuration target and register, completion status, Byte Count 4096
+ * (field 000h), Lower Address, message code, EP. */
+START_TEST(test_encode_fields_round_trip)
+{
+	const struct mnemonic_case *mc = &mnemonic_cases[_i];
+	struct tlp_spec spec = make_spec(mc, 2, true, MODE_NORMAL);
+	uint8_t buf[128];
+	struct tlp t;
+	size_t n;
+	bool atomic, config;
+
+	spec.hdr = (struct tlp_fields){
+		.requester_given = true, .requester_id = 0xBEEF,
+		.tag_given = true, .tag = 0x3A5,
+		.address_given = true, .address = 0x0123456789ABCDE0ull,
+		.be_given = true, .first_be = 0xE, .last_be = 0x7,
+		.completer_given = true, .completer_id = 0x1234,
+		.cpl_status = TLP_CPL_CA,
+		.byte_count_given = true, .byte_count = 4096,
+		.lower_address_given = true, .lower_address = 0x55,
+		.msg_code_given = true, .msg_code = 0x33,
+		.ep = true,
+	};
+	spec.msg_routing = 0;
+	n = tlp_encode(&spec, buf, sizeof(buf));
+	ck_assert_uint_gt(n, 0);
+	ck_assert_int_eq(decode_whole(buf, n, &t), TLP_OK);
+	ck_assert(t.header_known);
+	ck_assert(t.ep);
+	ck_assert_int_eq(t.ecrc, CRC_GOOD); /* the digest covers the fields */
+	ck_assert_uint_eq(t.requester_id, 0xBEEF);
+	ck_assert_uint_eq(t.tag, 0x3A5);
+	ck_assert_uint_eq(t.tc, 5); /* T9/T8 leave TC alone */
+	atomic = t.kind == TLP_FETCHADD || t.kind == TLP_SWAP || t.kind == TLP_CAS;
+	config = t.kind == TLP_CFGRD0 || t.kind == TLP_CFGWR0 || t.kind == TLP_CFGRD1 ||
+		 t.kind == TLP_CFGWR1;
+	if (tlp_kind_is_completion(t.kind)) {
+		ck_assert_uint_eq(t.completer_id, 0x1234);
+		ck_assert_uint_eq(t.cpl_status, TLP_CPL_CA);
+		ck_assert_uint_eq(t.byte_count_field, 0);
+		ck_assert_uint_eq(tlp_byte_count(t.byte_count_field), 4096);
+		ck_assert_uint_eq(t.lower_address, 0x55);
+	} else if (tlp_kind_is_message(t.kind)) {
+		ck_assert_uint_eq(t.msg_code, 0x33);
+		ck_assert_uint_eq(t.msg_routing, 0);
+	} else if (config) {
+		/* bits 31:16 of the address are the target, 11:0 the register */
+		ck_assert_uint_eq(t.target_id, 0x89AB);
+		ck_assert_uint_eq(t.cfg_register, 0xDE0);
+		ck_assert_uint_eq(t.first_be, 0xE);
+		ck_assert_uint_eq(t.last_be, 0x7);
+	} else {
+		if (mc->hdr_dw == 4)
+			ck_assert(t.address == 0x0123456789ABCDE0ull);
+		else
+			ck_assert(t.address == 0x89ABCDE0ull);
+		ck_assert_uint_eq(t.first_be, 0xE); /* given: written even if reserved */
+		ck_assert_uint_eq(t.last_be, 0x7);
+		(void)atomic;
+	}
+}
+END_TEST
+
+/* Table 2-40 [S62-2 2.3.1.1; tl-facts.md section 2], transcribed as its
+ * own data: a pattern's 'x' is either bit, written Bit 3 first.  For
+ * Length 1 (Last DW BE 0000b) the count; for Length > 1 L*4 less the
+ * offset. */
+struct be_row {
+	const char *first, *last;
+	uint32_t bytes; /* Length 1: the count; Length > 1: L*4 - bytes */
+};
+
+static const struct be_row table_2_40_one[] = {
+	{ "1xx1", "0000", 4 },
+	{ "01x1", "0000", 3 }, { "1x10", "0000", 3 },
+	{ "0011", "0000", 2 }, { "0110", "0000", 2 }, { "1100", "0000", 2 },
+	{ "0001", "0000", 1 }, { "0010", "0000", 1 }, { "0100", "0000", 1 }, { "1000", "0000", 1 },
+	{ "0000", "0000", 1 },
+};
+
+static const struct be_row table_2_40_many[] = {
+	{ "xxx1", "1xxx", 0 }, { "xxx1", "01xx", 1 }, { "xxx1", "001x", 2 }, { "xxx1", "0001", 3 },
+	{ "xx10", "1xxx", 1 }, { "xx10", "01xx", 2 }, { "xx10", "001x", 3 }, { "xx10", "0001", 4 },
+	{ "x100", "1xxx", 2 }, { "x100", "01xx", 3 }, { "x100", "001x", 4 }, { "x100", "0001", 5 },
+	{ "1000", "1xxx", 3 }, { "1000", "01xx", 4 }, { "1000", "001x", 5 }, { "1000", "0001", 6 },
+};
+
+static bool be_matches(const char *pattern, unsigned be)
+{
+	for (unsigned bit = 0; bit < 4; bit++) {
+		char c = pattern[3 - bit];
+
+		if (c != 'x' && (unsigned)(c - '0') != (be >> bit & 1u))
+			return false;
+	}
+	return true;
+}
+
+/* The one row of the table matching the BEs; fails unless exactly one does. */
+static const struct be_row *be_row_of(const struct be_row *rows, size_t n, unsigned first,
+				      unsigned last)
+{
+	const struct be_row *found = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (be_matches(rows[i].first, first) && be_matches(rows[i].last, last)) {
+			ck_assert_msg(found == NULL, "BEs %X/%X match two rows", first, last);
+			found = &rows[i];
+		}
+	}
+	ck_assert_msg(found != NULL, "BEs %X/%X match no row", first, last);
+	return found;
+}
+
+/* Every First DW BE of a 1 DW read, every First/Last pair (neither
+ * 0000b, footnote 41) of a longer one, against the table. */
+START_TEST(test_read_bytes_table_2_40)
+{
+	static const uint32_t lengths[] = { 2, 3, 16, 1023, 1024 };
+
+	for (unsigned first = 0; first < 16; first++) {
+		const struct be_row *row = be_row_of(
+			table_2_40_one, sizeof(table_2_40_one) / sizeof(table_2_40_one[0]), first, 0);
+
+		ck_assert_msg(tlp_read_bytes(1, (uint8_t)first, 0) == row->bytes,
+			      "Length 1 First DW BE %X: %u bytes, table %u", first,
+			      tlp_read_bytes(1, (uint8_t)first, 0), row->bytes);
+	}
+	for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {
+		for (unsigned first = 1; first < 16; first++) {
+			for (unsigned last = 1; last < 16; last++) {
+				const struct be_row *row = be_row_of(
+					table_2_40_many,
+					sizeof(table_2_40_many) / sizeof(table_2_40_many[0]), first,
+					last);
+				uint32_t want = 4u * lengths[l] - row->bytes;
+
+				ck_assert_msg(tlp_read_bytes(lengths[l], (uint8_t)first,
+							     (uint8_t)last) == want,
+					      "Length %u BEs %X/%X: %u bytes, table %u", lengths[l],
+					      first, last,
+					      tlp_read_bytes(lengths[l], (uint8_t)first,
+							     (uint8_t)last),
+					      want);
+			}
+		}
+	}
+	/* the example of Figure 2-92: 1000b/0001b, Length 4: 10 bytes */
+	ck_assert_uint_eq(tlp_read_bytes(4, 0x8, 0x1), 10);
+}
+END_TEST
+
+/* min(Byte Count, 4*Length - (Lower Address mod 4)) [rules.md "The
+ * transaction layer"], the values worked by hand. */
+START_TEST(test_cpl_delivered)
+{
+	static const struct {
+		uint32_t byte_count, length_dw;
+		uint8_t la;
+		uint32_t delivered;
+	} cases[] = {
+		{ 64, 16, 0x00, 64 },     /* the whole rest in one */
+		{ 256, 16, 0x40, 64 },    /* a first 64 of 256 (LA mod 4 = 0) */
+		{ 10, 4, 0x03, 10 },      /* Figure 2-92: 10 bytes from byte 3 */
+		{ 100, 4, 0x01, 15 },     /* 16 bytes carried less the 1 below LA */
+		{ 4096, 1024, 0x00, 4096 }, /* Byte Count 000h, Length 000h */
+		{ 4096, 1, 0x7E, 2 },     /* 1 DW from byte 2 of it */
+		{ 1, 1, 0x00, 1 },        /* a zero-length read's completion */
+		{ 3, 1, 0x01, 3 },
+		{ 4, 1, 0x03, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(tlp_cpl_delivered(cases[i].byte_count, cases[i].length_dw,
+						cases[i].la) == cases[i].delivered,
+			      "case %zu: %u, want %u", i,
+			      tlp_cpl_delivered(cases[i].byte_count, cases[i].length_dw,
+						cases[i].la),
+			      cases[i].delivered);
+	ck_assert_uint_eq(tlp_byte_count(0x000), 4096);
+	ck_assert_uint_eq(tlp_byte_count(0x001), 1);
+	ck_assert_uint_eq(tlp_byte_count(0xFFF), 4095);
+}
+END_TEST
+
 Suite *suite_tlp(void)
 {
 	Suite *s = suite_create("tlp");
@@ -814,6 +1228,21 @@ Suite *suite_tlp(void)
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_tiny_inputs);
 	tcase_add_test(tc, test_random_records);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("header_fields");
+	tcase_add_test(tc, test_decode_request_tag10);
+	tcase_add_test(tc, test_decode_addresses);
+	tcase_add_test(tc, test_decode_config_target);
+	tcase_add_test(tc, test_decode_completion_fields);
+	tcase_add_test(tc, test_decode_message_code);
+	tcase_add_test(tc, test_decode_header_cut);
+	tcase_add_loop_test(tc, test_encode_fields_round_trip, 0, MNEMONIC_CASES);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("byte_counts");
+	tcase_add_test(tc, test_read_bytes_table_2_40);
+	tcase_add_test(tc, test_cpl_delivered);
 	suite_add_tcase(s, tc);
 	return s;
 }
