@@ -9,7 +9,10 @@
 #     Endpoint) finite P and NP and infinite CplH/CplD;
 #   - a mix of MWr32/MWr64 (1 to 1024 DW), MRd32/MRd64 answered by CplD
 #     (split in pieces of at most 128 DW), Msg, MsgD, CfgWr0/CfgRd0 answered
-#     by Cpl/CplD, in both directions;
+#     by Cpl/CplD, in both directions; every request with its Requester ID
+#     and a tag (0..1023) not outstanding, every completion with the
+#     request's and the Byte Count still owed (req= tag= completer= bc=);
+#     Msg down a Vendor_Defined one (code=127: Assert_INTA goes up only);
 #   - the receiver Acks its partner's TLPs, frees their credits when it Acks
 #     them and returns them in UpdateFCs (absolute counters modulo 256/4096);
 #     a shadow of each transmitter's CL and CC makes the receiver send an
@@ -113,7 +116,8 @@ function send(x, mn, len,    p, line, i, dtns) {
 			exit 1
 		}
 	}
-	line = "TLP " mn " seq=" nseq[x] " len=" len
+	line = "TLP " mn " seq=" nseq[x] " len=" len g_keys
+	g_keys = ""
 	dtns = 4 + int(len / 4)
 	emit(x, line, dtns)
 	i = qt[x]++
@@ -127,6 +131,31 @@ function send(x, mn, len,    p, line, i, dtns) {
 	}
 	nseq[x] = (nseq[x] + 1) % 4096
 	tlps++
+}
+# a tag of port x not outstanding (0..1023, 10-bit ones too), taken
+function take_tag(x,    tg) {
+	do { tg = nexttag[x] % 1024; nexttag[x]++ } while ((x, tg) in busy)
+	busy[x, tg] = 1
+	return tg
+}
+# request mn from x, whose partner owes cpl of len DW (in pieces)
+function request(x, mn, len, cpl,    p, tg, i) {
+	p = other(x)
+	tg = take_tag(x)
+	g_keys = " req=" reqid[x] " tag=" tg
+	send(x, mn, len)
+	i = pendt[p]++
+	pend[p, i] = len; pendcpl[p, i] = cpl; pendtag[p, i] = tg; npend[p]++
+}
+# the next completion piece from x for its oldest pending request
+function piece(x,    i, len, rq) {
+	i = pendh[x]
+	len = pend[x, i] > 128 ? 128 : pend[x, i]
+	rq = other(x)
+	g_keys = " req=" reqid[rq] " tag=" pendtag[x, i] " completer=" reqid[x] " bc=" 4 * pend[x, i]
+	send(x, pendcpl[x, i], len)
+	pend[x, i] -= len
+	if (pend[x, i] == 0) { delete busy[rq, pendtag[x, i]]; pendh[x]++; npend[x]-- }
 }
 function wlen(   r) {
 	r = rnd(20)
@@ -169,6 +198,7 @@ BEGIN {
 	adv["up", "PH"] = 32; adv["up", "PD"] = 256
 	adv["up", "NPH"] = 16; adv["up", "NPD"] = 16
 	adv["up", "CplH"] = 0; adv["up", "CplD"] = 0
+	reqid["down"] = "0000"; reqid["up"] = "0100"
 	split("PH PD NPH NPD CplH CplD", types, " ")
 	for (i = 1; i <= 6; i++) {
 		CL["up", types[i]] = adv["down", types[i]]
@@ -192,26 +222,20 @@ BEGIN {
 		r = rnd(100)
 		if (npend[x] > 0 && r < 30) {
 			# a completion piece for the oldest read from the partner
-			i = pendh[x]
-			len = pend[x, i] > 128 ? 128 : pend[x, i]
-			send(x, pendcpl[x, i], len)
-			pend[x, i] -= len
-			if (pend[x, i] == 0) { pendh[x]++; npend[x]-- }
+			piece(x)
 		} else if (r < 60) {
 			send(x, rnd(3) ? "MWr32" : "MWr64", wlen())
 		} else if (r < 75 && npend[p] < 8) {
 			len = rnd(4) ? 1 + rnd(64) : 64 * (1 + rnd(16))
-			send(x, rnd(2) ? "MRd32" : "MRd64", len)
-			i = pendt[p]++
-			pend[p, i] = len; pendcpl[p, i] = "CplD"; npend[p]++
+			request(x, rnd(2) ? "MRd32" : "MRd64", len, "CplD")
 		} else if (r < 82 && x == "down" && npend[p] < 8) {
 			wr = rnd(2)
-			send(x, wr ? "CfgWr0" : "CfgRd0", 1)
-			i = pendt[p]++
-			pend[p, i] = 1; pendcpl[p, i] = wr ? "Cpl" : "CplD"; npend[p]++
+			request(x, wr ? "CfgWr0" : "CfgRd0", 1, wr ? "Cpl" : "CplD")
 		} else if (r < 90) {
 			send(x, "MsgD", 1 + rnd(8))
 		} else {
+			if (x == "down")
+				g_keys = " code=127"
 			send(x, "Msg", 1)
 		}
 		# the partner Acks now and then; sometimes it Naks instead
@@ -225,11 +249,7 @@ BEGIN {
 	for (k = 0; k < 2; k++) {
 		x = k ? "up" : "down"
 		while (npend[x] > 0) {
-			i = pendh[x]
-			len = pend[x, i] > 128 ? 128 : pend[x, i]
-			send(x, pendcpl[x, i], len)
-			pend[x, i] -= len
-			if (pend[x, i] == 0) { pendh[x]++; npend[x]-- }
+			piece(x)
 			periodic()
 		}
 	}

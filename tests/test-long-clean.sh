@@ -2,8 +2,9 @@
 # A long clean trace: tens of thousands of TLPs in both directions, every
 # flow-control counter wrapping many times (8-bit header, 12-bit data
 # counters, 12-bit sequence numbers), Naks with replays, infinite completion
-# credits one way: nothing may be reported, from the text trace or from the
-# pcap written from it.  LONG_CLEAN_ROUNDS sets the number of TLPs.
+# credits one way, reads split into completions with their Requester ID,
+# tag (10-bit ones too) and Byte Count: nothing may be reported, from the
+# text trace or from the pcap written from it.  LONG_CLEAN_ROUNDS sets the number of TLPs.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
 rounds=${LONG_CLEAN_ROUNDS:-20000}
@@ -62,6 +63,18 @@ check_report "text trace"
 
 run_dllpcheck --write-pcap "$pcap" "$trace"
 expect_status 0 "--write-pcap"
+# the transactions are right too (tests/txn-verify.py, the oracle apart
+# from dllpcheck: every completion answers its request with the Byte Count
+# still owed, no tag reused while outstanding); the trace has pieces of
+# 128 DW and reads of 1024 DW, so MPS and MRRS are 4096 bytes here
+if command -v python3 >/dev/null 2>&1; then
+	if python3 "$srcdir/tests/txn-verify.py" --mps 4096 --mrrs 4096 "$pcap" >"$tmpdir/verify"; then
+		pass
+	else
+		fail "txn-verify.py finds the long trace's transactions wrong:"
+		grep BAD "$tmpdir/verify" | head -10
+	fi
+fi
 
 # shellcheck disable=SC2086
 run_dllpcheck $extra --fail-on info "$pcap"
