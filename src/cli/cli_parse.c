@@ -90,16 +90,29 @@ bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err, size_
 	return true;
 }
 
-bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen)
+/* The sizes Device Control encodes for Max_Payload_Size and
+ * Max_Read_Request_Size: 128 to 4096 bytes, powers of two. */
+static bool parse_size_128_4096(const char *option, const char *s, uint32_t *bytes, char *err,
+                                size_t errlen)
 {
 	uint64_t v;
 	if (!number_parse_max(s, strlen(s), 4096, &v) || v < 128 || (v & (v - 1)) != 0) {
 		snprintf(err, errlen,
-		         "--mps takes 128, 256, 512, 1024, 2048 or 4096 (bytes), not '%s'", s);
+		         "%s takes 128, 256, 512, 1024, 2048 or 4096 (bytes), not '%s'", option, s);
 		return false;
 	}
-	*mps = (uint32_t)v;
+	*bytes = (uint32_t)v;
 	return true;
+}
+
+bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen)
+{
+	return parse_size_128_4096("--mps", s, mps, err, errlen);
+}
+
+bool parse_mrrs(const char *s, uint32_t *mrrs, char *err, size_t errlen)
+{
+	return parse_size_128_4096("--mrrs", s, mrrs, err, errlen);
 }
 
 static bool credit_type_from(const char *s, size_t len, enum credit_type *out)

@@ -16,6 +16,8 @@ bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen);
 bool parse_roles(const char *s, enum port_role role[DIR_COUNT], char *err, size_t errlen);
 /* A Max_Payload_Size: 128, 256, 512, 1024, 2048 or 4096 bytes. */
 bool parse_mps(const char *s, uint32_t *mps, char *err, size_t errlen);
+/* --mrrs: the same sizes (Max_Read_Request_Size). */
+bool parse_mrrs(const char *s, uint32_t *mrrs, char *err, size_t errlen);
 /* "PORT:VC:TYPE=N[,TYPE=N...]" where PORT (down|up) is the advertising
  * port, VC 0-7, TYPE one of PH PD NPH NPD CplH CplD, N a credit count or
  * "inf".  Adds to what is already in initial[][][]. */

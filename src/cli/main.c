@@ -52,6 +52,8 @@ enum {
 	OPT_TC_MAP,
 	OPT_ROLE,
 	OPT_MPS,
+	OPT_MRRS,
+	OPT_CPL_TIMEOUT,
 	OPT_INITIAL_CREDITS,
 	OPT_EXTENDED_SYNCH,
 	OPT_UPDATE_PERIOD,
@@ -183,7 +185,11 @@ static const struct argp_option options[] = {
 	  4 },
 	{ "mps", OPT_MPS, "BYTES", 0,
 	  "Rx_MPS_Limit of the receivers, 128-4096 (enables the data minima of "
-	  "fc.adv.below-min)",
+	  "fc.adv.below-min and tlp.payload.over-mps)",
+	  4 },
+	{ "mrrs", OPT_MRRS, "BYTES", 0,
+	  "Max_Read_Request_Size of the requesters, 128-4096 (enables "
+	  "tlp.read.over-mrrs)",
 	  4 },
 	{ "initial-credits", OPT_INITIAL_CREDITS, "PORT:VC:TYPE=N,...", 0,
 	  "Credits PORT (down|up) advertised at an initialisation the capture does "
@@ -206,6 +212,10 @@ static const struct argp_option options[] = {
 	{ "starve-threshold", OPT_STARVE, "US", 0,
 	  "Report a transmitter that waited longer than this for credits "
 	  "(fc.credit.starved; default 100)",
+	  5 },
+	{ "cpl-timeout", OPT_CPL_TIMEOUT, "US", 0,
+	  "Report a non-posted request without its completions for longer than "
+	  "this (tlp.cpl.timeout; default 50000, i.e. 50 ms)",
 	  5 },
 	{ NULL, 0, NULL, 0, NULL, 0 },
 };
@@ -384,6 +394,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MPS:
 		if (!parse_mps(arg, &cfg->fc.mps, err, sizeof(err)))
 			argp_error(state, "%s", err);
+		break;
+	case OPT_MRRS:
+		if (!parse_mrrs(arg, &cfg->fc.mrrs, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		break;
+	case OPT_CPL_TIMEOUT:
+		if (!parse_microseconds(arg, &cfg->fc.cpl_timeout_ps, err, sizeof(err)))
+			argp_error(state, "--cpl-timeout: %s", err);
 		break;
 	case OPT_EXTENDED_SYNCH:
 		cfg->extended_synch = true;

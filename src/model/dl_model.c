@@ -117,6 +117,19 @@ bool dl_tlp_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
 	return true;
 }
 
+bool dl_tlp_may_repeat(const struct fc_link *link, enum link_dir p, unsigned seq)
+{
+	if (!link->seq_known[p])
+		return true;
+	unsigned ahead = (seq - link->seq_high[p]) & 0xFFFu;
+	if (ahead >= 1 && ahead < 2048)
+		/* right after the newest, it may be the replay of a damaged
+		 * copy seen since; further ahead, a new number */
+		return ahead == 1 && link->cc_damaged[p] > 0;
+	/* behind the newest and not seen intact: it fills a hole */
+	return !seq_seen(link, p, seq);
+}
+
 /* The number of TLPs of port tx sent and not yet acknowledged. */
 static bool outstanding(const struct fc_link *link, enum link_dir tx, unsigned *count)
 {

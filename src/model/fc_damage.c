@@ -94,4 +94,5 @@ void fc_damaged_tlp(struct fc_model *m, struct fc_link *link, enum link_dir send
 		link->cc_damaged[sender]++;
 	receiver_progress_uncertain(link, sender, false);
 	dl_damaged_tlp(link, sender);
+	tl_damaged_tlp(link, sender);
 }

@@ -142,6 +142,24 @@ void dl_after_tlp(struct fc_link *link, enum link_dir tx_dir);
  * consumed"].  The data link layer is the one owner of sequence numbers. */
 bool dl_tlp_is_new(struct fc_link *link, enum link_dir tx, unsigned seq);
 void dl_apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
+/* Before dl_tlp_is_new: whether a TLP with seq from tx, if new, may still
+ * be a later copy of one its receiver already had, the capture having
+ * seen the first copy damaged (it fills a hole, or follows damaged TLPs
+ * right after the newest), or the sequence state is not known. */
+bool dl_tlp_may_repeat(const struct fc_link *link, enum link_dir tx, unsigned seq);
+
+/* The transaction layer (tl_*.c, model/tl_internal.h). */
+/* A new, fit TLP: its own rules, then its request or completion paired;
+ * may_repeat as dl_tlp_may_repeat said. */
+void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat);
+/* Every request ends (a new epoch); known: the epoch's start was seen. */
+void tl_epoch_start(struct fc_link *link, bool known);
+/* A TLP from sender the capture saw damaged: it may have been a
+ * completion. */
+void tl_damaged_tlp(struct fc_link *link, enum link_dir sender);
+/* tlp.cpl.timeout at a record of the link (link->tl set). */
+void tl_check_timeouts(struct fc_model *m, struct fc_link *link, const struct record *rec);
+void tl_link_free(struct fc_link *link);
 
 /* Timing (fc_timing.c). */
 void fc_timing_link_inactive(struct fc_link *link);

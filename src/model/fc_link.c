@@ -102,6 +102,9 @@ void fc_link_epoch_start(struct fc_link *link, bool by_event)
 	}
 	/* DL_Inactive resets NEXT_TRANSMIT_SEQ to 0 [6.1, 7]. */
 	dl_reset(link);
+	/* ... and ends every outstanding request [rules.md "The transaction
+	 * layer"] */
+	tl_epoch_start(link, true);
 }
 
 void fc_link_epoch_join(struct fc_link *link, uint64_t record_no)
@@ -117,6 +120,8 @@ void fc_link_epoch_join(struct fc_link *link, uint64_t record_no)
 	/* the sequence numbers are learnt, or known from each port's own
 	 * first InitFC1 on */
 	dl_forget(link);
+	/* requests and completions are learnt for the epoch */
+	tl_epoch_start(link, false);
 }
 
 /* Port p sent its first InitFC1 on vc in a joined epoch: it is in

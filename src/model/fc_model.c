@@ -42,6 +42,8 @@ void fc_model_init(struct fc_model *m, const struct fc_options *opts, struct fin
 void fc_model_free(struct fc_model *m)
 {
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		if (m->links[i])
+			tl_link_free(m->links[i]);
 		free(m->links[i]);
 		m->links[i] = NULL;
 	}
@@ -186,6 +188,8 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 		return; /* out of memory: fc_model_failed() */
 	link->active = true;
 	check_time(m, link, pkt);
+	if (link->tl)
+		tl_check_timeouts(m, link, rec);
 	link->last_rec = *rec;
 	link->last_rec.bytes = NULL;
 	link->last_rec.len = 0;

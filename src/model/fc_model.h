@@ -210,9 +210,13 @@ struct tl_stats {
 	uint64_t completions; /* new completions answering this direction's requests */
 	uint64_t completions_unmatched; /* ... that matched no outstanding request */
 	uint64_t cpl_status[8]; /* ... by Completion Status */
-	/* requesters that could not be tracked (the table was full): their
-	 * completions are not checked */
+	/* requests of requesters that could not be tracked (the table was
+	 * full): their completions are not checked */
 	uint64_t requesters_untracked;
+	/* requests and completions seen while the transaction state was
+	 * unknown (a capture begun mid-stream, a joined epoch, TLPs without
+	 * sequence numbers): the pairing rules did not judge them */
+	uint64_t while_unknown;
 };
 
 struct tl_link; /* the outstanding requests (model/tl_model.c) */
@@ -260,6 +264,7 @@ struct fc_link {
 	/* the transaction layer: made at the link's first non-posted
 	 * request or completion (NULL before, and when out of memory) */
 	struct tl_link *tl;
+	bool tl_known; /* transaction state known: a seen epoch start */
 	struct tl_stats tl_stats[DIR_COUNT]; /* by the requests' direction */
 };
 

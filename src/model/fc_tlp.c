@@ -104,6 +104,7 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet 
 		return;
 	}
 	dl_apply_tlp(m, link, pkt);
+	bool may_repeat = t->has_seq && dl_tlp_may_repeat(link, sender_dir, t->seq);
 	bool is_new = t->has_seq ? dl_tlp_is_new(link, sender_dir, t->seq) : true;
 	dl_after_tlp(link, sender_dir);
 	if (!fit)
@@ -113,6 +114,9 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet 
 		return;
 	}
 	link->dl[sender_dir].tlps_by_kind[t->kind]++;
+	/* the transaction layer judges new TLPs only: a replay repeats what
+	 * was already judged [rules.md "The transaction layer"] */
+	tl_tlp(m, link, pkt, may_repeat);
 
 	unsigned vc = m->opts->tc_to_vc[t->tc & 7u] & 7u;
 	struct fc_vc *v = &link->vc[vc];

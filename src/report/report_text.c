@@ -293,9 +293,11 @@ void report_text_input(FILE *out, const struct input_report *r)
 	if (r->fc_opts->role[DIR_DOWN] == ROLE_UNKNOWN && r->fc_opts->role[DIR_UP] == ROLE_UNKNOWN)
 		fputs("  partial: no --role given: fc.adv.cpl-finite was not checked\n", out);
 	if (!r->fc_opts->mps)
-		fputs("  partial: no --mps given: the data minima of fc.adv.below-min were not "
-		      "checked\n",
+		fputs("  partial: no --mps given: the data minima of fc.adv.below-min and "
+		      "tlp.payload.over-mps were not checked\n",
 		      out);
+	if (!r->fc_opts->mrrs)
+		fputs("  partial: no --mrrs given: tlp.read.over-mrrs was not checked\n", out);
 }
 
 void report_text_batch(FILE *out, char *const *files, const struct input_result *results, int count,

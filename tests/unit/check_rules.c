@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "cli/cli_parse.h"
 #include "cli/config.h"
 #include "cli/run.h"
 #include "core/rules.h"
-#include "base/utf8.h"
 #include "suites.h"
 
 /* Every rule has an id of the dotted form, a title and a spec reference,
@@ -148,7 +148,8 @@ START_TEST(test_man_page_lists_rules)
 			want[k++] = *p;
 		}
 		want[k] = '\0';
-		ck_assert_msg(strstr(text, want) != NULL, "man page lacks rule %s", rule_info(i)->id);
+		ck_assert_msg(strstr(text, want) != NULL, "man page lacks rule %s",
+		              rule_info(i)->id);
 	}
 }
 END_TEST
@@ -167,8 +168,8 @@ START_TEST(test_every_rule_has_scenarios)
 			bool found[3] = { false, false, false };
 			for (unsigned k = 0; k < 3; k++) {
 				char path[4096];
-				snprintf(path, sizeof(path), "%s/tests/scenarios/%s/%s.%s",
-				         SRCDIR, rule_info(i)->id, cases[c], kinds[k]);
+				snprintf(path, sizeof(path), "%s/tests/scenarios/%s/%s.%s", SRCDIR,
+				         rule_info(i)->id, cases[c], kinds[k]);
 				FILE *fp = fopen(path, "r");
 				found[k] = fp != NULL;
 				if (fp)
@@ -176,8 +177,8 @@ START_TEST(test_every_rule_has_scenarios)
 			}
 			ck_assert_msg(found[0] || found[1], "rule %s has no %s.trace or %s.pcap",
 			              rule_info(i)->id, cases[c], cases[c]);
-			ck_assert_msg(found[2], "rule %s has no %s.expected",
-			              rule_info(i)->id, cases[c]);
+			ck_assert_msg(found[2], "rule %s has no %s.expected", rule_info(i)->id,
+			              cases[c]);
 		}
 	}
 }
@@ -187,8 +188,7 @@ END_TEST
 
 /* The i-th key of a rule's list into out (without the optional mark '?');
  * false past the last.  *optional tells whether it had the mark. */
-static bool evidence_key(enum rule_id rule, unsigned i, char *out, size_t cap,
-                         bool *optional)
+static bool evidence_key(enum rule_id rule, unsigned i, char *out, size_t cap, bool *optional)
 {
 	const char *p = rule_info(rule)->evidence_keys;
 	for (;;) {
@@ -220,7 +220,7 @@ START_TEST(test_evidence_keys_wellformed)
 		const char *id = rule_info(r)->id;
 		ck_assert_ptr_nonnull(list);
 		ck_assert_msg(list[0] != ' ' && strstr(list, "  ") == NULL &&
-		              (!*list || list[strlen(list) - 1] != ' '),
+		                      (!*list || list[strlen(list) - 1] != ' '),
 		              "%s: keys not separated by single spaces: \"%s\"", id, list);
 		char key[64], other[64];
 		bool opt, opt2;
@@ -230,14 +230,15 @@ START_TEST(test_evidence_keys_wellformed)
 			for (const char *c = key; *c; c++)
 				ck_assert_msg(isalnum((unsigned char)*c) || *c == '_',
 				              "%s: key \"%s\" has a character other than "
-				              "letters, digits and '_'", id, key);
+				              "letters, digits and '_'",
+				              id, key);
 			for (unsigned j = 0; j < i; j++) {
 				ck_assert(evidence_key(r, j, other, sizeof(other), &opt2));
-				ck_assert_msg(strcmp(key, other) != 0, "%s lists \"%s\" twice",
-				              id, key);
+				ck_assert_msg(strcmp(key, other) != 0, "%s lists \"%s\" twice", id,
+				              key);
 			}
-			ck_assert_msg(rule_evidence_key_listed(r, key), "%s: lookup of \"%s\"",
-			              id, key);
+			ck_assert_msg(rule_evidence_key_listed(r, key), "%s: lookup of \"%s\"", id,
+			              key);
 		}
 	}
 	ck_assert(rule_evidence_key_listed(R_FC_CREDIT_OVERRUN, "CL"));
@@ -394,12 +395,12 @@ START_TEST(test_man_page_evidence_lines)
 		bool opt;
 		unsigned i = 0;
 		for (; evidence_key(r, i, key, sizeof(key), &opt); i++)
-			k += (size_t)snprintf(want + k, sizeof(want) - k, "%s%s",
-			                      i ? ", " : "", key);
+			k += (size_t)snprintf(want + k, sizeof(want) - k, "%s%s", i ? ", " : "",
+			                      key);
 		snprintf(want + k, sizeof(want) - k, "%s.", i ? "" : "none");
 		size_t want_len = strlen(want);
 		ck_assert_msg((size_t)(next - entry) >= want_len &&
-		              memcmp(next - want_len, want, want_len) == 0,
+		                      memcmp(next - want_len, want, want_len) == 0,
 		              "the man page's entry for %s does not end with \"%s\"",
 		              rule_info(r)->id, want + 5);
 	}
@@ -432,13 +433,18 @@ static void scenario_options(struct config *cfg, const char *path)
 			ok = parse_roles(val, cfg->fc.role, err, sizeof(err));
 		else if (strcmp(opt, "--mps") == 0)
 			ok = parse_mps(val, &cfg->fc.mps, err, sizeof(err));
+		else if (strcmp(opt, "--mrrs") == 0)
+			ok = parse_mrrs(val, &cfg->fc.mrrs, err, sizeof(err));
+		else if (strcmp(opt, "--cpl-timeout") == 0)
+			ok = parse_microseconds(val, &cfg->fc.cpl_timeout_ps, err, sizeof(err));
 		else if (strcmp(opt, "--tc-map") == 0)
 			ok = parse_tc_map(val, cfg->fc.tc_to_vc, err, sizeof(err));
 		else if (strcmp(opt, "--initial-credits") == 0)
 			ok = parse_initial_credits(val, cfg->fc.initial, err, sizeof(err));
 		else
 			ck_abort_msg("%s: option %s is new to check_rules.c's "
-			             "scenario_options(): add it there", path, opt);
+			             "scenario_options(): add it there",
+			             path, opt);
 		ck_assert_msg(ok, "%s: %s %s: %s", path, opt, val, err);
 	}
 }
@@ -462,10 +468,12 @@ static void check_report_keys(FILE *report, const char *input, unsigned by_rule[
 			by_rule[rule]++;
 			const char *key;
 			json_t *value;
-			json_object_foreach(json_object_get(o, "evidence"), key, value) {
+			json_object_foreach(json_object_get(o, "evidence"), key, value)
+			{
 				ck_assert_msg(rule_evidence_key_listed(rule, key),
 				              "%s: %s finding with evidence key \"%s\", which "
-				              "rules.def does not list for it", input, id, key);
+				              "rules.def does not list for it",
+				              input, id, key);
 			}
 		}
 		json_decref(o);
@@ -507,8 +515,8 @@ START_TEST(test_evidence_listed_in_scenarios)
 			config_init(&cfg);
 			cfg.format = OUT_JSONL;
 			cfg.fail_on = SEV_INFO;
-			snprintf(args, sizeof(args), "%s/%.*s.args", sub,
-			         (int)(dot - ce->d_name), ce->d_name);
+			snprintf(args, sizeof(args), "%s/%.*s.args", sub, (int)(dot - ce->d_name),
+			         ce->d_name);
 			FILE *own = fopen(args, "r");
 			if (own)
 				fclose(own);
@@ -541,12 +549,14 @@ START_TEST(test_utf8_escape)
 	char out[64];
 	ck_assert(utf8_valid("caps/\xc3\xa9t\xc3\xa9.pcap"));
 	ck_assert(!utf8_valid("bad\xffname"));
-	ck_assert(!utf8_valid("\xc0\xaf"));          /* overlong '/' */
-	ck_assert(!utf8_valid("\xed\xa0\x80"));      /* surrogate */
-	ck_assert(!utf8_valid("\xe2\x82"));          /* cut */
-	utf8_escape("a\xff" "b\xc3\xa9", out, sizeof(out));
+	ck_assert(!utf8_valid("\xc0\xaf")); /* overlong '/' */
+	ck_assert(!utf8_valid("\xed\xa0\x80")); /* surrogate */
+	ck_assert(!utf8_valid("\xe2\x82")); /* cut */
+	utf8_escape("a\xff"
+	            "b\xc3\xa9",
+	            out, sizeof(out));
 	ck_assert_str_eq(out, "a\\xFFb\xc3\xa9");
-	utf8_escape("\xff\xff\xff", out, 6);        /* never past cap */
+	utf8_escape("\xff\xff\xff", out, 6); /* never past cap */
 	ck_assert_str_eq(out, "\\xFF");
 }
 END_TEST
