@@ -77,6 +77,7 @@ static void tl_view(const struct tl_stats *t, struct tl_stats_view *v)
 		v->status[g] += t->cpl_status[st];
 	}
 	v->requesters_untracked = t->requesters_untracked;
+	v->while_unknown = t->while_unknown;
 }
 
 bool fc_model_view_link(const struct fc_model *m, unsigned index, struct fc_link_view *out)

@@ -86,7 +86,8 @@ struct tl_stats_view {
 	struct tl_latency_view latency_first, latency_last;
 	uint64_t completions, completions_unmatched;
 	uint64_t status[TL_STATUS_VIEW_COUNT]; /* completions by status */
-	uint64_t requesters_untracked;
+	uint64_t requesters_untracked; /* requests whose requester was not tracked */
+	uint64_t while_unknown; /* requests and completions not judged */
 };
 
 /* True when the direction sent a non-posted request or was sent a

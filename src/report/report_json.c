@@ -232,6 +232,7 @@ static json_t *tl_json(const struct tl_stats_view *t)
 	json_object_set_new(o, "status", status);
 	json_object_set_new(o, "requesters_untracked",
 	                    json_integer((json_int_t)t->requesters_untracked));
+	json_object_set_new(o, "while_unknown", json_integer((json_int_t)t->while_unknown));
 	return o;
 }
 

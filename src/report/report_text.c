@@ -198,10 +198,19 @@ static void print_transactions(FILE *out, enum link_dir p, const struct tl_stats
 	fputc('\n', out);
 	if (t->requesters_untracked)
 		fprintf(out,
-		        "    partial: port %s: %" PRIu64 " requester%s could not be tracked (the "
-		        "table of requesters was full): the completions of their requests were "
-		        "not checked\n",
+		        "    partial: port %s: %" PRIu64
+		        " request%s from requesters that could not "
+		        "be tracked (the table of requesters was full): their completions were not "
+		        "checked\n",
 		        port, t->requesters_untracked, t->requesters_untracked == 1 ? "" : "s");
+	if (t->while_unknown)
+		fprintf(out,
+		        "    partial: port %s: %" PRIu64
+		        " of its requests and of the completions for "
+		        "them came while the transaction state was unknown (the capture began "
+		        "mid-stream, a joined epoch, TLPs without sequence numbers): the pairing "
+		        "rules did not judge them\n",
+		        port, t->while_unknown);
 }
 
 /* --stats: TLPs by type, time at zero credits, UpdateFC intervals, the

@@ -46,7 +46,9 @@ static void fixture_init(struct fixture *fx)
  * a link-down, 2 still outstanding (1 of them reported by
  * tlp.cpl.timeout), at most 16 at once; 122 completions came back from
  * port U: 118 SC, 2 UR, 1 CA, 1 reserved (3) of which 2 matched nothing;
- * 3 requesters could not be tracked.  Latencies: 100 ns to 10 us. */
+ * 3 requests came from requesters that could not be tracked, 5 requests
+ * and completions while the transaction state was unknown.  Latencies:
+ * 100 ns to 10 us. */
 static void fill_down(struct tl_stats *t)
 {
 	t->requests[TLP_MRD] = 120;
@@ -67,6 +69,7 @@ static void fill_down(struct tl_stats *t)
 	t->cpl_status[TLP_CPL_CA] = 1;
 	t->cpl_status[3] = 1;
 	t->requesters_untracked = 3;
+	t->while_unknown = 5;
 }
 
 static void fixture_free(struct fixture *fx)
@@ -146,6 +149,7 @@ START_TEST(test_view)
 	ck_assert_uint_eq(t->status[TL_STATUS_CA], 1);
 	ck_assert_uint_eq(t->status[TL_STATUS_OTHER], 1);
 	ck_assert_uint_eq(t->requesters_untracked, 3);
+	ck_assert_uint_eq(t->while_unknown, 5);
 	ck_assert_uint_eq(t->latency_first.count, 118);
 	ck_assert(t->latency_first.has_median);
 	ck_assert_uint_eq(t->latency_first.min_ps, 100000);
@@ -188,8 +192,12 @@ START_TEST(test_text)
 	ck_assert_msg(strstr(s, "    port down received 122 completions for its requests: 118 SC, "
 	                        "2 UR, 1 CA, 1 other; 2 matched no outstanding request\n"),
 	              "%s", s);
-	ck_assert_msg(strstr(s, "    partial: port down: 3 requesters could not be tracked"), "%s",
-	              s);
+	ck_assert_msg(strstr(s, "    partial: port down: 3 requests from requesters that could "
+	                        "not be tracked"),
+	              "%s", s);
+	ck_assert_msg(strstr(s, "    partial: port down: 5 of its requests and of the completions "
+	                        "for them came while the transaction state was unknown"),
+	              "%s", s);
 	/* nothing for the direction without transactions */
 	ck_assert_msg(!strstr(s, "port up   sent 0 non-posted"), "%s", s);
 	ck_assert_msg(!strstr(s, "port up   received"), "%s", s);
@@ -218,7 +226,7 @@ START_TEST(test_text_minimal)
 	                        "outstanding at the end 1, most at once 1\n"
 	                        "    port up   received 0 completions for its requests\n"),
 	              "%s", s);
-	ck_assert_msg(!strstr(s, "latency"), "%s", s);
+	ck_assert_msg(!strstr(s, "latency") && !strstr(s, "partial: port up"), "%s", s);
 	ck_assert_msg(!strstr(s, "port down sent 0 non-posted"), "%s", s);
 	free(s);
 	/* nothing at all on a link without transactions */
@@ -284,6 +292,7 @@ START_TEST(test_json)
 	ck_assert_int_eq(int_at(d, "status.CA"), 1);
 	ck_assert_int_eq(int_at(d, "status.other"), 1);
 	ck_assert_int_eq(int_at(d, "requesters_untracked"), 3);
+	ck_assert_int_eq(int_at(d, "while_unknown"), 5);
 	/* the quiet direction: zeros, latencies null */
 	ck_assert_int_eq(int_at(u, "requests_total"), 0);
 	ck_assert_uint_eq(json_object_size(json_object_get(u, "requests")), 0);
