@@ -128,7 +128,7 @@ static const struct tlp_type_row tlp_type_rows[] = {
 #define TLP_TYPE_ROW_COUNT (sizeof(tlp_type_rows) / sizeof(tlp_type_rows[0]))
 
 /* The first row that matches, NULL for a reserved combination. */
-static const struct tlp_type_row *row_by_fmt_type(uint8_t fmt, uint8_t type)
+static const struct tlp_type_row *row_search(uint8_t fmt, uint8_t type)
 {
 	for (size_t i = 0; i < TLP_TYPE_ROW_COUNT; i++) {
 		const struct tlp_type_row *row = &tlp_type_rows[i];
@@ -137,6 +137,26 @@ static const struct tlp_type_row *row_by_fmt_type(uint8_t fmt, uint8_t type)
 			return row;
 	}
 	return NULL;
+}
+
+/* The same by DW0's byte 0, Fmt << 5 | Type, from a table of the 256
+ * values made on first use (row + 1, 0 for none): one load a TLP instead
+ * of a search of the rows.  check_tlp tests it against row_search's
+ * answers through tlp_decode for every byte 0. */
+static const struct tlp_type_row *row_by_fmt_type(uint8_t fmt, uint8_t type)
+{
+	static uint8_t row_of_byte0[256];
+	static bool made;
+
+	if (!made) {
+		for (unsigned b = 0; b < 256; b++) {
+			const struct tlp_type_row *row = row_search((uint8_t)(b >> 5), b & 0x1Fu);
+			row_of_byte0[b] = row ? (uint8_t)(row - tlp_type_rows + 1) : 0;
+		}
+		made = true;
+	}
+	unsigned r = row_of_byte0[(unsigned)(fmt & 7u) << 5 | (type & 0x1Fu)];
+	return r ? &tlp_type_rows[r - 1] : NULL;
 }
 
 static const struct tlp_type_row *row_by_kind(enum tlp_kind kind)
