@@ -100,9 +100,9 @@ bool dl_tlp_is_new(struct fc_link *link, enum link_dir p, unsigned seq, bool *ma
 	}
 	unsigned ahead = (seq - link->seq_high[p]) & 0xFFFu;
 	if (ahead >= 1 && ahead < 2048) {
-		/* right after the newest it may be the replay of a damaged copy
-		 * seen since; further ahead, a new number */
-		*may_repeat = ahead == 1 && link->cc_damaged[p] > 0;
+		/* after damaged TLPs seen since the newest, it may be the
+		 * replay of one of them, whatever its number */
+		*may_repeat = link->cc_damaged[p] > 0;
 		/* the numbers now 2048 or more behind become "ahead" again */
 		for (unsigned k = 1; k <= ahead; k++)
 			seq_mark(link, p, (link->seq_high[p] + k + 2048u) & 0xFFFu, false);

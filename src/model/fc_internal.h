@@ -142,21 +142,39 @@ void dl_after_tlp(struct fc_link *link, enum link_dir tx_dir);
  * consumed"].  The data link layer is the one owner of sequence numbers. */
 /* *may_repeat (set when new): the TLP may still be a later copy of one its
  * receiver already had, the capture having seen the first copy damaged
- * (it fills a hole, or follows damaged TLPs right after the newest), or
- * the sequence state was not known. */
+ * (it fills a hole, or comes after damaged TLPs seen since the newest),
+ * or the sequence state was not known. */
 bool dl_tlp_is_new(struct fc_link *link, enum link_dir tx, unsigned seq, bool *may_repeat);
 void dl_apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
 
 /* The transaction layer (tl_*.c, model/tl_internal.h). */
-/* A new, fit TLP: its own rules, then its request or completion paired;
- * may_repeat as dl_tlp_is_new said; accepted: false for a TLP its
- * receiver discards (sent before initialisation, on a VC not enabled,
- * with stale credits), which is not paired. */
-void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat,
-            bool accepted);
-/* A TLP with a good LCRC that is not fit (malformed): what it asked or
- * answered is unknown. */
+/* The per-packet rules of a new, fit TLP (tl_rules.c); false when its
+ * header cannot be trusted for pairing (a bad ECRC). */
+bool tl_rules_packet(struct fc_model *m, const struct packet *pkt);
+/* A new, fit, non-posted request or completion from pkt->rec->dir,
+ * paired (tl_model.c; tlp.cpl.status too); may_repeat: the TLP may be a
+ * later copy of one the receiver already had (dl_tlp_is_new). */
+void tl_apply(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat);
+/* A TLP with a good LCRC that is not fit (malformed), or one its receiver
+ * discards: what it asked or answered is unknown. */
 void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
+
+/* A new, fit TLP: its own rules, then its request or completion paired;
+ * accepted: false for a TLP its receiver discards (sent before
+ * initialisation, on a VC not enabled, with stale credits), which is not
+ * paired.  Inline: once a TLP, and posted ones stop here. */
+static inline void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
+                          bool may_repeat, bool accepted)
+{
+	if (!tl_rules_packet(m, pkt) || !accepted) {
+		tl_discarded_tlp(m, link, pkt);
+		return;
+	}
+	enum tlp_kind kind = pkt->u.tlp.kind;
+	/* posted requests (writes, messages) pair with nothing */
+	if (tlp_kind_is_completion(kind) || tlp_kind_is_nonposted(kind))
+		tl_apply(m, link, pkt, may_repeat);
+}
 /* Every request ends (a new epoch); known: the epoch's start was seen. */
 void tl_epoch_start(struct fc_link *link, bool known);
 /* A TLP from sender the capture saw damaged: it may have been a

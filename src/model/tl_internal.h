@@ -46,6 +46,8 @@ struct tl_request {
 	uint64_t time_ps;
 	uint32_t epoch; /* valid when the direction's epoch */
 	uint32_t damage_gen; /* the completions' direction's damage count at the request */
+	uint32_t own_damage_gen; /* the request's own direction's, then: a damaged TLP
+	                          * of its requester's may have reused its tag */
 	uint32_t owed; /* MRd, MRdLk: bytes still owed */
 	uint32_t prev, next; /* the time list, as indexes slot * TL_TAGS + tag */
 	uint8_t kind; /* enum tlp_kind */
@@ -140,15 +142,8 @@ void tl_dir_new_epoch(struct tl_dir *d);
 
 /* ---- pairing and its rules (tl_model.c) ---- */
 
-/* A new, fit, non-posted request or completion from pkt->rec->dir;
- * may_repeat: the TLP may be a later copy of one the receiver already had
- * (dl_tlp_may_repeat). */
-void tl_apply(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat);
-
 /* ---- the rules one TLP proves (tl_rules.c) ---- */
 
-/* The per-packet rules of a new, fit TLP; false when its header cannot be
- * trusted for pairing (a bad ECRC). */
-bool tl_rules_packet(struct fc_model *m, const struct packet *pkt);
+/* tl_rules_packet(): fc_internal.h */
 
 #endif

@@ -11,7 +11,8 @@
  * capture saw) and the request cannot be a later
  * copy of one the receiver already had (dl_tlp_is_new); it stays so
  * while the capture saw every TLP of the completer's direction intact
- * since (damage_gen).  Only a certain request is reported as reused or
+ * since (damage_gen), and every TLP of its own direction (own_damage_gen:
+ * one of them may have reused its tag).  Only a certain request is reported as reused or
  * timed out, or has its Byte Counts judged.  A completion is unexpected
  * only when, on top of that, no request of the requester's direction may
  * be missing from the table (fc_consumed_may_lag: a TLP of that direction
@@ -40,8 +41,9 @@ static bool certain_now(const struct fc_link *link, const struct tl_link *tl, en
                         const struct tl_request *r)
 {
 	uint32_t gen = tl->dir[partner_of(req_dir)].damage_gen;
+	uint32_t own = tl->dir[req_dir].damage_gen;
 	return (r->flags & TL_CERTAIN) && pairing_known(link) && r->damage_gen == gen &&
-	       gen != TL_DAMAGE_GEN_MAX;
+	       r->own_damage_gen == own && gen != TL_DAMAGE_GEN_MAX && own != TL_DAMAGE_GEN_MAX;
 }
 
 /* The earliest time a request on the link may pass the limit: the
@@ -239,10 +241,14 @@ static void apply_request(struct fc_model *m, struct fc_link *link, struct tl_li
 	}
 	bool ambiguous = false;
 	if (r->flags & TL_OUTSTANDING) {
-		/* a later copy of an old request may meet a new one of the tag:
-		 * it says nothing, and must not take the new one's place */
-		if (may_repeat)
+		/* a later copy of an old request meets one of the tag: the copy
+		 * may be of the old one or of a new one that reused the tag:
+		 * which completions answer which is unknown */
+		if (may_repeat) {
+			tl_timer_remove(d, r);
+			r->flags = (uint8_t)((r->flags | TL_AMBIGUOUS) & ~TL_CERTAIN);
 			return;
+		}
 		/* past the shortest completion timeout the requester may have
 		 * given the old request up and freed its tag [PCIe 2.8] */
 		if (certain_now(link, tl, from, r) && now >= r->time_ps &&
@@ -261,6 +267,7 @@ static void apply_request(struct fc_model *m, struct fc_link *link, struct tl_li
 	r->kind = (uint8_t)t->kind;
 	r->tc = t->tc;
 	r->damage_gen = tl->dir[partner_of(from)].damage_gen;
+	r->own_damage_gen = d->damage_gen;
 	r->owed = is_read(t->kind) ? tlp_read_bytes(t->length_dw, t->first_be, t->last_be) : 0;
 	r->flags =
 	        (uint8_t)(TL_OUTSTANDING | (certain ? TL_CERTAIN : 0) |
@@ -361,6 +368,8 @@ void tl_apply(struct fc_model *m, struct fc_link *link, const struct packet *pkt
 	bool completion = tlp_kind_is_completion(t->kind);
 	if (!completion && !tlp_kind_is_nonposted(t->kind))
 		return;
+	if (completion)
+		check_cpl_status(m, link, pkt);
 	struct tl_link *tl = tl_link_get(m, link);
 	if (!tl)
 		return;
@@ -439,10 +448,9 @@ void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct pac
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir from = pkt->rec->dir;
 	bool known_kind = t->kind != TLP_KIND_UNKNOWN && t->status == TLP_OK;
-	/* a completion (or what may have been one) may have answered any
-	 * request: as if damaged */
-	if (!known_kind || tlp_kind_is_completion(t->kind))
-		tl_damaged_tlp(link, from);
+	/* as if damaged: a completion (or what may have been one) may have
+	 * answered any request, a request reused any tag */
+	tl_damaged_tlp(link, from);
 	/* a request whose Requester ID or Tag may not be what it says, or
 	 * that its receiver dropped: a completion the other way may still
 	 * answer it */
@@ -451,21 +459,4 @@ void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct pac
 		if (tl)
 			tl->dir[from].requests_uncertain = true;
 	}
-}
-
-void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat,
-            bool accepted)
-{
-	enum tlp_kind kind = pkt->u.tlp.kind;
-	bool trusted = tl_rules_packet(m, pkt);
-	if (!trusted || !accepted) {
-		tl_discarded_tlp(m, link, pkt);
-		return;
-	}
-	/* posted requests (writes, messages) pair with nothing */
-	if (tlp_kind_is_completion(kind))
-		check_cpl_status(m, link, pkt);
-	else if (!tlp_kind_is_nonposted(kind))
-		return;
-	tl_apply(m, link, pkt, may_repeat);
 }
