@@ -181,18 +181,25 @@ static void check_message(struct fc_model *m, const struct packet *pkt)
 		raise_msg_tc(m, pkt);
 }
 
-/* Memory requests [2.2.7.1]: within one 4 KB page, reads within MRRS. */
+/* Memory requests [2.2.7.1]: within one 4 KB page, reads within MRRS.
+ * The bytes lie within the request's DWs, so a request whose DWs stay in
+ * one page, and a read whose 4 x Length is within MRRS, need no more. */
 static void check_memory(struct fc_model *m, const struct packet *pkt)
 {
 	const struct tlp *t = &pkt->u.tlp;
 	bool read = t->kind == TLP_MRD || t->kind == TLP_MRDLK;
 	if (!read && t->kind != TLP_MWR && t->kind != TLP_DMWR)
 		return;
+	uint64_t span = 4u * (uint64_t)t->length_dw;
+	bool may_cross = t->address >> 12 != (t->address + span - 1) >> 12;
+	bool may_exceed = read && m->opts->mrrs && span > m->opts->mrrs;
+	if (!may_cross && !may_exceed)
+		return;
 	uint32_t bytes = tlp_read_bytes(t->length_dw, t->first_be, t->last_be);
-	if (read && m->opts->mrrs && bytes > m->opts->mrrs)
+	if (may_exceed && bytes > m->opts->mrrs)
 		raise_over_mrrs(m, pkt, bytes);
 	uint64_t first = tlp_first_byte_address(t);
-	if (bytes && first >> 12 != (first + bytes - 1) >> 12)
+	if (may_cross && bytes && first >> 12 != (first + bytes - 1) >> 12)
 		raise_4k(m, pkt, first, bytes);
 }
 
