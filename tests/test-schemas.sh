@@ -183,6 +183,21 @@ sed 's/,"summary":{"by_severity[^}]*},"by_rule":{[^}]*},"inputs":1,"exit_status"
 reject report "$tmpdir/bad.json" "a document without summary"
 head -c 200 "$tmpdir/out" >"$tmpdir/bad.json"
 reject report "$tmpdir/bad.json" "a cut-off document"
+# The transactions of --stats (links[].transactions): the schema and the
+# count checks see them.
+run_dllpcheck --stats --format=jsonl "$srcdir/samples/overrun.trace"
+cp "$tmpdir/out" "$tmpdir/good.jsonl"
+expect_grep "$tmpdir/good.jsonl" '"transactions":{"down":{"requests":{' "--stats --format=jsonl has links[].transactions"
+sed 's/"outstanding_max":0/"outstanding_max":-1/' "$tmpdir/good.jsonl" >"$tmpdir/bad.jsonl"
+reject jsonl "$tmpdir/bad.jsonl" "transactions with outstanding_max -1" --lines
+sed 's/,"status":{[^}]*}//' "$tmpdir/good.jsonl" >"$tmpdir/bad.jsonl"
+reject jsonl "$tmpdir/bad.jsonl" "transactions without status" --lines
+sed 's/"requests_total":0/"requests_total":1/' "$tmpdir/good.jsonl" >"$tmpdir/bad.jsonl"
+reject jsonl "$tmpdir/bad.jsonl" "transactions whose requests_total is not the sum by type" --lines --check-counts
+sed 's/"completions":0/"completions":1/' "$tmpdir/good.jsonl" >"$tmpdir/bad.jsonl"
+reject jsonl "$tmpdir/bad.jsonl" "transactions whose completions are not the sum by status" --lines --check-counts
+sed 's/"latency_first_ps":{"count":0,"min":null,"median":null,"max":null}/"latency_first_ps":{"count":1,"min":5,"median":4,"max":6}/' "$tmpdir/good.jsonl" >"$tmpdir/bad.jsonl"
+reject jsonl "$tmpdir/bad.jsonl" "a latency whose median is below its min" --lines --check-counts
 run_dllpcheck --decode --format=jsonl "$srcdir/samples/overrun.trace"
 sed '2s/"direction":"down"/"direction":"sideways"/' "$tmpdir/out" >"$tmpdir/bad.jsonl"
 reject decode "$tmpdir/bad.jsonl" "a record with direction sideways" --lines

@@ -115,6 +115,29 @@ def check_input(entry, findings, what):
                       % (what, r["read"], r["decoded"], r["malformed"]))
     if r["decoded"] != r["dllps"] + r["tlps"] + r["events"]:
         raise Invalid("%s: records decoded %d != dllps + tlps + events" % (what, r["decoded"]))
+    for link in entry.get("links", []):
+        for port, t in link.get("transactions", {}).items():
+            check_transactions(t, "%s: link %d transactions.%s" % (what, link["link"], port))
+
+
+def check_transactions(t, what):
+    """The numbers of one direction's transaction layer agree (--stats)."""
+    if t["requests_total"] != sum(t["requests"].values()):
+        raise Invalid("%s: requests_total %d, the requests by type add up to %d"
+                      % (what, t["requests_total"], sum(t["requests"].values())))
+    if sum(t["status"].values()) != t["completions"]:
+        raise Invalid("%s: completions %d, by status %s" % (what, t["completions"], t["status"]))
+    if t["unmatched"] > t["completions"]:
+        raise Invalid("%s: unmatched %d > completions %d" % (what, t["unmatched"], t["completions"]))
+    if t["outstanding"] > t["outstanding_max"]:
+        raise Invalid("%s: outstanding %d > outstanding_max %d"
+                      % (what, t["outstanding"], t["outstanding_max"]))
+    for key in ("latency_first_ps", "latency_last_ps"):
+        lat = t[key]
+        if (lat["count"] == 0) != (lat["median"] is None):
+            raise Invalid("%s: %s count %d, median %r" % (what, key, lat["count"], lat["median"]))
+        if lat["count"] and not lat["min"] <= lat["median"] <= lat["max"]:
+            raise Invalid("%s: %s not min <= median <= max: %s" % (what, key, lat))
 
 
 def add_totals(totals, summary):

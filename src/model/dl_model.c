@@ -89,16 +89,20 @@ static void seq_mark(struct fc_link *link, enum link_dir p, unsigned seq, bool s
  * each appears, what the transmitter consumed may be more than charged
  * here (cc_holes); a damaged TLP before this one was a replay or one of
  * the skipped numbers, so it is accounted for (cc_damaged). */
-bool dl_tlp_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
+bool dl_tlp_is_new(struct fc_link *link, enum link_dir p, unsigned seq, bool *may_repeat)
 {
 	if (!link->seq_known[p]) {
 		link->seq_known[p] = true;
 		link->seq_high[p] = (uint16_t)seq;
 		seq_mark(link, p, seq, true);
+		*may_repeat = true;
 		return true;
 	}
 	unsigned ahead = (seq - link->seq_high[p]) & 0xFFFu;
 	if (ahead >= 1 && ahead < 2048) {
+		/* right after the newest it may be the replay of a damaged copy
+		 * seen since; further ahead, a new number */
+		*may_repeat = ahead == 1 && link->cc_damaged[p] > 0;
 		/* the numbers now 2048 or more behind become "ahead" again */
 		for (unsigned k = 1; k <= ahead; k++)
 			seq_mark(link, p, (link->seq_high[p] + k + 2048u) & 0xFFFu, false);
@@ -111,23 +115,12 @@ bool dl_tlp_is_new(struct fc_link *link, enum link_dir p, unsigned seq)
 	}
 	if (seq_seen(link, p, seq))
 		return false;
+	/* behind the newest and not seen intact: it fills a hole */
+	*may_repeat = true;
 	seq_mark(link, p, seq, true);
 	if (link->cc_holes[p])
 		link->cc_holes[p]--;
 	return true;
-}
-
-bool dl_tlp_may_repeat(const struct fc_link *link, enum link_dir p, unsigned seq)
-{
-	if (!link->seq_known[p])
-		return true;
-	unsigned ahead = (seq - link->seq_high[p]) & 0xFFFu;
-	if (ahead >= 1 && ahead < 2048)
-		/* right after the newest, it may be the replay of a damaged
-		 * copy seen since; further ahead, a new number */
-		return ahead == 1 && link->cc_damaged[p] > 0;
-	/* behind the newest and not seen intact: it fills a hole */
-	return !seq_seen(link, p, seq);
 }
 
 /* The number of TLPs of port tx sent and not yet acknowledged. */

@@ -140,17 +140,16 @@ void dl_after_tlp(struct fc_link *link, enum link_dir tx_dir);
 /* True when seq is the first appearance of that sequence number from tx
  * with a good LCRC: a new TLP, to be charged [rules.md "Credits
  * consumed"].  The data link layer is the one owner of sequence numbers. */
-bool dl_tlp_is_new(struct fc_link *link, enum link_dir tx, unsigned seq);
+/* *may_repeat (set when new): the TLP may still be a later copy of one its
+ * receiver already had, the capture having seen the first copy damaged
+ * (it fills a hole, or follows damaged TLPs right after the newest), or
+ * the sequence state was not known. */
+bool dl_tlp_is_new(struct fc_link *link, enum link_dir tx, unsigned seq, bool *may_repeat);
 void dl_apply_pm(struct fc_model *m, struct fc_link *link, const struct packet *pkt);
-/* Before dl_tlp_is_new: whether a TLP with seq from tx, if new, may still
- * be a later copy of one its receiver already had, the capture having
- * seen the first copy damaged (it fills a hole, or follows damaged TLPs
- * right after the newest), or the sequence state is not known. */
-bool dl_tlp_may_repeat(const struct fc_link *link, enum link_dir tx, unsigned seq);
 
 /* The transaction layer (tl_*.c, model/tl_internal.h). */
 /* A new, fit TLP: its own rules, then its request or completion paired;
- * may_repeat as dl_tlp_may_repeat said; accepted: false for a TLP its
+ * may_repeat as dl_tlp_is_new said; accepted: false for a TLP its
  * receiver discards (sent before initialisation, on a VC not enabled,
  * with stale credits), which is not paired. */
 void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat,
@@ -164,7 +163,15 @@ void tl_epoch_start(struct fc_link *link, bool known);
  * completion. */
 void tl_damaged_tlp(struct fc_link *link, enum link_dir sender);
 /* tlp.cpl.timeout at a record of the link (link->tl set). */
-void tl_check_timeouts(struct fc_model *m, struct fc_link *link, const struct record *rec);
+void tl_expire(struct fc_model *m, struct fc_link *link, const struct record *rec);
+/* At every record of a link: tl_expire when one of its requests may
+ * have passed the limit (one comparison otherwise). */
+static inline void tl_check_timeouts(struct fc_model *m, struct fc_link *link,
+                                     const struct record *rec)
+{
+	if (rec->time_ps > link->tl_deadline_ps)
+		tl_expire(m, link, rec);
+}
 /* The end of the capture at end_ps: tlp.cpl.timeout at the link's last
  * record for what was outstanding longer than the limit by then. */
 void tl_finish(struct fc_model *m, struct fc_link *link, uint64_t end_ps);

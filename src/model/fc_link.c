@@ -212,6 +212,7 @@ struct fc_link *fc_link_new(struct fc_model *m, unsigned index)
 		return NULL;
 	}
 	dl_forget(link);
+	link->tl_deadline_ps = UINT64_MAX;
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
 		vc_unknown(link, vc);
 	apply_initial_credits(link, m->opts);

@@ -193,8 +193,7 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 		return; /* out of memory: fc_model_failed() */
 	link->active = true;
 	check_time(m, link, pkt);
-	if (link->tl)
-		tl_check_timeouts(m, link, rec);
+	tl_check_timeouts(m, link, rec);
 	link->last_rec = *rec;
 	link->last_rec.bytes = NULL;
 	link->last_rec.len = 0;

@@ -269,6 +269,9 @@ struct fc_link {
 	 * request or completion (NULL before, and when out of memory) */
 	struct tl_link *tl;
 	bool tl_known; /* transaction state known: a seen epoch start */
+	/* the earliest time past which a request may have timed out
+	 * (UINT64_MAX: none), so that most records cost one comparison */
+	uint64_t tl_deadline_ps;
 	struct tl_stats tl_stats[DIR_COUNT]; /* by the requests' direction */
 };
 

@@ -161,9 +161,9 @@ void fc_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet 
 		return;
 	}
 	dl_apply_tlp(m, link, pkt);
-	bool may_repeat = t->has_seq && dl_tlp_may_repeat(link, sender_dir, t->seq);
+	bool may_repeat = false;
 	uint32_t holes = link->cc_holes[sender_dir];
-	bool is_new = t->has_seq ? dl_tlp_is_new(link, sender_dir, t->seq) : true;
+	bool is_new = t->has_seq ? dl_tlp_is_new(link, sender_dir, t->seq, &may_repeat) : true;
 	dl_after_tlp(link, sender_dir);
 	/* sequence numbers skipped: TLPs the capture never saw, which may
 	 * have been completions */

@@ -32,6 +32,54 @@ static void intervals_view(const struct fc_intervals *iv, struct fc_intervals_vi
 	v->max_ps = iv->max_ps;
 }
 
+/* Latencies are single durations (fc_intervals_add), so the samples are
+ * count, not events. */
+static void latency_view(const struct fc_intervals *iv, struct tl_latency_view *v)
+{
+	v->count = iv->count;
+	v->has_median = fc_intervals_median(iv, &v->median_ps);
+	v->min_ps = v->has_median ? iv->min_ps : 0;
+	v->max_ps = v->has_median ? iv->max_ps : 0;
+}
+
+const char *tl_status_view_name(enum tl_status_view s)
+{
+	static const char *const names[TL_STATUS_VIEW_COUNT] = {
+		[TL_STATUS_SC] = "SC", [TL_STATUS_UR] = "UR",       [TL_STATUS_CRS] = "CRS",
+		[TL_STATUS_CA] = "CA", [TL_STATUS_OTHER] = "other",
+	};
+	return (unsigned)s < TL_STATUS_VIEW_COUNT ? names[s] : "other";
+}
+
+static void tl_view(const struct tl_stats *t, struct tl_stats_view *v)
+{
+	for (unsigned k = 0; k < TLP_KIND_COUNT; k++) {
+		v->requests[k] = t->requests[k];
+		v->requests_total += t->requests[k];
+	}
+	v->completed = t->completed;
+	v->ended_by_epoch = t->ended_by_epoch;
+	v->timed_out = t->timed_out;
+	v->outstanding = t->outstanding;
+	v->outstanding_high_water = t->outstanding_high_water;
+	latency_view(&t->latency_first, &v->latency_first);
+	latency_view(&t->latency_last, &v->latency_last);
+	v->completions = t->completions;
+	v->completions_unmatched = t->completions_unmatched;
+	/* Completion Status values [S62-2 2.2.9]: 000b SC, 001b UR, 010b CRS,
+	 * 100b CA; the others are reserved */
+	for (unsigned st = 0; st < 8; st++) {
+		enum tl_status_view g = st == TLP_CPL_SC    ? TL_STATUS_SC
+		                        : st == TLP_CPL_UR  ? TL_STATUS_UR
+		                        : st == TLP_CPL_CRS ? TL_STATUS_CRS
+		                        : st == TLP_CPL_CA  ? TL_STATUS_CA
+		                                            : TL_STATUS_OTHER;
+		v->status[g] += t->cpl_status[st];
+	}
+	v->requesters_untracked = t->requesters_untracked;
+	v->while_unknown = t->while_unknown;
+}
+
 bool fc_model_view_link(const struct fc_model *m, unsigned index, struct fc_link_view *out)
 {
 	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
@@ -54,6 +102,7 @@ bool fc_model_view_link(const struct fc_model *m, unsigned index, struct fc_link
 		dv->naks_received = d->naks_received;
 		dv->outstanding_high_water = d->outstanding_high_water;
 		memcpy(dv->tlps_by_kind, d->tlps_by_kind, sizeof(dv->tlps_by_kind));
+		tl_view(&link->tl_stats[p], &out->tl_stats[p]);
 	}
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 		const struct fc_vc *v = &link->vc[vc];

@@ -54,6 +54,49 @@ struct fc_dl_view {
 	uint64_t tlps_by_kind[TLP_KIND_COUNT];
 };
 
+/* From a request to its first or its last completion (--stats): the
+ * requests measured, and the min, median (to within 1/16, as the UpdateFC
+ * intervals) and max. */
+struct tl_latency_view {
+	uint64_t count;
+	bool has_median; /* count > 0 */
+	uint64_t min_ps, median_ps, max_ps;
+};
+
+/* Completion Status as the reports group it: the three named failures
+ * rules.md tlp.cpl.status names, and the reserved values together. */
+enum tl_status_view {
+	TL_STATUS_SC,
+	TL_STATUS_UR,
+	TL_STATUS_CRS,
+	TL_STATUS_CA,
+	TL_STATUS_OTHER, /* reserved values */
+	TL_STATUS_VIEW_COUNT
+};
+/* "SC", "UR", "CRS", "CA", "other" (JSON keys and text). */
+const char *tl_status_view_name(enum tl_status_view s);
+
+/* The transaction layer of one direction: the requests its port sent and
+ * the completions that came back for them (struct tl_stats). */
+struct tl_stats_view {
+	uint64_t requests[TLP_KIND_COUNT];
+	uint64_t requests_total; /* the sum of requests[] */
+	uint64_t completed, ended_by_epoch, timed_out;
+	uint32_t outstanding, outstanding_high_water;
+	struct tl_latency_view latency_first, latency_last;
+	uint64_t completions, completions_unmatched;
+	uint64_t status[TL_STATUS_VIEW_COUNT]; /* completions by status */
+	uint64_t requesters_untracked; /* requests whose requester was not tracked */
+	uint64_t while_unknown; /* requests and completions not judged */
+};
+
+/* True when the direction sent a non-posted request or was sent a
+ * completion: what the reports show a transaction section for. */
+static inline bool tl_stats_view_any(const struct tl_stats_view *t)
+{
+	return t->requests_total || t->completions;
+}
+
 struct fc_link_view {
 	bool scaling_known, scaling_active;
 	uint64_t last_time_ps;
@@ -61,6 +104,7 @@ struct fc_link_view {
 	uint64_t damaged_dllps[DIR_COUNT], damaged_tlps[DIR_COUNT];
 	struct fc_dl_view dl[DIR_COUNT];
 	struct fc_vc_view vc[FC_VC_COUNT];
+	struct tl_stats_view tl_stats[DIR_COUNT]; /* by the requests' direction */
 };
 
 /* Fills *out with link index; false when the capture had no record on

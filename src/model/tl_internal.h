@@ -23,6 +23,9 @@
  * bytes (about 14 MB), however many links a capture has */
 #define TL_SLOTS_MAX 256u
 #define TL_NONE UINT32_MAX
+/* a damage count that stopped counting: no request made after it is
+ * certain any more (tl_model.c certain_now) */
+#define TL_DAMAGE_GEN_MAX UINT32_MAX
 
 /* entry flags */
 #define TL_OUTSTANDING 0x01u
@@ -41,9 +44,8 @@
 struct tl_request {
 	uint64_t record_no; /* the request's record */
 	uint64_t time_ps;
-	uint64_t first_cpl_ps;
 	uint32_t epoch; /* valid when the direction's epoch */
-	uint64_t damage_gen; /* the completions' direction's damage count at the request */
+	uint32_t damage_gen; /* the completions' direction's damage count at the request */
 	uint32_t owed; /* MRd, MRdLk: bytes still owed */
 	uint32_t prev, next; /* the time list, as indexes slot * TL_TAGS + tag */
 	uint8_t kind; /* enum tlp_kind */
@@ -59,12 +61,15 @@ struct tl_dir {
 	uint16_t requester[TL_REQUESTERS_MAX]; /* of each slot */
 	/* requester ID -> slot + 1 (0: none), open addressing */
 	uint8_t index[2 * TL_REQUESTERS_MAX];
+	/* the slot found last, tried first: most links have few requesters */
+	uint16_t last_requester;
+	int8_t last_slot; /* -1: none */
 	struct tl_request *tags[TL_REQUESTERS_MAX]; /* TL_TAGS each */
 	uint32_t head, tail; /* the time list of certain outstanding requests */
 	/* TLPs this port sent that the capture saw damaged (or with a bad
 	 * ECRC): one of them may have been a completion answering any request
 	 * of the partner made before */
-	uint64_t damage_gen;
+	uint32_t damage_gen; /* saturates at TL_DAMAGE_GEN_MAX */
 	/* a request of this port's may be missing from the table this epoch
 	 * (a request with a bad ECRC, whose header cannot be trusted) */
 	bool requests_uncertain;
@@ -77,20 +82,56 @@ struct tl_link {
 /* ---- the table (tl_table.c) ---- */
 
 /* The link's table, made on first use (NULL when out of memory). */
-struct tl_link *tl_link_get(struct fc_model *m, struct fc_link *link);
+struct tl_link *tl_link_make(struct fc_model *m, struct fc_link *link);
+static inline struct tl_link *tl_link_get(struct fc_model *m, struct fc_link *link)
+{
+	return link->tl ? link->tl : tl_link_make(m, link);
+}
 /* The request of requester/tag that direction d sent in this epoch,
  * outstanding or not (NULL when there is none or the requester is not
  * tracked). */
-struct tl_request *tl_find(struct tl_dir *d, uint16_t requester, uint16_t tag);
+struct tl_request *tl_find_slot(struct tl_dir *d, uint16_t requester, uint16_t tag);
+/* (inline: the requester of the last lookup is tried first) */
+static inline struct tl_request *tl_find(struct tl_dir *d, uint16_t requester, uint16_t tag)
+{
+	if (d->last_slot >= 0 && d->last_requester == requester) {
+		struct tl_request *r = &d->tags[d->last_slot][tag & (TL_TAGS - 1)];
+		return r->epoch == d->epoch ? r : NULL;
+	}
+	return tl_find_slot(d, requester, tag);
+}
 /* The same, made when the requester is new (NULL when the table is full:
  * d->overflow). */
-struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t requester, uint16_t tag);
+/* ... *index: its time-list index. */
+struct tl_request *tl_make_slot(struct fc_model *m, struct tl_dir *d, uint16_t requester,
+                                uint16_t tag, uint32_t *index);
+static inline struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t requester,
+                                         uint16_t tag, uint32_t *index)
+{
+	if (d->last_slot >= 0 && d->last_requester == requester) {
+		struct tl_request *r = &d->tags[d->last_slot][tag & (TL_TAGS - 1)];
+		if (r->epoch == d->epoch) {
+			*index = (uint32_t)d->last_slot * TL_TAGS + (tag & (TL_TAGS - 1));
+			return r;
+		}
+	}
+	return tl_make_slot(m, d, requester, tag, index);
+}
 /* Whether the requester has a slot. */
 bool tl_tracked(const struct tl_dir *d, uint16_t requester);
 /* The entry of a time-list index, its requester and tag. */
-struct tl_request *tl_at(struct tl_dir *d, uint32_t index);
-uint16_t tl_requester_of(const struct tl_dir *d, uint32_t index);
-uint32_t tl_index_of(const struct tl_dir *d, uint16_t requester, uint16_t tag);
+static inline struct tl_request *tl_at(struct tl_dir *d, uint32_t index)
+{
+	return &d->tags[index / TL_TAGS][index % TL_TAGS];
+}
+static inline const struct tl_request *tl_at_const(const struct tl_dir *d, uint32_t index)
+{
+	return &d->tags[index / TL_TAGS][index % TL_TAGS];
+}
+static inline uint16_t tl_requester_of(const struct tl_dir *d, uint32_t index)
+{
+	return d->requester[index / TL_TAGS];
+}
 /* The time list: append at the tail, take out anywhere. */
 void tl_timer_append(struct tl_dir *d, struct tl_request *r, uint32_t index);
 void tl_timer_remove(struct tl_dir *d, struct tl_request *r);

@@ -9,7 +9,7 @@
  * What the capture cannot prove is never reported.  A request is CERTAIN
  * when the link's transaction state is known (a seen epoch start, both
  * capture saw) and the request cannot be a later
- * copy of one the receiver already had (dl_tlp_may_repeat); it stays so
+ * copy of one the receiver already had (dl_tlp_is_new); it stays so
  * while the capture saw every TLP of the completer's direction intact
  * since (damage_gen).  Only a certain request is reported as reused or
  * timed out, or has its Byte Counts judged.  A completion is unexpected
@@ -39,8 +39,29 @@ static bool pairing_known(const struct fc_link *link)
 static bool certain_now(const struct fc_link *link, const struct tl_link *tl, enum link_dir req_dir,
                         const struct tl_request *r)
 {
-	return (r->flags & TL_CERTAIN) && pairing_known(link) &&
-	       r->damage_gen == tl->dir[partner_of(req_dir)].damage_gen;
+	uint32_t gen = tl->dir[partner_of(req_dir)].damage_gen;
+	return (r->flags & TL_CERTAIN) && pairing_known(link) && r->damage_gen == gen &&
+	       gen != TL_DAMAGE_GEN_MAX;
+}
+
+/* The earliest time a request on the link may pass the limit: the
+ * oldest certain request of each direction is at its time list's head. */
+static void update_deadline(const struct fc_model *m, struct fc_link *link)
+{
+	uint64_t deadline = UINT64_MAX;
+	const struct tl_link *tl = link->tl;
+	for (unsigned p = 0; tl && p < DIR_COUNT; p++) {
+		const struct tl_dir *d = &tl->dir[p];
+		if (d->head == TL_NONE)
+			continue;
+		uint64_t t = tl_at_const(d, d->head)->time_ps;
+		uint64_t due = t > UINT64_MAX - m->opts->cpl_timeout_ps
+		                       ? UINT64_MAX
+		                       : t + m->opts->cpl_timeout_ps;
+		if (due < deadline)
+			deadline = due;
+	}
+	link->tl_deadline_ps = deadline;
 }
 
 static void note_latency(struct fc_intervals *iv, const struct tl_request *r, uint64_t now)
@@ -210,7 +231,8 @@ static void apply_request(struct fc_model *m, struct fc_link *link, struct tl_li
 	uint64_t now = pkt->rec->time_ps;
 
 	st->requests[t->kind]++;
-	struct tl_request *r = tl_make(m, d, t->requester_id, t->tag);
+	uint32_t index;
+	struct tl_request *r = tl_make(m, d, t->requester_id, t->tag, &index);
 	if (!r) {
 		st->requesters_untracked++;
 		return;
@@ -236,7 +258,6 @@ static void apply_request(struct fc_model *m, struct fc_link *link, struct tl_li
 	bool certain = pairing_known(link) && !may_repeat && !d->requests_uncertain && !ambiguous;
 	r->record_no = pkt->rec->pos.record_no;
 	r->time_ps = now;
-	r->first_cpl_ps = 0;
 	r->kind = (uint8_t)t->kind;
 	r->tc = t->tc;
 	r->damage_gen = tl->dir[partner_of(from)].damage_gen;
@@ -244,8 +265,17 @@ static void apply_request(struct fc_model *m, struct fc_link *link, struct tl_li
 	r->flags =
 	        (uint8_t)(TL_OUTSTANDING | (certain ? TL_CERTAIN : 0) |
 	                  (ambiguous ? TL_AMBIGUOUS : 0) | (is_read(t->kind) ? TL_OWED_KNOWN : 0));
-	if (certain && m->opts->cpl_timeout_ps)
-		tl_timer_append(d, r, tl_index_of(d, t->requester_id, t->tag));
+	if (certain) {
+		/* the list is in request order: only the first of an empty
+		 * list moves the deadline */
+		if (d->head == TL_NONE) {
+			uint64_t limit = m->opts->cpl_timeout_ps;
+			uint64_t due = now > UINT64_MAX - limit ? UINT64_MAX : now + limit;
+			if (due < link->tl_deadline_ps)
+				link->tl_deadline_ps = due;
+		}
+		tl_timer_append(d, r, index);
+	}
 	st->outstanding++;
 	if (st->outstanding > st->outstanding_high_water)
 		st->outstanding_high_water = st->outstanding;
@@ -313,7 +343,6 @@ static void apply_completion(struct fc_model *m, struct fc_link *link, struct tl
 	bool certain = certain_now(link, tl, req_dir, r);
 	if (!(r->flags & TL_ANSWERED)) {
 		r->flags |= TL_ANSWERED;
-		r->first_cpl_ps = now;
 		note_latency(&st->latency_first, r, now);
 	}
 	/* a status other than Successful Completion is the request's last
@@ -372,9 +401,10 @@ static void expire(struct fc_model *m, struct fc_link *link, uint64_t now_ps,
 	}
 }
 
-void tl_check_timeouts(struct fc_model *m, struct fc_link *link, const struct record *rec)
+void tl_expire(struct fc_model *m, struct fc_link *link, const struct record *rec)
 {
 	expire(m, link, rec->time_ps, rec);
+	update_deadline(m, link);
 }
 
 void tl_finish(struct fc_model *m, struct fc_link *link, uint64_t end_ps)
@@ -395,11 +425,12 @@ void tl_epoch_start(struct fc_link *link, bool known)
 		st->outstanding = 0;
 		tl_dir_new_epoch(&link->tl->dir[p]);
 	}
+	link->tl_deadline_ps = UINT64_MAX;
 }
 
 void tl_damaged_tlp(struct fc_link *link, enum link_dir sender)
 {
-	if (link->tl)
+	if (link->tl && link->tl->dir[sender].damage_gen < TL_DAMAGE_GEN_MAX)
 		link->tl->dir[sender].damage_gen++;
 }
 
@@ -425,11 +456,16 @@ void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct pac
 void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt, bool may_repeat,
             bool accepted)
 {
+	enum tlp_kind kind = pkt->u.tlp.kind;
 	bool trusted = tl_rules_packet(m, pkt);
-	if (trusted && tlp_kind_is_completion(pkt->u.tlp.kind))
-		check_cpl_status(m, link, pkt);
-	if (trusted && accepted)
-		tl_apply(m, link, pkt, may_repeat);
-	else
+	if (!trusted || !accepted) {
 		tl_discarded_tlp(m, link, pkt);
+		return;
+	}
+	/* posted requests (writes, messages) pair with nothing */
+	if (tlp_kind_is_completion(kind))
+		check_cpl_status(m, link, pkt);
+	else if (!tlp_kind_is_nonposted(kind))
+		return;
+	tl_apply(m, link, pkt, may_repeat);
 }

@@ -11,10 +11,8 @@
 
 #define INDEX_SIZE (2u * TL_REQUESTERS_MAX)
 
-struct tl_link *tl_link_get(struct fc_model *m, struct fc_link *link)
+struct tl_link *tl_link_make(struct fc_model *m, struct fc_link *link)
 {
-	if (link->tl)
-		return link->tl;
 	struct tl_link *tl = calloc(1, sizeof(*tl));
 	if (!tl) {
 		m->out_of_memory = true;
@@ -23,6 +21,7 @@ struct tl_link *tl_link_get(struct fc_model *m, struct fc_link *link)
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		tl->dir[p].head = tl->dir[p].tail = TL_NONE;
 		tl->dir[p].epoch = 1; /* calloc'd entries (epoch 0) are stale */
+		tl->dir[p].last_slot = -1;
 	}
 	link->tl = tl;
 	return tl;
@@ -34,7 +33,7 @@ static unsigned index_start(uint16_t requester)
 }
 
 /* The slot of a requester, or -1; *free_at: where it would go. */
-static int slot_of(const struct tl_dir *d, uint16_t requester, unsigned *free_at)
+static int slot_probe(const struct tl_dir *d, uint16_t requester, unsigned *free_at)
 {
 	unsigned i = index_start(requester);
 	for (unsigned n = 0; n < INDEX_SIZE; n++, i = (i + 1) % INDEX_SIZE) {
@@ -50,6 +49,19 @@ static int slot_of(const struct tl_dir *d, uint16_t requester, unsigned *free_at
 	return -1; /* never: the index is at most half full */
 }
 
+static int slot_of(const struct tl_dir *d, uint16_t requester, unsigned *free_at)
+{
+	if (d->last_slot >= 0 && d->last_requester == requester)
+		return d->last_slot;
+	return slot_probe(d, requester, free_at);
+}
+
+static void slot_remember(struct tl_dir *d, uint16_t requester, int s)
+{
+	d->last_requester = requester;
+	d->last_slot = (int8_t)s;
+}
+
 bool tl_tracked(const struct tl_dir *d, uint16_t requester)
 {
 	return slot_of(d, requester, NULL) >= 0;
@@ -60,15 +72,17 @@ static struct tl_request *valid(struct tl_dir *d, struct tl_request *r)
 	return r->epoch == d->epoch ? r : NULL;
 }
 
-struct tl_request *tl_find(struct tl_dir *d, uint16_t requester, uint16_t tag)
+struct tl_request *tl_find_slot(struct tl_dir *d, uint16_t requester, uint16_t tag)
 {
 	int s = slot_of(d, requester, NULL);
 	if (s < 0)
 		return NULL;
+	slot_remember(d, requester, s);
 	return valid(d, &d->tags[s][tag & (TL_TAGS - 1)]);
 }
 
-struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t requester, uint16_t tag)
+struct tl_request *tl_make_slot(struct fc_model *m, struct tl_dir *d, uint16_t requester,
+                                uint16_t tag, uint32_t *index)
 {
 	unsigned free_at = 0;
 	int s = slot_of(d, requester, &free_at);
@@ -88,6 +102,8 @@ struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t reques
 		d->tags[s] = tags;
 		d->index[free_at] = (uint8_t)(s + 1);
 	}
+	slot_remember(d, requester, s);
+	*index = (uint32_t)s * TL_TAGS + (tag & (TL_TAGS - 1));
 	struct tl_request *r = &d->tags[s][tag & (TL_TAGS - 1)];
 	if (r->epoch != d->epoch) {
 		memset(r, 0, sizeof(*r));
@@ -95,22 +111,6 @@ struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t reques
 		r->prev = r->next = TL_NONE;
 	}
 	return r;
-}
-
-struct tl_request *tl_at(struct tl_dir *d, uint32_t index)
-{
-	return &d->tags[index / TL_TAGS][index % TL_TAGS];
-}
-
-uint16_t tl_requester_of(const struct tl_dir *d, uint32_t index)
-{
-	return d->requester[index / TL_TAGS];
-}
-
-uint32_t tl_index_of(const struct tl_dir *d, uint16_t requester, uint16_t tag)
-{
-	int s = slot_of(d, requester, NULL);
-	return (uint32_t)s * TL_TAGS + (tag & (TL_TAGS - 1));
 }
 
 void tl_timer_append(struct tl_dir *d, struct tl_request *r, uint32_t index)

@@ -192,6 +192,58 @@ static json_t *stats_json(const struct fc_link_view *link)
 	return o;
 }
 
+/* --stats, the transaction layer per direction (the port that sent the
+ * requests): requests by kind (kinds not sent left out), how they ended,
+ * the latencies (null without a completed request), the completions sent
+ * back for them and their statuses. */
+static json_t *latency_json(const struct tl_latency_view *l)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "count", json_integer((json_int_t)l->count));
+	bool has = l->has_median;
+	json_object_set_new(o, "min", has ? json_integer((json_int_t)l->min_ps) : json_null());
+	json_object_set_new(o, "median",
+	                    has ? json_integer((json_int_t)l->median_ps) : json_null());
+	json_object_set_new(o, "max", has ? json_integer((json_int_t)l->max_ps) : json_null());
+	return o;
+}
+
+static json_t *tl_json(const struct tl_stats_view *t)
+{
+	json_t *o = json_object(), *kinds = json_object(), *status = json_object();
+	for (unsigned k = 0; k < TLP_KIND_COUNT; k++)
+		if (t->requests[k])
+			json_object_set_new(kinds, tlp_kind_name(k),
+			                    json_integer((json_int_t)t->requests[k]));
+	json_object_set_new(o, "requests", kinds);
+	json_object_set_new(o, "requests_total", json_integer((json_int_t)t->requests_total));
+	json_object_set_new(o, "completed", json_integer((json_int_t)t->completed));
+	json_object_set_new(o, "ended_by_epoch", json_integer((json_int_t)t->ended_by_epoch));
+	json_object_set_new(o, "timed_out", json_integer((json_int_t)t->timed_out));
+	json_object_set_new(o, "outstanding", json_integer(t->outstanding));
+	json_object_set_new(o, "outstanding_max", json_integer(t->outstanding_high_water));
+	json_object_set_new(o, "latency_first_ps", latency_json(&t->latency_first));
+	json_object_set_new(o, "latency_last_ps", latency_json(&t->latency_last));
+	json_object_set_new(o, "completions", json_integer((json_int_t)t->completions));
+	json_object_set_new(o, "unmatched", json_integer((json_int_t)t->completions_unmatched));
+	for (unsigned st = 0; st < TL_STATUS_VIEW_COUNT; st++)
+		json_object_set_new(status, tl_status_view_name((enum tl_status_view)st),
+		                    json_integer((json_int_t)t->status[st]));
+	json_object_set_new(o, "status", status);
+	json_object_set_new(o, "requesters_untracked",
+	                    json_integer((json_int_t)t->requesters_untracked));
+	json_object_set_new(o, "while_unknown", json_integer((json_int_t)t->while_unknown));
+	return o;
+}
+
+static json_t *transactions_json(const struct fc_link_view *link)
+{
+	json_t *o = json_object();
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		json_object_set_new(o, link_dir_name(p), tl_json(&link->tl_stats[p]));
+	return o;
+}
+
 static json_t *links_json(const struct fc_model *m, bool stats)
 {
 	json_t *links = json_array();
@@ -271,8 +323,10 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 			json_array_append_new(vcs, vo);
 		}
 		json_object_set_new(lo, "vcs", vcs);
-		if (stats)
+		if (stats) {
 			json_object_set_new(lo, "stats", stats_json(link));
+			json_object_set_new(lo, "transactions", transactions_json(link));
+		}
 		json_array_append_new(links, lo);
 	}
 	return links;

@@ -144,7 +144,77 @@ static void print_link(FILE *out, unsigned index, const struct fc_link_view *lin
 	}
 }
 
-/* --stats: TLPs by type, time at zero credits, UpdateFC intervals. */
+/* --stats, the transaction layer of one direction (rules.md "The
+ * transaction layer"): the port's non-posted requests by kind and how they
+ * ended, their latencies, and the completions that came back for them. */
+static void print_latency(FILE *out, const char *what, const struct tl_latency_view *l)
+{
+	fprintf(out, "%s min " TIME_PS_FMT "s median ~" TIME_PS_FMT "s max " TIME_PS_FMT "s", what,
+	        TIME_PS_ARGS(l->min_ps), TIME_PS_ARGS(l->median_ps), TIME_PS_ARGS(l->max_ps));
+}
+
+static void print_transactions(FILE *out, enum link_dir p, const struct tl_stats_view *t)
+{
+	if (!tl_stats_view_any(t))
+		return;
+	const char *port = link_dir_name(p);
+	fprintf(out, "    port %-4s sent %" PRIu64 " non-posted request%s", port, t->requests_total,
+	        t->requests_total == 1 ? "" : "s");
+	const char *sep = ": ";
+	for (unsigned k = 0; k < TLP_KIND_COUNT; k++) {
+		if (!t->requests[k])
+			continue;
+		fprintf(out, "%s%" PRIu64 " %s", sep, t->requests[k], tlp_kind_name(k));
+		sep = ", ";
+	}
+	fprintf(out, "; completed %" PRIu64, t->completed);
+	if (t->ended_by_epoch)
+		fprintf(out, ", ended unanswered by a new epoch %" PRIu64, t->ended_by_epoch);
+	fprintf(out, ", outstanding at the end %u, most at once %u", t->outstanding,
+	        t->outstanding_high_water);
+	if (t->timed_out)
+		fprintf(out, "; timed out (tlp.cpl.timeout) %" PRIu64, t->timed_out);
+	fputc('\n', out);
+	if (t->latency_first.has_median) {
+		fprintf(out, "    port %-4s latency", port);
+		print_latency(out, " to the first completion", &t->latency_first);
+		if (t->latency_last.has_median)
+			print_latency(out, "; to the last", &t->latency_last);
+		fputc('\n', out);
+	}
+	fprintf(out, "    port %-4s received %" PRIu64 " completion%s for its requests", port,
+	        t->completions, t->completions == 1 ? "" : "s");
+	sep = ": ";
+	for (unsigned st = 0; st < TL_STATUS_VIEW_COUNT; st++) {
+		if (!t->status[st])
+			continue;
+		fprintf(out, "%s%" PRIu64 " %s", sep, t->status[st],
+		        tl_status_view_name((enum tl_status_view)st));
+		sep = ", ";
+	}
+	if (t->completions_unmatched)
+		fprintf(out, "; %" PRIu64 " matched no outstanding request",
+		        t->completions_unmatched);
+	fputc('\n', out);
+	if (t->requesters_untracked)
+		fprintf(out,
+		        "    partial: port %s: %" PRIu64
+		        " request%s from requesters that could not "
+		        "be tracked (the table of requesters was full): their completions were not "
+		        "checked\n",
+		        port, t->requesters_untracked, t->requesters_untracked == 1 ? "" : "s");
+	if (t->while_unknown)
+		fprintf(out,
+		        "    partial: port %s: %" PRIu64
+		        " of its requests and of the completions for "
+		        "them came while the transaction state was unknown (the capture began "
+		        "mid-stream, a joined epoch, TLPs without sequence numbers): the pairing "
+		        "rules did not judge them\n",
+		        port, t->while_unknown);
+}
+
+/* --stats: TLPs by type, time at zero credits, UpdateFC intervals, the
+ * transaction layer. */
 static void print_stats(FILE *out, unsigned index, const struct fc_link_view *link)
 {
 	fprintf(out, "  statistics, link %u:\n", index);
@@ -189,6 +259,8 @@ static void print_stats(FILE *out, unsigned index, const struct fc_link_view *li
 			}
 		}
 	}
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		print_transactions(out, (enum link_dir)p, &link->tl_stats[p]);
 }
 
 void report_text_input(FILE *out, const struct input_report *r)

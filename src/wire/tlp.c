@@ -149,7 +149,7 @@ static const struct tlp_type_row *row_by_kind(enum tlp_kind kind)
 
 static bool is_message(enum tlp_kind kind)
 {
-	return kind == TLP_MSG || kind == TLP_MSGD;
+	return tlp_kind_is_message(kind);
 }
 
 static bool is_atomic(enum tlp_kind kind)
@@ -159,7 +159,7 @@ static bool is_atomic(enum tlp_kind kind)
 
 static bool is_completion(enum tlp_kind kind)
 {
-	return kind == TLP_CPL || kind == TLP_CPLD || kind == TLP_CPLLK || kind == TLP_CPLDLK;
+	return tlp_kind_is_completion(kind);
 }
 
 static bool is_memory(enum tlp_kind kind)
@@ -176,37 +176,6 @@ static bool is_config(enum tlp_kind kind)
 static bool is_request_with_address(enum tlp_kind kind)
 {
 	return is_memory(kind) || kind == TLP_IORD || kind == TLP_IOWR;
-}
-
-bool tlp_kind_is_completion(enum tlp_kind kind)
-{
-	return is_completion(kind);
-}
-
-bool tlp_kind_is_message(enum tlp_kind kind)
-{
-	return is_message(kind);
-}
-
-bool tlp_kind_is_nonposted(enum tlp_kind kind)
-{
-	switch (kind) {
-	case TLP_MRD:
-	case TLP_MRDLK:
-	case TLP_IORD:
-	case TLP_IOWR:
-	case TLP_CFGRD0:
-	case TLP_CFGWR0:
-	case TLP_CFGRD1:
-	case TLP_CFGWR1:
-	case TLP_FETCHADD:
-	case TLP_SWAP:
-	case TLP_CAS:
-	case TLP_DMWR:
-		return true;
-	default:
-		return false;
-	}
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -758,48 +727,6 @@ const char *tlp_status_text(enum tlp_status status)
 }
 
 /* ---- what a transaction's bytes add up to ------------------------------ */
-
-/* Disabled bytes below the first enabled one of a First DW BE (4 when
- * none is enabled). */
-static uint32_t low_zero_bytes(uint8_t be)
-{
-	be &= 0x0Fu;
-	return be ? (uint32_t)__builtin_ctz(be) : 4u;
-}
-
-/* Disabled bytes above the last enabled one of a Last DW BE. */
-static uint32_t high_zero_bytes(uint8_t be)
-{
-	be &= 0x0Fu;
-	return be ? 3u - (31u - (uint32_t)__builtin_clz(be)) : 4u;
-}
-
-uint32_t tlp_read_bytes(uint32_t length_dw, uint8_t first_be, uint8_t last_be)
-{
-	if (length_dw == 1) {
-		/* a zero-length read (First DW BE 0000b) still asks for one
-		 * byte's completion [rules.md "The transaction layer"] */
-		if ((first_be & 0x0Fu) == 0)
-			return 1;
-		return 4u - low_zero_bytes(first_be) - high_zero_bytes(first_be);
-	}
-	uint32_t bytes = 4u * length_dw;
-	uint32_t off = low_zero_bytes(first_be) + high_zero_bytes(last_be);
-	return off < bytes ? bytes - off : 0;
-}
-
-uint32_t tlp_cpl_delivered(uint32_t byte_count, uint32_t length_dw, uint8_t lower_address)
-{
-	uint32_t carried = 4u * length_dw - (lower_address & 3u);
-	return byte_count < carried ? byte_count : carried;
-}
-
-uint64_t tlp_first_byte_address(const struct tlp *t)
-{
-	if (is_atomic(t->kind) || (t->first_be & 0x0Fu) == 0)
-		return t->address;
-	return t->address + low_zero_bytes(t->first_be);
-}
 
 const char *tlp_cpl_status_name(uint8_t status)
 {

@@ -207,7 +207,23 @@ const char *tlp_mnemonic(enum tlp_kind kind, bool addr64);
  * below the first enabled one of First DW BE and above the last enabled
  * one of Last DW BE (Length > 1); for Length 1 the span of the set First
  * DW BE bits, 1 when it is 0000b.  length_dw is 1..1024. */
-uint32_t tlp_read_bytes(uint32_t length_dw, uint8_t first_be, uint8_t last_be);
+static inline uint32_t tlp_read_bytes(uint32_t length_dw, uint8_t first_be, uint8_t last_be)
+{
+	unsigned fbe = first_be & 0x0Fu, lbe = last_be & 0x0Fu;
+	/* disabled bytes below the first enabled one, above the last (4
+	 * when none is enabled) */
+	uint32_t low = fbe ? (uint32_t)__builtin_ctz(fbe) : 4u;
+	if (length_dw == 1) {
+		/* a zero-length read (First DW BE 0000b) still asks for one
+		 * byte's completion [rules.md "The transaction layer"] */
+		if (fbe == 0)
+			return 1;
+		return 4u - low - (3u - (31u - (uint32_t)__builtin_clz(fbe)));
+	}
+	uint32_t high = lbe ? 3u - (31u - (uint32_t)__builtin_clz(lbe)) : 4u;
+	uint32_t bytes = 4u * length_dw;
+	return low + high < bytes ? bytes - low - high : 0;
+}
 
 /* The byte count of a Byte Count field: 000h means 4096. */
 static inline uint32_t tlp_byte_count(uint16_t field)
@@ -217,11 +233,23 @@ static inline uint32_t tlp_byte_count(uint16_t field)
 
 /* The bytes a completion with data delivers: min(Byte Count,
  * 4*Length - (Lower Address mod 4)). */
-uint32_t tlp_cpl_delivered(uint32_t byte_count, uint32_t length_dw, uint8_t lower_address);
+static inline uint32_t tlp_cpl_delivered(uint32_t byte_count, uint32_t length_dw,
+                                         uint8_t lower_address)
+{
+	uint32_t carried = 4u * length_dw - (lower_address & 3u);
+	return byte_count < carried ? byte_count : carried;
+}
 
 /* The first byte address a memory request's data covers (address plus
  * the disabled low bytes of First DW BE); AtomicOps: the address. */
-uint64_t tlp_first_byte_address(const struct tlp *t);
+static inline uint64_t tlp_first_byte_address(const struct tlp *t)
+{
+	unsigned fbe = t->first_be & 0x0Fu;
+	bool atomic = t->kind == TLP_FETCHADD || t->kind == TLP_SWAP || t->kind == TLP_CAS;
+	if (atomic || fbe == 0)
+		return t->address;
+	return t->address + (unsigned)__builtin_ctz(fbe);
+}
 
 /* "SC", "UR", "CRS", "CA", or "reserved"; never NULL. */
 const char *tlp_cpl_status_name(uint8_t status);
@@ -237,10 +265,35 @@ const char *tlp_msg_routing_name(uint8_t routing);
 /* Looks a message code up by name (case-blind); false when unknown. */
 bool tlp_msg_code_parse(const char *name, size_t len, uint8_t *code);
 
-/* Kinds by what they are. */
-bool tlp_kind_is_completion(enum tlp_kind kind);
-bool tlp_kind_is_message(enum tlp_kind kind);
+/* Kinds by what they are (inline: several a TLP). */
+static inline bool tlp_kind_is_completion(enum tlp_kind kind)
+{
+	return kind == TLP_CPL || kind == TLP_CPLD || kind == TLP_CPLLK || kind == TLP_CPLDLK;
+}
+static inline bool tlp_kind_is_message(enum tlp_kind kind)
+{
+	return kind == TLP_MSG || kind == TLP_MSGD;
+}
 /* Non-posted requests: answered by a completion. */
-bool tlp_kind_is_nonposted(enum tlp_kind kind);
+static inline bool tlp_kind_is_nonposted(enum tlp_kind kind)
+{
+	switch (kind) {
+	case TLP_MRD:
+	case TLP_MRDLK:
+	case TLP_IORD:
+	case TLP_IOWR:
+	case TLP_CFGRD0:
+	case TLP_CFGWR0:
+	case TLP_CFGRD1:
+	case TLP_CFGWR1:
+	case TLP_FETCHADD:
+	case TLP_SWAP:
+	case TLP_CAS:
+	case TLP_DMWR:
+		return true;
+	default:
+		return false;
+	}
+}
 
 #endif

@@ -24,5 +24,6 @@ Suite *suite_packet_build(void);
 Suite *suite_vcd_parse(void);
 Suite *suite_lane_map(void);
 Suite *suite_lane_sample(void);
+Suite *suite_tl_stats(void);
 
 #endif
