@@ -8,9 +8,11 @@
  * requester's 1024 tags at its first request, for at most
  * TL_REQUESTERS_MAX requesters per direction (a hostile capture cannot
  * grow it further: the requests of more requesters are counted, their
- * completions not checked), and at most TL_SLOTS_MAX in the model.  Nothing is allocated per packet once every
- * requester is seen.  A new epoch ends every request in O(1): entries
- * carry the epoch they were made in. */
+ * completions not checked), and at most TL_SLOTS_MAX in the model.
+ * Nothing is allocated per packet once every requester is seen.  A new
+ * epoch ends every request in O(1): entries carry the epoch they were
+ * made in.  The pairing's entry points, and tl_rules_packet(), are in
+ * fc_internal.h. */
 #ifndef DLLPCHECK_TL_INTERNAL_H
 #define DLLPCHECK_TL_INTERNAL_H
 
@@ -139,11 +141,5 @@ void tl_timer_append(struct tl_dir *d, struct tl_request *r, uint32_t index);
 void tl_timer_remove(struct tl_dir *d, struct tl_request *r);
 /* A new epoch: every entry becomes stale at once. */
 void tl_dir_new_epoch(struct tl_dir *d);
-
-/* ---- pairing and its rules (tl_model.c) ---- */
-
-/* ---- the rules one TLP proves (tl_rules.c) ---- */
-
-/* tl_rules_packet(): fc_internal.h */
 
 #endif
