@@ -163,10 +163,30 @@ void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct pac
  * accepted: false for a TLP its receiver discards (sent before
  * initialisation, on a VC not enabled, with stale credits), which is not
  * paired.  Inline: once a TLP, and posted ones stop here. */
+/* A TLP none of tl_rules_packet()'s rules can fire on, told cheaply: the
+ * common case (a completion, or a memory request whose DWs stay in one
+ * page and, for a read, whose 4 x Length is within MRRS), with no EP, no
+ * bad ECRC and a payload within MPS.  Only a shortcut: every other TLP
+ * goes through tl_rules_packet() (the scenarios of every rule exercise
+ * both ways). */
+static inline bool tl_rules_quiet(const struct fc_model *m, const struct tlp *t)
+{
+	if (t->ep || t->ecrc == CRC_BAD || (m->opts->mps && 4u * t->payload_dw > m->opts->mps))
+		return false;
+	if (tlp_kind_is_completion(t->kind))
+		return true;
+	bool read = t->kind == TLP_MRD || t->kind == TLP_MRDLK;
+	if (!read && t->kind != TLP_MWR && t->kind != TLP_DMWR)
+		return false;
+	uint64_t span = 4u * (uint64_t)t->length_dw;
+	return t->address >> 12 == (t->address + span - 1) >> 12 &&
+	       !(read && m->opts->mrrs && span > m->opts->mrrs);
+}
+
 static inline void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
                           bool may_repeat, bool accepted)
 {
-	if (!tl_rules_packet(m, pkt) || !accepted) {
+	if (!(tl_rules_quiet(m, &pkt->u.tlp) || tl_rules_packet(m, pkt)) || !accepted) {
 		tl_discarded_tlp(m, link, pkt);
 		return;
 	}

@@ -305,7 +305,9 @@ static uint16_t be16(const uint8_t *p)
  * in the byte given [4.1]. */
 static uint16_t tag10(const uint8_t *h, uint8_t tag_low)
 {
-	return (uint16_t)((h[1] >> 7 & 1u) << 9 | (h[1] >> 3 & 1u) << 8 | tag_low);
+	unsigned b1 = h[1];
+	/* bit 7 -> tag bit 9, bit 3 -> tag bit 8 */
+	return (uint16_t)((b1 & 0x80u) << 2 | (b1 & 0x08u) << 5 | tag_low);
 }
 
 /* DW1 onwards, h[0..4*hdr_dw) all in the record [4.1]: Requester ID,
@@ -408,7 +410,7 @@ enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len, bo
 	/* A truncated capture lost its tail, which is where the LCRC was. */
 	size_t lcrc_len = has_lcrc && !truncated ? LCRC_BYTES : 0;
 
-	memset(out, 0, sizeof(*out));
+	*out = (struct tlp){ 0 };
 	out->has_seq = has_seq;
 	out->lcrc = CRC_ABSENT;
 	out->ecrc = CRC_ABSENT;
