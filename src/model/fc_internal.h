@@ -169,18 +169,30 @@ void tl_discarded_tlp(struct fc_model *m, struct fc_link *link, const struct pac
  * bad ECRC and a payload within MPS.  Only a shortcut: every other TLP
  * goes through tl_rules_packet() (the scenarios of every rule exercise
  * both ways). */
+/* A memory read or write (MRd, MRdLk, MWr, DMWr): whether its DWs cross
+ * a 4 KB page and, for a read, whether 4 x Length exceeds MRRS, the only
+ * cases in which tlp.4k-cross or tlp.read.over-mrrs can fire (the bytes
+ * lie within the DWs).  False for the other kinds. */
+static inline bool tl_memory_request(const struct fc_model *m, const struct tlp *t, bool *may_cross,
+                                     bool *may_exceed)
+{
+	bool read = t->kind == TLP_MRD || t->kind == TLP_MRDLK;
+	if (!read && t->kind != TLP_MWR && t->kind != TLP_DMWR)
+		return false;
+	uint64_t span = 4u * (uint64_t)t->length_dw;
+	*may_cross = t->address >> 12 != (t->address + span - 1) >> 12;
+	*may_exceed = read && m->opts->mrrs && span > m->opts->mrrs;
+	return true;
+}
+
 static inline bool tl_rules_quiet(const struct fc_model *m, const struct tlp *t)
 {
 	if (t->ep || t->ecrc == CRC_BAD || (m->opts->mps && 4u * t->payload_dw > m->opts->mps))
 		return false;
 	if (tlp_kind_is_completion(t->kind))
 		return true;
-	bool read = t->kind == TLP_MRD || t->kind == TLP_MRDLK;
-	if (!read && t->kind != TLP_MWR && t->kind != TLP_DMWR)
-		return false;
-	uint64_t span = 4u * (uint64_t)t->length_dw;
-	return t->address >> 12 == (t->address + span - 1) >> 12 &&
-	       !(read && m->opts->mrrs && span > m->opts->mrrs);
+	bool may_cross, may_exceed;
+	return tl_memory_request(m, t, &may_cross, &may_exceed) && !may_cross && !may_exceed;
 }
 
 static inline void tl_tlp(struct fc_model *m, struct fc_link *link, const struct packet *pkt,
@@ -260,6 +272,13 @@ static inline void fc_timing_after_charge(struct fc_credit *c, uint64_t now)
 	c->charge_ps = now;
 	c->available_after_charge = available;
 	c->rise_count = 0;
+}
+
+/* The VC a TLP's traffic class maps to (--tc-map; every TC on VC0 by
+ * default) [4.3]. */
+static inline unsigned fc_vc_of_tc(const struct fc_model *m, unsigned tc)
+{
+	return m->opts->tc_to_vc[tc & 7u] & 7u;
 }
 
 static inline enum link_dir partner_of(enum link_dir dir)

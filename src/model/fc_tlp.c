@@ -98,7 +98,7 @@ static bool charge_new_tlp(struct fc_model *m, struct fc_link *link, const struc
 {
 	const struct tlp *t = &pkt->u.tlp;
 	enum link_dir sender_dir = pkt->rec->dir;
-	unsigned vc = m->opts->tc_to_vc[t->tc & 7u] & 7u;
+	unsigned vc = fc_vc_of_tc(m, t->tc);
 	struct fc_vc *v = &link->vc[vc];
 	struct fc_port_vc *tx = &v->port[sender_dir];
 	bool accepted = true;

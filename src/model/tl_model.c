@@ -88,11 +88,6 @@ static void end_request(struct tl_dir *d, struct tl_request *r, struct tl_stats 
 		st->outstanding--;
 }
 
-static unsigned vc_of(const struct fc_model *m, unsigned tc)
-{
-	return m->opts->tc_to_vc[tc & 7u] & 7u;
-}
-
 /* "MRd of record 17 (t=0.000001000000 s)" */
 #define REQ_FMT "%s of record %llu (t=" TIME_PS_FMT " s)"
 #define REQ_ARGS(r)                                                                  \
@@ -115,7 +110,7 @@ static COLD_PATH void raise_tag_in_use(struct fc_model *m, const struct packet *
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
-	fc_finding_begin(&f, R_TLP_TAG_IN_USE, pkt, (int)vc_of(m, t->tc), FINDING_NO_CREDIT);
+	fc_finding_begin(&f, R_TLP_TAG_IN_USE, pkt, (int)fc_vc_of_tc(m, t->tc), FINDING_NO_CREDIT);
 	finding_message(
 	        m->sink, &f,
 	        "%s from requester %04X reuses tag 0x%03X, still outstanding for the " REQ_FMT
@@ -130,7 +125,8 @@ static COLD_PATH void raise_unexpected(struct fc_model *m, const struct packet *
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
-	fc_finding_begin(&f, R_TLP_CPL_UNEXPECTED, pkt, (int)vc_of(m, t->tc), FINDING_NO_CREDIT);
+	fc_finding_begin(&f, R_TLP_CPL_UNEXPECTED, pkt, (int)fc_vc_of_tc(m, t->tc),
+	                 FINDING_NO_CREDIT);
 	if (ended)
 		finding_message(m->sink, &f,
 		                "%s to requester %04X tag 0x%03X from port %s: the " REQ_FMT
@@ -152,7 +148,7 @@ static COLD_PATH void raise_cpl_status(struct fc_model *m, const struct packet *
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
-	fc_finding_begin(&f, R_TLP_CPL_STATUS, pkt, (int)vc_of(m, t->tc), FINDING_NO_CREDIT);
+	fc_finding_begin(&f, R_TLP_CPL_STATUS, pkt, (int)fc_vc_of_tc(m, t->tc), FINDING_NO_CREDIT);
 	if (r)
 		finding_message(m->sink, &f,
 		                "%s to requester %04X tag 0x%03X with status %s, for the " REQ_FMT,
@@ -189,7 +185,8 @@ static COLD_PATH void raise_byte_count(struct fc_model *m, const struct packet *
 {
 	const struct tlp *t = &pkt->u.tlp;
 	struct finding f;
-	fc_finding_begin(&f, R_TLP_CPL_BYTE_COUNT, pkt, (int)vc_of(m, t->tc), FINDING_NO_CREDIT);
+	fc_finding_begin(&f, R_TLP_CPL_BYTE_COUNT, pkt, (int)fc_vc_of_tc(m, t->tc),
+	                 FINDING_NO_CREDIT);
 	finding_message(m->sink, &f,
 	                "%s to requester %04X tag 0x%03X: Byte Count %u, but %u bytes are still "
 	                "owed to the " REQ_FMT,
@@ -209,7 +206,7 @@ static COLD_PATH void raise_timeout(struct fc_model *m, const struct record *rec
 	struct finding f;
 	finding_init(&f, R_TLP_CPL_TIMEOUT, rec);
 	f.port = (int)req_dir;
-	f.vc = (int)vc_of(m, r->tc);
+	f.vc = (int)fc_vc_of_tc(m, r->tc);
 	finding_message(
 	        m->sink, &f,
 	        "the " REQ_FMT " from port %s, requester %04X tag 0x%03X, is still "

@@ -11,15 +11,10 @@
 
 #include "model/tl_internal.h"
 
-static unsigned vc_of(const struct fc_model *m, unsigned tc)
-{
-	return m->opts->tc_to_vc[tc & 7u] & 7u;
-}
-
 static void begin(struct fc_model *m, struct finding *f, enum rule_id rule,
                   const struct packet *pkt)
 {
-	fc_finding_begin(f, rule, pkt, (int)vc_of(m, pkt->u.tlp.tc), FINDING_NO_CREDIT);
+	fc_finding_begin(f, rule, pkt, (int)fc_vc_of_tc(m, pkt->u.tlp.tc), FINDING_NO_CREDIT);
 }
 
 static COLD_PATH void raise_ecrc(struct fc_model *m, const struct packet *pkt)
@@ -181,19 +176,14 @@ static void check_message(struct fc_model *m, const struct packet *pkt)
 		raise_msg_tc(m, pkt);
 }
 
-/* Memory requests [2.2.7.1]: within one 4 KB page, reads within MRRS.
- * The bytes lie within the request's DWs, so a request whose DWs stay in
- * one page, and a read whose 4 x Length is within MRRS, need no more. */
+/* Memory requests [2.2.7.1]: within one 4 KB page, reads within MRRS;
+ * the bytes are worked out only where tl_memory_request says a rule may
+ * fire. */
 static void check_memory(struct fc_model *m, const struct packet *pkt)
 {
 	const struct tlp *t = &pkt->u.tlp;
-	bool read = t->kind == TLP_MRD || t->kind == TLP_MRDLK;
-	if (!read && t->kind != TLP_MWR && t->kind != TLP_DMWR)
-		return;
-	uint64_t span = 4u * (uint64_t)t->length_dw;
-	bool may_cross = t->address >> 12 != (t->address + span - 1) >> 12;
-	bool may_exceed = read && m->opts->mrrs && span > m->opts->mrrs;
-	if (!may_cross && !may_exceed)
+	bool may_cross, may_exceed;
+	if (!tl_memory_request(m, t, &may_cross, &may_exceed) || !(may_cross || may_exceed))
 		return;
 	uint32_t bytes = tlp_read_bytes(t->length_dw, t->first_be, t->last_be);
 	if (may_exceed && bytes > m->opts->mrrs)

@@ -49,13 +49,6 @@ static int slot_probe(const struct tl_dir *d, uint16_t requester, unsigned *free
 	return -1; /* never: the index is at most half full */
 }
 
-static int slot_of(const struct tl_dir *d, uint16_t requester, unsigned *free_at)
-{
-	if (d->last_slot >= 0 && d->last_requester == requester)
-		return d->last_slot;
-	return slot_probe(d, requester, free_at);
-}
-
 static void slot_remember(struct tl_dir *d, uint16_t requester, int s)
 {
 	d->last_requester = requester;
@@ -64,7 +57,7 @@ static void slot_remember(struct tl_dir *d, uint16_t requester, int s)
 
 bool tl_tracked(const struct tl_dir *d, uint16_t requester)
 {
-	return slot_of(d, requester, NULL) >= 0;
+	return slot_probe(d, requester, NULL) >= 0;
 }
 
 static struct tl_request *valid(struct tl_dir *d, struct tl_request *r)
@@ -74,7 +67,7 @@ static struct tl_request *valid(struct tl_dir *d, struct tl_request *r)
 
 struct tl_request *tl_find_slot(struct tl_dir *d, uint16_t requester, uint16_t tag)
 {
-	int s = slot_of(d, requester, NULL);
+	int s = slot_probe(d, requester, NULL);
 	if (s < 0)
 		return NULL;
 	slot_remember(d, requester, s);
@@ -85,7 +78,7 @@ struct tl_request *tl_make_slot(struct fc_model *m, struct tl_dir *d, uint16_t r
                                 uint16_t tag, uint32_t *index)
 {
 	unsigned free_at = 0;
-	int s = slot_of(d, requester, &free_at);
+	int s = slot_probe(d, requester, &free_at);
 	if (s < 0) {
 		if (d->slots >= TL_REQUESTERS_MAX || m->tl_slots >= TL_SLOTS_MAX) {
 			d->overflow = true;

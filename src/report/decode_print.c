@@ -137,22 +137,32 @@ static void print_tlp_header(FILE *out, const struct tlp *t)
 
 /* The TLP Digest [3.3], when TD says there is one: none when it was not
  * checked (a truncated or malformed TLP). */
-static void print_ecrc(FILE *out, const struct tlp *t)
+/* " lcrc=ok", " ecrc=BAD(0x...,expected=0x...)", ...: a 32-bit CRC's
+ * status as the text listing spells it. */
+static void print_crc32(FILE *out, const char *name, enum crc_status status, uint32_t field,
+                        uint32_t expected)
 {
-	if (!t->td)
-		return;
-	switch (t->ecrc) {
+	switch (status) {
 	case CRC_GOOD:
-		fputs(" ecrc=ok", out);
+		fprintf(out, " %s=ok", name);
+		break;
+	case CRC_NULLIFIED:
+		fprintf(out, " %s=nullified", name);
 		break;
 	case CRC_BAD:
-		fprintf(out, " ecrc=BAD(0x%08" PRIX32 ",expected=0x%08" PRIX32 ")", t->ecrc_field,
-		        t->ecrc_expected);
+		fprintf(out, " %s=BAD(0x%08" PRIX32 ",expected=0x%08" PRIX32 ")", name, field,
+		        expected);
 		break;
 	default:
-		fputs(" ecrc=none", out);
+		fprintf(out, " %s=none", name);
 		break;
 	}
+}
+
+static void print_ecrc(FILE *out, const struct tlp *t)
+{
+	if (t->td)
+		print_crc32(out, "ecrc", t->ecrc, t->ecrc_field, t->ecrc_expected);
 }
 
 static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
@@ -189,21 +199,7 @@ static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 	if (t->status != TLP_OK && !truncated)
 		fprintf(out, " malformed(%s)", tlp_status_text(t->status));
 	print_ecrc(out, t);
-	switch (t->lcrc) {
-	case CRC_GOOD:
-		fputs(" lcrc=ok", out);
-		break;
-	case CRC_NULLIFIED:
-		fputs(" lcrc=nullified", out);
-		break;
-	case CRC_BAD:
-		fprintf(out, " lcrc=BAD(0x%08" PRIX32 ",expected=0x%08" PRIX32 ")", t->lcrc_field,
-		        t->lcrc_expected);
-		break;
-	default:
-		fputs(" lcrc=none", out);
-		break;
-	}
+	print_crc32(out, "lcrc", t->lcrc, t->lcrc_field, t->lcrc_expected);
 }
 
 void decode_print_packet(FILE *out, const struct packet *pkt)

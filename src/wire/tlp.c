@@ -167,19 +167,9 @@ static const struct tlp_type_row *row_by_kind(enum tlp_kind kind)
 	return NULL;
 }
 
-static bool is_message(enum tlp_kind kind)
-{
-	return tlp_kind_is_message(kind);
-}
-
 static bool is_atomic(enum tlp_kind kind)
 {
 	return kind == TLP_FETCHADD || kind == TLP_SWAP || kind == TLP_CAS;
-}
-
-static bool is_completion(enum tlp_kind kind)
-{
-	return tlp_kind_is_completion(kind);
 }
 
 static bool is_memory(enum tlp_kind kind)
@@ -280,7 +270,7 @@ static void classify(struct tlp *t)
 		set_error(t, TLP_ERR_RESERVED_TYPE);
 		return;
 	}
-	if (is_message(row->kind)) {
+	if (tlp_kind_is_message(row->kind)) {
 		t->msg_routing = t->type & 7u;
 		if (t->msg_routing >= MSG_ROUTING_RESERVED) {
 			set_error(t, TLP_ERR_RESERVED_TYPE);
@@ -317,7 +307,7 @@ static uint16_t tag10(const uint8_t *h, uint8_t tag_low)
 static void decode_header_fields(const uint8_t *h, struct tlp *t)
 {
 	t->header_known = true;
-	if (is_completion(t->kind)) {
+	if (tlp_kind_is_completion(t->kind)) {
 		t->completer_id = be16(h + 4);
 		t->cpl_status = h[6] >> 5;
 		t->bcm = (h[6] & 0x10u) != 0;
@@ -329,7 +319,7 @@ static void decode_header_fields(const uint8_t *h, struct tlp *t)
 	}
 	t->requester_id = be16(h + 4);
 	t->tag = tag10(h, h[6]);
-	if (is_message(t->kind)) {
+	if (tlp_kind_is_message(t->kind)) {
 		t->msg_code = h[7];
 		return;
 	}
@@ -536,7 +526,7 @@ static void put_message(const struct tlp_spec *spec, uint8_t *h)
  * data have it reserved (0); 1024 encodes as 0 [4.1]. */
 static uint32_t length_field_for(const struct tlp_spec *spec, bool has_data)
 {
-	if (!has_data && (is_completion(spec->kind) || is_message(spec->kind)))
+	if (!has_data && (tlp_kind_is_completion(spec->kind) || tlp_kind_is_message(spec->kind)))
 		return 0;
 	return spec->length_dw & 0x3FFu;
 }
@@ -551,9 +541,9 @@ static void put_header(const struct tlp_spec *spec, uint8_t fmt, uint8_t type, u
 	h[1] = (uint8_t)((spec->tc & 7u) << 4);
 	h[2] = (uint8_t)((spec->td ? 0x80u : 0u) | (spec->hdr.ep ? 0x40u : 0u) | length >> 8);
 	h[3] = (uint8_t)length;
-	if (is_completion(spec->kind))
+	if (tlp_kind_is_completion(spec->kind))
 		put_completion(spec, h);
-	else if (is_message(spec->kind))
+	else if (tlp_kind_is_message(spec->kind))
 		put_message(spec, h);
 	else
 		put_request(spec, (fmt & FMT_4DW) != 0, h);
@@ -568,7 +558,7 @@ static void fmt_type_for(const struct tlp_spec *spec, const struct tlp_type_row 
 	if (row->fmt_mask != 7 && spec->addr64)
 		*fmt |= FMT_4DW;
 	*type = row->type;
-	if (is_message(spec->kind))
+	if (tlp_kind_is_message(spec->kind))
 		*type |= spec->msg_routing & 7u;
 }
 
