@@ -58,6 +58,7 @@ static void apply_event(struct fc_model *m, struct fc_link *link, const struct p
 	case EV_LINK_UP:
 	case EV_LINK_DOWN:
 	case EV_HOT_RESET:
+		link->down = pkt->u.event.code != EV_LINK_UP;
 		/* All flow-control and sequence state of both ports is
 		 * discarded; the Data Link Feature exchange starts again. */
 		link->dlf_seen[DIR_DOWN] = link->dlf_seen[DIR_UP] = false;
@@ -204,9 +205,11 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 		apply_event(m, link, pkt);
 		break;
 	case REC_DLLP:
+		link->down = false;
 		apply_dllp(m, link, pkt, fit);
 		break;
 	case REC_TLP:
+		link->down = false;
 		note_activity(link, rec->time_ps);
 		fc_apply_tlp(m, link, pkt, fit);
 		break;

@@ -258,6 +258,9 @@ struct fc_link {
 	/* power management: not active from an L1/L2/3 entry until the next
 	 * TLP or DLLP of another kind [rules.md fc.update.period] */
 	bool pm_inactive;
+	/* a link-down or hot-reset event, and no record since but events:
+	 * the link state the pictures show (model/fc_probe.h) */
+	bool down;
 	/* records the capture saw damaged on this link, for the report */
 	uint64_t damaged_dllps[DIR_COUNT], damaged_tlps[DIR_COUNT];
 	/* the link's last record, for the checks at the end of the capture */

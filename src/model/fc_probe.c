@@ -1,0 +1,131 @@
+/* fc_probe.c: the model's state at a record, for the pictures over time
+ * (fc_probe.h).  Copies, and the same arithmetic the rules use
+ * (fc_internal.h), so a picture shows what the findings rest on. */
+#include <string.h>
+
+#include "model/fc_internal.h"
+#include "model/fc_probe.h"
+
+static void probe_credit(const struct fc_link *link, const struct fc_credit *c,
+                         struct fc_probe_credit *out)
+{
+	(void)link;
+	out->limit_known = c->limit_known;
+	out->consumed_known = c->consumed_known;
+	out->infinite = c->infinite && c->infinite_known;
+	out->available_known = fc_credit_tracked(c);
+	out->limit_uncertain = c->limit_uncertain;
+	out->width = c->width;
+	out->limit = c->limit_known ? c->limit : 0;
+	out->consumed = c->consumed_known ? c->consumed : 0;
+	out->available = out->available_known ? fc_credit_available(c) : 0;
+}
+
+/* A port's progress through FC_INIT1 and FC_INIT2 [6.2]: pv->fi1 and
+ * pv->complete are its FI1 and FI2 flags (the partner's InitFCs seen). */
+static uint8_t probe_init(const struct fc_vc *v, const struct fc_port_vc *pv)
+{
+	switch (v->state) {
+	case VC_UNKNOWN:
+		return PROBE_INIT_UNKNOWN;
+	case VC_IDLE:
+		return v->idle_uncertain ? PROBE_INIT_UNKNOWN : PROBE_INIT_IDLE;
+	case VC_INIT:
+	case VC_GIVEN:
+		break;
+	}
+	if (pv->complete)
+		return PROBE_INIT_COMPLETE;
+	return pv->fi1 ? PROBE_INIT_FC_INIT2 : PROBE_INIT_FC_INIT1;
+}
+
+void fc_probe_vc(const struct fc_model *m, unsigned index, unsigned vc, struct fc_probe_vc *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct fc_link *link = m->links[index];
+	if (!link || vc >= FC_VC_COUNT)
+		return;
+	const struct fc_vc *v = &link->vc[vc];
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		out->init[p] = probe_init(v, &v->port[p]);
+		for (unsigned ct = 0; ct < CT_COUNT; ct++)
+			probe_credit(link, &v->port[p].credit[ct], &out->credit[p][ct]);
+	}
+}
+
+static uint8_t probe_link_state(const struct fc_link *link)
+{
+	if (link->down)
+		return PROBE_LINK_DOWN;
+	if (link->pm_inactive)
+		return PROBE_LINK_L1;
+	const struct fc_vc *v0 = &link->vc[0];
+	switch (v0->state) {
+	case VC_UNKNOWN:
+		/* a capture begun mid-stream: what it carries is DL_Active
+		 * traffic, or an InitFC1 that joins an epoch (VC_INIT) */
+		return link->active ? PROBE_LINK_ACTIVE : PROBE_LINK_UNKNOWN;
+	case VC_IDLE:
+		return v0->idle_uncertain ? PROBE_LINK_UNKNOWN : PROBE_LINK_INIT;
+	case VC_INIT:
+	case VC_GIVEN:
+		break;
+	}
+	return v0->port[DIR_DOWN].complete && v0->port[DIR_UP].complete ? PROBE_LINK_ACTIVE
+	                                                                : PROBE_LINK_INIT;
+}
+
+bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
+	if (!link)
+		return false;
+	out->state = probe_link_state(link);
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		struct fc_probe_port *pp = &out->port[p];
+		const struct dl_port *dl = &link->dl[p];
+		/* NEXT_TRANSMIT_SEQ is one past the newest number seen [7] */
+		pp->seq_known = link->seq_known[p] && !link->tap_no_seq[p];
+		pp->next_transmit_seq =
+		        pp->seq_known ? (uint16_t)((link->seq_high[p] + 1u) & 0xFFFu) : 0;
+		pp->ackd_known = dl->ackd_known && !link->tap_no_seq[p];
+		pp->ackd_seq = pp->ackd_known ? dl->ackd_seq : 0;
+		unsigned out_count = (link->seq_high[p] - (unsigned)dl->ackd_seq) & 0xFFFu;
+		pp->tlps_outstanding_known = pp->seq_known && pp->ackd_known && out_count < 2048;
+		pp->tlps_outstanding = pp->tlps_outstanding_known ? (uint16_t)out_count : 0;
+		pp->consumed_may_lag = fc_consumed_may_lag(link, (enum link_dir)p);
+		pp->requests_known = link->tl_known;
+		pp->requests_outstanding = link->tl_known ? link->tl_stats[p].outstanding : 0;
+	}
+	return true;
+}
+
+unsigned fc_probe_vcs_touched(const struct fc_model *m, const struct packet *pkt, bool fit)
+{
+	const struct record *rec = pkt->rec;
+	if (rec->kind == REC_EVENT || packet_damaged(pkt))
+		return 0xFFu;
+	if (rec->kind == REC_TLP) {
+		/* an intact TLP charges, and completes the receiver's
+		 * initialisation, on its own VC only; a nullified one changes
+		 * nothing; a malformed one (tc may not be read) is taken as
+		 * touching every VC, to be safe */
+		if (pkt->u.tlp.lcrc == CRC_NULLIFIED)
+			return 0;
+		return !fit ? 0xFFu : 1u << fc_vc_of_tc(m, pkt->u.tlp.tc);
+	}
+	switch (pkt->u.dllp.type) {
+	case DLLP_UPDATEFC:
+		return 1u << (pkt->u.dllp.vc & 7u);
+	case DLLP_ACK:
+	case DLLP_NAK:
+	case DLLP_PM_ENTER_L1:
+	case DLLP_PM_ENTER_L23:
+	case DLLP_PM_AS_REQUEST_L1:
+	case DLLP_PM_REQUEST_ACK:
+		return 0;
+	default:
+		return 0xFFu; /* InitFCs (which may join or start an epoch), the rest */
+	}
+}

@@ -1,0 +1,202 @@
+/* timeline.c: the shadow model's values over time, as changes
+ * (timeline.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/timeline.h"
+
+struct timeline_link {
+	bool told; /* the link's values were told once */
+	uint8_t vc_in_use; /* a bit per VC told about */
+	struct fc_probe_link link;
+	struct fc_probe_vc vc[FC_VC_COUNT];
+};
+
+void timeline_init(struct timeline *tl)
+{
+	memset(tl, 0, sizeof(*tl));
+}
+
+bool timeline_add_sink(struct timeline *tl, const struct timeline_sink *sink)
+{
+	if (tl->sink_count >= TIMELINE_SINKS_MAX)
+		return false;
+	tl->sinks[tl->sink_count++] = *sink;
+	return true;
+}
+
+void timeline_free(struct timeline *tl)
+{
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		free(tl->links[i]);
+		tl->links[i] = NULL;
+	}
+}
+
+static uint64_t timeline_time(struct timeline *tl, uint64_t time_ps)
+{
+	if (!tl->has_time || time_ps > tl->time_ps)
+		tl->time_ps = time_ps;
+	tl->has_time = true;
+	return tl->time_ps;
+}
+
+/* ---- telling the sinks ---------------------------------------------------- */
+
+static void tell_link_state(struct timeline *tl, const struct timeline_at *at, uint8_t state)
+{
+	for (unsigned s = 0; s < tl->sink_count; s++)
+		if (tl->sinks[s].link_state)
+			tl->sinks[s].link_state(tl->sinks[s].ctx, at, state);
+}
+
+static void tell_port(struct timeline *tl, const struct timeline_at *at, enum link_dir p,
+                      const struct fc_probe_port *now)
+{
+	for (unsigned s = 0; s < tl->sink_count; s++)
+		if (tl->sinks[s].port)
+			tl->sinks[s].port(tl->sinks[s].ctx, at, p, now);
+}
+
+static void tell_init(struct timeline *tl, const struct timeline_at *at, unsigned vc,
+                      enum link_dir p, uint8_t state)
+{
+	for (unsigned s = 0; s < tl->sink_count; s++)
+		if (tl->sinks[s].init)
+			tl->sinks[s].init(tl->sinks[s].ctx, at, vc, p, state);
+}
+
+static void tell_credit(struct timeline *tl, const struct timeline_at *at, unsigned vc,
+                        enum link_dir p, enum credit_type ct, const struct fc_probe_credit *now)
+{
+	for (unsigned s = 0; s < tl->sink_count; s++)
+		if (tl->sinks[s].credit)
+			tl->sinks[s].credit(tl->sinks[s].ctx, at, vc, p, ct, now);
+}
+
+/* ---- the differences ------------------------------------------------------ */
+
+static struct timeline_link *timeline_link_get(struct timeline *tl, unsigned index)
+{
+	struct timeline_link *l = tl->links[index];
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			tl->out_of_memory = true;
+		tl->links[index] = l;
+	}
+	return l;
+}
+
+static void diff_link(struct timeline *tl, struct timeline_link *l, const struct fc_model *m,
+                      const struct timeline_at *at)
+{
+	struct fc_probe_link now;
+	if (!fc_probe_link(m, at->link, &now))
+		return;
+	bool first = !l->told;
+	if (!first && memcmp(&now, &l->link, sizeof(now)) == 0)
+		return;
+	if (first || now.state != l->link.state)
+		tell_link_state(tl, at, now.state);
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		if (first || memcmp(&now.port[p], &l->link.port[p], sizeof(now.port[p])) != 0)
+			tell_port(tl, at, (enum link_dir)p, &now.port[p]);
+	l->link = now;
+	l->told = true;
+}
+
+/* A VC is in use once its initialisation began or a credit is known:
+ * VCs a capture never uses stay out of the pictures. */
+static bool vc_in_use(const struct fc_probe_vc *v)
+{
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		if (v->init[p] != PROBE_INIT_UNKNOWN && v->init[p] != PROBE_INIT_IDLE)
+			return true;
+		for (unsigned ct = 0; ct < CT_COUNT; ct++)
+			if (v->credit[p][ct].limit_known || v->credit[p][ct].consumed_known)
+				return true;
+	}
+	return false;
+}
+
+static void diff_vc(struct timeline *tl, struct timeline_link *l, const struct fc_model *m,
+                    const struct timeline_at *at, unsigned vc)
+{
+	struct fc_probe_vc now;
+	fc_probe_vc(m, at->link, vc, &now);
+	bool first = !(l->vc_in_use & (1u << vc));
+	if (first) {
+		if (!vc_in_use(&now))
+			return;
+		l->vc_in_use |= (uint8_t)(1u << vc);
+	} else if (memcmp(&now, &l->vc[vc], sizeof(now)) == 0) {
+		return;
+	}
+	const struct fc_probe_vc *was = &l->vc[vc];
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		if (first || now.init[p] != was->init[p])
+			tell_init(tl, at, vc, (enum link_dir)p, now.init[p]);
+		for (unsigned ct = 0; ct < CT_COUNT; ct++)
+			if (first || memcmp(&now.credit[p][ct], &was->credit[p][ct],
+			                    sizeof(now.credit[p][ct])) != 0)
+				tell_credit(tl, at, vc, (enum link_dir)p, (enum credit_type)ct,
+				            &now.credit[p][ct]);
+	}
+	l->vc[vc] = now;
+}
+
+static void diff(struct timeline *tl, const struct fc_model *m, const struct timeline_at *at,
+                 unsigned vcs)
+{
+	struct timeline_link *l = timeline_link_get(tl, at->link);
+	if (!l)
+		return;
+	diff_link(tl, l, m, at);
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+		if (vcs & (1u << vc))
+			diff_vc(tl, l, m, at, vc);
+}
+
+void timeline_record(struct timeline *tl, const struct fc_model *m, const struct packet *pkt,
+                     bool fit)
+{
+	if (!tl->sink_count)
+		return;
+	struct timeline_at at = { timeline_time(tl, pkt->rec->time_ps), pkt->rec->link, pkt };
+	diff(tl, m, &at, fc_probe_vcs_touched(m, pkt, fit));
+}
+
+void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
+{
+	if (!tl->sink_count)
+		return;
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		if ((link >= 0 && (unsigned)link != i) || !m->links[i])
+			continue;
+		struct timeline_at at = { tl->time_ps, i, NULL };
+		diff(tl, m, &at, 0xFFu);
+	}
+}
+
+void timeline_finding(struct timeline *tl, const struct finding *f)
+{
+	if (!tl->sink_count)
+		return;
+	uint64_t t = f->has_time ? f->time_ps : tl->time_ps;
+	if (tl->has_time && t < tl->time_ps)
+		t = tl->time_ps;
+	for (unsigned s = 0; s < tl->sink_count; s++)
+		if (tl->sinks[s].finding)
+			tl->sinks[s].finding(tl->sinks[s].ctx, f, t);
+}
+
+void timeline_finish(struct timeline *tl, const struct fc_model *m)
+{
+	if (!tl->sink_count)
+		return;
+	timeline_damaged(tl, m, -1); /* what the end of the capture changed */
+	for (unsigned s = 0; s < tl->sink_count; s++)
+		if (tl->sinks[s].end)
+			tl->sinks[s].end(tl->sinks[s].ctx, tl->time_ps);
+}
