@@ -37,26 +37,34 @@
 #include "cli/analysis.h"
 #include "cli/cli_parse.h"
 #include "cli/config.h"
-#include "fuzz_common.h"
 #include "cli/pipeline.h"
-#include "report/report.h"
 #include "cli/run.h"
+#include "fuzz_common.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void options_from(uint8_t o, struct config *cfg)
 {
 	static const char *const roles[4] = {
-		NULL, "down=root-port,up=endpoint", "down=switch,up=switch",
+		NULL,
+		"down=root-port,up=endpoint",
+		"down=switch,up=switch",
 		"down=root-port-p2p,up=switch",
 	};
 	char err[256];
 
 	config_init(cfg);
 	switch (o & 3) {
-	case 0: cfg->format = OUT_TEXT; break;
-	case 1: cfg->format = OUT_JSON; break;
-	case 2: cfg->format = OUT_JSONL; break;
+	case 0:
+		cfg->format = OUT_TEXT;
+		break;
+	case 1:
+		cfg->format = OUT_JSON;
+		break;
+	case 2:
+		cfg->format = OUT_JSONL;
+		break;
 	case 3:
 		if (o & 0x20) {
 			cfg->format = OUT_JUNIT;
@@ -71,15 +79,14 @@ static void options_from(uint8_t o, struct config *cfg)
 	if (o & 0x10)
 		FUZZ_ASSERT(parse_mps("256", &cfg->fc.mps, err, sizeof(err)));
 	if (o & 0x20)
-		FUZZ_ASSERT(parse_tc_map("1=1,2=2,3=3,4=4,5=5,6=6,7=7",
-		                         cfg->fc.tc_to_vc, err, sizeof(err)));
+		FUZZ_ASSERT(parse_tc_map("1=1,2=2,3=3,4=4,5=5,6=6,7=7", cfg->fc.tc_to_vc, err,
+		                         sizeof(err)));
 	if (o & 0x40) {
-		FUZZ_ASSERT(parse_initial_credits(
-			"down:0:PH=32,PD=256,NPH=16,NPD=16,CplH=16,CplD=128",
-			cfg->fc.initial, err, sizeof(err)));
-		FUZZ_ASSERT(parse_initial_credits(
-			"up:0:PH=8,PD=64,NPH=8,NPD=8,CplH=inf,CplD=inf",
-			cfg->fc.initial, err, sizeof(err)));
+		FUZZ_ASSERT(
+		        parse_initial_credits("down:0:PH=32,PD=256,NPH=16,NPD=16,CplH=16,CplD=128",
+		                              cfg->fc.initial, err, sizeof(err)));
+		FUZZ_ASSERT(parse_initial_credits("up:0:PH=8,PD=64,NPH=8,NPD=8,CplH=inf,CplD=inf",
+		                                  cfg->fc.initial, err, sizeof(err)));
 	}
 }
 
@@ -109,8 +116,8 @@ static json_int_t check_summary(const json_t *o)
 	FUZZ_ASSERT(json_is_object(rec));
 	FUZZ_ASSERT(int_member(rec, "read") ==
 	            int_member(rec, "decoded") + int_member(rec, "malformed"));
-	FUZZ_ASSERT(int_member(rec, "decoded") == int_member(rec, "dllps") +
-	            int_member(rec, "tlps") + int_member(rec, "events"));
+	FUZZ_ASSERT(int_member(rec, "decoded") ==
+	            int_member(rec, "dllps") + int_member(rec, "tlps") + int_member(rec, "events"));
 	const json_t *sum = json_object_get(o, "summary");
 	FUZZ_ASSERT(json_is_object(sum));
 	json_t *sev = json_object_get(sum, "by_severity");
@@ -118,11 +125,13 @@ static json_int_t check_summary(const json_t *o)
 	json_int_t total = 0, by_rule = 0;
 	const char *k;
 	json_t *v;
-	json_object_foreach(sev, k, v) {
+	json_object_foreach(sev, k, v)
+	{
 		FUZZ_ASSERT(json_is_integer(v));
 		total += json_integer_value(v);
 	}
-	json_object_foreach(json_object_get(sum, "by_rule"), k, v) {
+	json_object_foreach(json_object_get(sum, "by_rule"), k, v)
+	{
 		FUZZ_ASSERT(json_is_integer(v));
 		by_rule += json_integer_value(v);
 	}
@@ -144,7 +153,8 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 	json_int_t listed = 0;
 	size_t i;
 	json_t *in;
-	json_array_foreach(inputs, i, in) {
+	json_array_foreach(inputs, i, in)
+	{
 		FUZZ_ASSERT(json_is_string(json_object_get(in, "file")));
 		if (json_object_get(in, "error")) {
 			/* an input with no record: the error alone, no finding */
@@ -157,8 +167,7 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 		FUZZ_ASSERT(json_is_array(findings));
 		size_t j;
 		json_t *f;
-		json_array_foreach(findings, j, f)
-			check_finding(f);
+		json_array_foreach(findings, j, f) check_finding(f);
 		json_int_t counted = check_summary(in);
 		FUZZ_ASSERT((json_int_t)json_array_size(findings) == counted);
 		listed += counted;
@@ -170,8 +179,8 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 	json_int_t total = 0;
 	const char *k;
 	json_t *v;
-	json_object_foreach(json_object_get(sum, "by_severity"), k, v)
-		total += json_integer_value(v);
+	json_object_foreach(json_object_get(sum, "by_severity"), k, v) total +=
+	        json_integer_value(v);
 	FUZZ_ASSERT(total == listed);
 	json_decref(doc);
 }
@@ -282,8 +291,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fp)
 		return 0;
 	char err[512];
-	struct reader *r = reader_open_stream(fp, "fuzz", seekable, &cfg.reader,
-	                                      err, sizeof(err));
+	struct reader *r = reader_open_stream(fp, "fuzz", seekable, &cfg.reader, err, sizeof(err));
 	bool opened = r != NULL;
 
 	if (cfg.mode == MODE_DECODE) {
@@ -295,7 +303,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t dlen = 0;
 		FILE *dout = json ? open_memstream(&dbuf, &dlen) : devnull;
 		FUZZ_ASSERT(dout != NULL);
-		run_reader(&cfg, r, "fuzz", dout, NULL, &dres);
+		run_reader(&cfg, r, "fuzz", 0, dout, NULL, &dres);
 		FUZZ_ASSERT(dres.stats.records_read ==
 		            dres.stats.records_decoded + dres.stats.records_malformed);
 		/* no record: an input error, and nothing listed */
@@ -328,7 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	int status = EXIT_CLEAN;
 	if (opened) {
-		run_reader(&cfg, r, "fuzz", out, NULL, &res);
+		run_reader(&cfg, r, "fuzz", 0, out, NULL, &res);
 		status = res.status;
 		/* an input error exactly when no record decoded (rules.md) */
 		FUZZ_ASSERT((status == EXIT_ERROR) == (res.stats.records_decoded == 0));

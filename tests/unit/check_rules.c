@@ -527,7 +527,10 @@ START_TEST(test_evidence_listed_in_scenarios)
 			FILE *report = tmpfile();
 			ck_assert(report != NULL);
 			struct input_result res;
-			run_one(&cfg, input, report, &res);
+			char *input_list[1] = { input };
+			cfg.inputs = input_list;
+			cfg.input_count = 1;
+			run_one(&cfg, 0, report, &res);
 			ck_assert_msg(res.opened && res.status <= 1, "%s: status %d %s", input,
 			              res.status, res.error);
 			check_report_keys(report, input, by_rule);
