@@ -70,6 +70,7 @@ static void series_merge(struct html_series *s)
 		s->b[k] = bucket_merge(&s->b[2 * k], &s->b[2 * k + 1]);
 	memset(&s->b[HTML_BUCKETS / 2], 0, sizeof(s->b) / 2);
 	s->bucket_ps *= 2;
+	s->cur /= 2;
 }
 
 /* The bucket of time t, widening the buckets until t is in one; on
@@ -77,10 +78,15 @@ static void series_merge(struct html_series *s)
 static struct html_bucket *series_bucket(struct html_series *s, uint64_t t)
 {
 	uint64_t d = t > s->t0 ? t - s->t0 : 0;
-	/* bucket_ps stays below 2^54: d / 2^53 < 2048 for any 64-bit d */
-	while (d / s->bucket_ps >= HTML_BUCKETS)
-		series_merge(s);
-	struct html_bucket *b = &s->b[d / s->bucket_ps];
+	/* most values fall in the bucket of the one before: no division */
+	uint64_t lo = (uint64_t)s->cur * s->bucket_ps;
+	if (d < lo || d - lo >= s->bucket_ps) {
+		/* bucket_ps stays below 2^54: d / 2^53 < 2048 for any 64-bit d */
+		while (d / s->bucket_ps >= HTML_BUCKETS)
+			series_merge(s);
+		s->cur = (unsigned)(d / s->bucket_ps);
+	}
+	struct html_bucket *b = &s->b[s->cur];
 	if (!b->seen && s->has_value)
 		bucket_apply(b, &s->now);
 	b->seen = true;
@@ -314,72 +320,131 @@ unsigned html_charts_sort(struct html_charts *cs)
 	return cs->count;
 }
 
-static json_t *known_or_null(bool known, uint32_t v)
+/* ---- the charts as JSON text ------------------------------------------------
+ * Written by hand, not built as Jansson values: a chart is numbers and
+ * fixed names only, and up to 2 x 2048 points of five numbers each would
+ * make some 25 000 values per chart to build, dump and free.  Every
+ * byte still goes through the block's escaper. */
+
+struct text_out {
+	struct html_escape *e;
+	size_t len;
+	char buf[4096];
+};
+
+static void out_flush(struct text_out *o)
 {
-	return known ? json_integer(v) : json_null();
+	html_escape_write(o->buf, o->len, o->e);
+	o->len = 0;
 }
 
-static json_t *series_json(const struct html_charts *cs, const struct html_chart *ch, unsigned port)
+static void out_str(struct text_out *o, const char *s)
+{
+	size_t n = strlen(s);
+	if (o->len + n > sizeof(o->buf))
+		out_flush(o);
+	if (n > sizeof(o->buf)) {
+		html_escape_write(s, n, o->e);
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+/* a number, or null when !known */
+static void out_num(struct text_out *o, bool known, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	if (o->len + sizeof(tmp) > sizeof(o->buf))
+		out_flush(o);
+	if (!known) {
+		memcpy(o->buf + o->len, "null", 4);
+		o->len += 4;
+		return;
+	}
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		o->buf[o->len++] = tmp[--n];
+}
+
+/* key and number: ",\"key\":N" */
+static void out_key_num(struct text_out *o, const char *key, uint64_t v)
+{
+	out_str(o, key);
+	out_num(o, true, v);
+}
+
+static void series_write(struct text_out *o, const struct html_charts *cs,
+                         const struct html_chart *ch, unsigned port)
 {
 	const struct html_trace *tr = ch->trace[port];
 	const struct html_series *s = &tr->series;
-	json_t *o = json_object(), *points = json_array(), *updates = json_array();
-	json_t *marks = json_array();
-	json_object_set_new(o, "port", json_string(link_dir_name((enum link_dir)port)));
-	json_object_set_new(o, "width", json_integer(tr->width));
-	json_object_set_new(o, "bucket_ps", json_integer((json_int_t)s->bucket_ps));
+	out_str(o, "{\"port\":\"");
+	out_str(o, link_dir_name((enum link_dir)port));
+	out_key_num(o, "\",\"width\":", tr->width);
+	out_key_num(o, ",\"bucket_ps\":", s->bucket_ps);
 	unsigned span = html_series_span(s);
-	for (unsigned k = 0; k < span; k++) {
-		const struct html_bucket *b = &s->b[k];
-		if (!b->seen)
-			continue;
-		json_int_t t = (json_int_t)(s->t0 + k * s->bucket_ps);
-		json_t *pt = json_array();
-		json_array_append_new(pt, json_integer(t));
-		json_array_append_new(pt, known_or_null(b->any_known, b->min));
-		json_array_append_new(pt, known_or_null(b->any_known, b->max));
-		json_array_append_new(pt, known_or_null(b->last_known, b->last));
-		json_array_append_new(pt, json_integer(b->flags));
-		json_array_append_new(points, pt);
-		if (b->updates) {
-			json_t *u = json_array();
-			json_array_append_new(u, json_integer(t));
-			json_array_append_new(u, json_integer(b->updates));
-			json_array_append_new(updates, u);
+	for (unsigned pass = 0; pass < 2; pass++) {
+		/* the points, then the updates of the same buckets */
+		out_str(o, pass ? "],\"updates\":[" : ",\"points\":[");
+		const char *sep = "[";
+		for (unsigned k = 0; k < span; k++) {
+			const struct html_bucket *b = &s->b[k];
+			if (!b->seen || (pass && !b->updates))
+				continue;
+			out_key_num(o, sep, s->t0 + k * s->bucket_ps);
+			sep = ",[";
+			if (pass) {
+				out_key_num(o, ",", b->updates);
+			} else {
+				out_str(o, ",");
+				out_num(o, b->any_known, b->min);
+				out_str(o, ",");
+				out_num(o, b->any_known, b->max);
+				out_str(o, ",");
+				out_num(o, b->last_known, b->last);
+				out_key_num(o, ",", b->flags);
+			}
+			out_str(o, "]");
 		}
 	}
+	out_str(o, "],\"findings\":[");
+	const char *sep = "[";
 	for (unsigned i = 0; i < cs->mark_count; i++) {
 		const struct html_mark *m = &cs->marks[i];
 		if (m->link != ch->link || m->vc != ch->vc || m->ct != ch->ct || m->port != port)
 			continue;
-		json_t *pair = json_array();
-		json_array_append_new(pair, json_integer((json_int_t)m->t_ps));
-		json_array_append_new(pair, json_integer(m->index));
-		json_array_append_new(marks, pair);
+		out_key_num(o, sep, m->t_ps);
+		sep = ",[";
+		out_key_num(o, ",", m->index);
+		out_str(o, "]");
 	}
-	json_object_set_new(o, "points", points);
-	json_object_set_new(o, "updates", updates);
-	json_object_set_new(o, "findings", marks);
-	return o;
+	out_str(o, "]}");
 }
 
-json_t *html_charts_json(const struct html_charts *cs, unsigned i)
+void html_charts_write(const struct html_charts *cs, unsigned i, struct html_escape *e)
 {
 	if (i >= cs->count)
-		return NULL;
+		return;
 	const struct html_chart *ch = cs->charts[i];
-	json_t *o = json_object(), *series = json_array();
-	if (!o || !series) {
-		json_decref(o);
-		json_decref(series);
-		return NULL;
+	struct text_out o = { .e = e, .len = 0 };
+	out_key_num(&o, "{\"link\":", ch->link);
+	out_key_num(&o, ",\"vc\":", ch->vc);
+	out_str(&o, ",\"type\":\"");
+	out_str(&o, credit_type_name((enum credit_type)ch->ct));
+	out_str(&o, "\",\"series\":[");
+	const char *sep = "";
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		if (!ch->trace[p])
+			continue;
+		out_str(&o, sep);
+		sep = ",";
+		series_write(&o, cs, ch, p);
 	}
-	json_object_set_new(o, "link", json_integer(ch->link));
-	json_object_set_new(o, "vc", json_integer(ch->vc));
-	json_object_set_new(o, "type", json_string(credit_type_name((enum credit_type)ch->ct)));
-	for (unsigned p = 0; p < DIR_COUNT; p++)
-		if (ch->trace[p])
-			json_array_append_new(series, series_json(cs, ch, p));
-	json_object_set_new(o, "series", series);
-	return o;
+	out_str(&o, "]}");
+	out_flush(&o);
 }

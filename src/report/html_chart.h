@@ -16,11 +16,11 @@
 #ifndef DLLPCHECK_HTML_CHART_H
 #define DLLPCHECK_HTML_CHART_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "model/fc_probe.h"
+#include "report/html_escape.h"
 #include "report/timeline.h"
 
 #define HTML_BUCKETS 2048
@@ -53,6 +53,7 @@ struct html_bucket {
 struct html_series {
 	uint64_t t0; /* the origin: bucket k starts at t0 + k * bucket_ps */
 	uint64_t bucket_ps;
+	unsigned cur; /* the bucket of the latest time told (a cache) */
 	bool has_value; /* now holds the value in force */
 	struct html_value now;
 	struct html_bucket b[HTML_BUCKETS];
@@ -111,8 +112,8 @@ void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t 
 /* At the input's end: puts the charts in link, VC and type order (no
  * value may follow) and returns how many there are. */
 unsigned html_charts_sort(struct html_charts *cs);
-/* Chart i (after html_charts_sort) as the contract's object, a new
- * reference; NULL when out of memory. */
-json_t *html_charts_json(const struct html_charts *cs, unsigned i);
+/* Chart i (after html_charts_sort) as the contract's object, JSON text
+ * through the block's escaper e. */
+void html_charts_write(const struct html_charts *cs, unsigned i, struct html_escape *e);
 
 #endif

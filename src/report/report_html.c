@@ -251,9 +251,7 @@ void report_html_input_end(struct html_input *hi, const struct input_report *r, 
 	for (unsigned i = 0; i < n; i++) {
 		if (i)
 			html_escape_puts(&e, ",");
-		json_t *c = html_charts_json(hi->charts, i);
-		html_escape_json(&e, c ? c : json_null(), json_flags);
-		json_decref(c);
+		html_charts_write(hi->charts, i, &e);
 	}
 	html_escape_puts(&e, "]");
 	put_u64(&e, ",\"charts_dropped\":", true, hi->charts->dropped);

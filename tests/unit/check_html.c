@@ -326,6 +326,24 @@ START_TEST(test_series_bounds)
 }
 END_TEST
 
+/* Chart i written as text, parsed back; NULL when nothing was written. */
+static json_t *chart_json(const struct html_charts *cs, unsigned i)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	ck_assert_ptr_nonnull(f);
+	struct html_escape e;
+	html_escape_init(&e, f);
+	html_charts_write(cs, i, &e);
+	ck_assert(html_escape_finish(&e));
+	fclose(f);
+	json_t *v = size ? json_loads(buf, 0, NULL) : NULL;
+	ck_assert(!size || v);
+	free(buf);
+	return v;
+}
+
 /* More (link, VC, type) with a limit than HTML_CHARTS_MAX: the rest are
  * counted once each, and the charts come out in link, VC, type order. */
 START_TEST(test_charts_max)
@@ -347,7 +365,7 @@ START_TEST(test_charts_max)
 	ck_assert_uint_eq(cs->count, HTML_CHARTS_MAX);
 	ck_assert_uint_eq(cs->dropped, 60 * CT_COUNT - HTML_CHARTS_MAX);
 	ck_assert_uint_eq(html_charts_sort(cs), HTML_CHARTS_MAX);
-	json_t *first = html_charts_json(cs, 0), *last = html_charts_json(cs, HTML_CHARTS_MAX - 1);
+	json_t *first = chart_json(cs, 0), *last = chart_json(cs, HTML_CHARTS_MAX - 1);
 	ck_assert_ptr_nonnull(first);
 	ck_assert_ptr_nonnull(last);
 	/* links 59 down to 18 came first (252 charts), then link 17's first
@@ -356,7 +374,19 @@ START_TEST(test_charts_max)
 	ck_assert_str_eq(json_string_value(json_object_get(first, "type")), "PH");
 	ck_assert_int_eq(json_integer_value(json_object_get(last, "link")), 59);
 	ck_assert_str_eq(json_string_value(json_object_get(last, "type")), "CplD");
-	ck_assert_ptr_null(html_charts_json(cs, HTML_CHARTS_MAX));
+	/* past the last: nothing written */
+	json_t *none = chart_json(cs, HTML_CHARTS_MAX);
+	ck_assert_ptr_null(none);
+	/* a chart's series as the contract has them */
+	json_t *series = json_array_get(json_object_get(last, "series"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(series, "port")), "up");
+	ck_assert_int_eq(json_integer_value(json_object_get(series, "width")), 8);
+	/* link 59's CplD: the 6th chart made in the first pass, at 500 ps,
+	 * then again (unchanged) at 36500 ps: buckets of 32 ps from 0 */
+	ck_assert_int_eq(json_integer_value(json_object_get(series, "bucket_ps")), 32);
+	char *text = json_dumps(json_object_get(series, "points"), JSON_COMPACT);
+	ck_assert_str_eq(text, "[[480,9,9,9,0],[36480,9,9,9,0]]");
+	free(text);
 	json_decref(first);
 	json_decref(last);
 	html_charts_free(cs);
