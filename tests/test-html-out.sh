@@ -11,7 +11,7 @@
 #    its bounds (at most 2048 buckets, min <= last <= max, values below
 #    2^width, times inside the input's), UpdateFC ticks, finding markers
 #    on the series of their link, port, VC and type;
-#  - every sample (pcap, text, CSV, lanes VCD), a batch (and -j 2 giving
+#  - every sample (pcap, text, CSV, lanes VCD) and scenario, a batch (and -j 2 giving
 #    the same bytes), input errors as error blocks, -o FILE, -q;
 #  - escaping: a file named "<img src=x onerror=alert(1)>.trace" and a CSV
 #    export whose cells hold markup and U+2028: no "<", ">", "&",
@@ -55,6 +55,41 @@ for f in "$s"/*.pcap "$s"/*.trace "$s"/*.csv "$s"/*.vcd; do
 done
 page_vs_json "overrun.trace --stats" --stats "$s/overrun.trace"
 page_vs_json "lost-completion.trace --stats" --stats "$s/lost-completion.trace"
+
+# every scenario's cases, with their options (tests/test-scenarios.sh):
+# every rule's findings, and their markers on the charts (the pages read
+# by one run of html-check.py)
+mkdir "$t/sc"
+pairs=""
+n=0
+for dir in "$srcdir"/tests/scenarios/*/; do
+	args=""
+	[ -f "$dir/args" ] && args=$(cat "$dir/args")
+	for input_path in "$dir"/fire*.trace "$dir"/fire*.pcap "$dir"/miss*.trace "$dir"/miss*.pcap; do
+		[ -f "$input_path" ] || continue
+		case=$(basename "${input_path%.*}")
+		case_args=$args
+		[ -f "$dir/$case.args" ] && case_args=$(cat "$dir/$case.args")
+		what="$(basename "$dir")/$case"
+		n=$((n + 1))
+		cd "$dir"
+		# shellcheck disable=SC2086
+		run_dllpcheck --format=json $case_args "$(basename "$input_path")"
+		cp "$t/out" "$t/sc/$n.json"
+		json_status=$status
+		# shellcheck disable=SC2086
+		run_dllpcheck --format=html $case_args "$(basename "$input_path")"
+		cp "$t/out" "$t/sc/$n.html"
+		cd - >/dev/null
+		expect_status "$json_status" "$what: the exit status of --format=json"
+		pairs="$pairs $t/sc/$n.html $t/sc/$n.json"
+	done
+done
+# shellcheck disable=SC2086
+if python3 "$check" pages $pairs >"$t/check"; then pass; else
+	fail "the scenarios' pages"
+	sed 's/^/  /' "$t/check" | head -20
+fi
 
 # overrun.trace: its credits charted, the UpdateFC ticked on port U's PH
 # and PD, and the overrun marked on port U's PH series

@@ -105,7 +105,9 @@ void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, un
 void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
                       const struct fc_probe_port *now);
 /* A finding shown as the input's findings[index]: a marker on the series
- * of its link, port, VC and credit type, when it names them all. */
+ * of its link, VC and credit type, when it names them all, of the
+ * transmitter whose credits it is about: the port that sent its record,
+ * or that port's partner for a finding at an InitFC or UpdateFC. */
 void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
                       uint32_t index);
 
