@@ -134,6 +134,19 @@ if python3 "$check" page "$t/empty.html" >"$t/check"; then pass; else
 	fail "an empty input: the page"; cat "$t/check"
 fi
 
+# ---- the style and the script: src/report/html/page.css and page.js, byte
+# for byte (embedded at build time) ----------------------------------------
+v=$(python3 -c '
+import sys
+page = open(sys.argv[1], "rb").read()
+css = open(sys.argv[2], "rb").read()
+js = open(sys.argv[3], "rb").read()
+style = page.split(b"<style>\n", 1)[1].split(b"</style>", 1)[0]
+script = page.rsplit(b"<script>\n", 1)[1].rsplit(b"</script>", 1)[0]
+print(style == css, script == js)
+' "$t/overrun.html" "$srcdir/src/report/html/page.css" "$srcdir/src/report/html/page.js")
+[ "$v" = "True True" ] && pass || fail "the page's style and script are not page.css and page.js: $v"
+
 # ---- -o FILE, -q -----------------------------------------------------------
 run_dllpcheck --format=html -o "$t/o.html" "$s/overrun.trace"
 if [ ! -s "$t/out" ] && cmp -s "$t/o.html" "$t/overrun.html"; then pass; else
