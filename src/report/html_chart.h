@@ -11,8 +11,9 @@
  * bucket is what a bucket of twice the width would have held.
  *
  * The charts of an input: at most HTML_CHARTS_MAX (the rest counted),
- * made when a credit of theirs first holds a value; finding markers at
- * most HTML_FINDINGS_MAX (the findings the page shows). */
+ * made at the first limit (or infinite advertisement) of a credit of
+ * theirs; finding markers at most HTML_FINDINGS_MAX (the findings the
+ * page shows). */
 #ifndef DLLPCHECK_HTML_CHART_H
 #define DLLPCHECK_HTML_CHART_H
 
