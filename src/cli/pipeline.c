@@ -204,16 +204,13 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 			report_junit_input_end(out, &rep);
 			break;
 		case OUT_HTML:
-			if (html_in)
-				report_html_input_end(html_in, &rep);
-			break;
+			break; /* below, with the input's exit status */
 		}
 	}
 	bool model_failed = fc_model_failed(&model);
+	bool html = cfg->format == OUT_HTML && !cfg->quiet;
 	bool pictures_failed =
-	        timeline.out_of_memory || (cfg->format == OUT_HTML && !cfg->quiet && !html_in);
-	fc_model_free(&model);
-	timeline_free(&timeline);
+	        timeline.out_of_memory || (html && (!html_in || report_html_input_failed(html_in)));
 
 	memcpy(res->by_severity, sink.count_by_severity, sizeof(res->by_severity));
 	memcpy(res->by_rule, sink.count_by_rule, sizeof(res->by_rule));
@@ -237,4 +234,14 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 		         "%s: out of memory for the pictures: they are incomplete", path);
 		input_failed(res, err);
 	}
+	/* the page's block carries the input's exit status: written last;
+	 * an input that ended in an error is an error block */
+	if (html && res->status == EXIT_ERROR && res->error[0]) {
+		report_html_input_free(html_in);
+		report_html_input_error(out, path, r->format_name, res->error);
+	} else if (html) {
+		report_html_input_end(html_in, &rep, res->status);
+	}
+	fc_model_free(&model);
+	timeline_free(&timeline);
 }

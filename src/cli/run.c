@@ -68,8 +68,8 @@ static void run_decode(const struct config *cfg, struct reader *r, const char *p
 	                : EXIT_CLEAN;
 }
 
-static void input_error(const struct config *cfg, const char *path, FILE *out, FILE *msgs,
-                        const char *error)
+static void input_error(const struct config *cfg, const char *path, const char *format, FILE *out,
+                        FILE *msgs, const char *error)
 {
 	if (msgs)
 		fprintf(msgs, "dllpcheck: %s\n", error);
@@ -86,7 +86,7 @@ static void input_error(const struct config *cfg, const char *path, FILE *out, F
 		report_junit_input_error(out, path, error);
 		break;
 	case OUT_HTML:
-		report_html_input_error(out, path, error);
+		report_html_input_error(out, path, format, error);
 		break;
 	case OUT_TEXT:
 		break; /* standard error only */
@@ -102,7 +102,7 @@ void run_one(const struct config *cfg, int index, FILE *out, struct input_result
 	if (!r) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, out, stderr, err);
+		input_error(cfg, path, NULL, out, stderr, err);
 		return;
 	}
 	if (!cfg->quiet && cfg->mode != MODE_DUMP_COLUMNS)
@@ -126,7 +126,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, in
 	if (!report_hold_open(&hold, out, err, sizeof(err))) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s: %.200s", path, err);
-		input_error(cfg, path, out, msgs, res->error);
+		input_error(cfg, path, r->format_name, out, msgs, res->error);
 		return;
 	}
 	res->opened = true;
@@ -153,7 +153,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, in
 		res->status = EXIT_ERROR;
 		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, out, msgs, err);
+		input_error(cfg, path, r->format_name, out, msgs, err);
 	}
 }
 

@@ -1,0 +1,450 @@
+/* html_chart.c: the charts of the HTML report: the bucket collector and
+ * the charts of an input (html_chart.h, html-contract.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html_chart.h"
+
+/* ---- the collector -------------------------------------------------------- */
+
+void html_series_init(struct html_series *s, uint64_t t0)
+{
+	memset(s, 0, sizeof(*s));
+	s->t0 = t0;
+	s->bucket_ps = 1;
+}
+
+/* What b held, then a value held in it. */
+static void bucket_apply(struct html_bucket *b, const struct html_value *v)
+{
+	b->seen = true;
+	if (v->uncertain)
+		b->flags |= HTML_F_UNCERTAIN;
+	switch (v->kind) {
+	case HV_KNOWN:
+		if (!b->any_known || v->value < b->min)
+			b->min = v->value;
+		if (!b->any_known || v->value > b->max)
+			b->max = v->value;
+		b->any_known = true;
+		b->last = v->value;
+		b->last_known = true;
+		break;
+	case HV_INFINITE:
+		b->flags |= HTML_F_INFINITE;
+		b->last_known = false;
+		break;
+	default:
+		b->flags |= HTML_F_UNKNOWN;
+		b->last_known = false;
+		break;
+	}
+}
+
+/* The bucket of two adjacent ones, a before b: a bucket b never saw
+ * carried a's last value through (already counted in a), and a bucket a
+ * never saw carried in what b then carried in (counted in b). */
+static struct html_bucket bucket_merge(const struct html_bucket *a, const struct html_bucket *b)
+{
+	if (!b->seen)
+		return *a;
+	if (!a->seen)
+		return *b;
+	struct html_bucket m = *b;
+	if (a->any_known) {
+		if (!m.any_known || a->min < m.min)
+			m.min = a->min;
+		if (!m.any_known || a->max > m.max)
+			m.max = a->max;
+		m.any_known = true;
+	}
+	m.flags |= a->flags;
+	m.updates = a->updates > UINT32_MAX - b->updates ? UINT32_MAX : a->updates + b->updates;
+	return m;
+}
+
+/* Halves the resolution: buckets 2k and 2k+1 become bucket k. */
+static void series_merge(struct html_series *s)
+{
+	for (unsigned k = 0; k < HTML_BUCKETS / 2; k++)
+		s->b[k] = bucket_merge(&s->b[2 * k], &s->b[2 * k + 1]);
+	memset(&s->b[HTML_BUCKETS / 2], 0, sizeof(s->b) / 2);
+	s->bucket_ps *= 2;
+	s->cur /= 2;
+}
+
+/* The bucket of time t, widening the buckets until t is in one; on
+ * first use it holds the value carried in. */
+static struct html_bucket *series_bucket(struct html_series *s, uint64_t t)
+{
+	uint64_t d = t > s->t0 ? t - s->t0 : 0;
+	/* most values fall in the bucket of the one before: no division */
+	uint64_t lo = (uint64_t)s->cur * s->bucket_ps;
+	if (d < lo || d - lo >= s->bucket_ps) {
+		/* bucket_ps stays below 2^54: d / 2^53 < 2048 for any 64-bit d */
+		while (d / s->bucket_ps >= HTML_BUCKETS)
+			series_merge(s);
+		s->cur = (unsigned)(d / s->bucket_ps);
+	}
+	struct html_bucket *b = &s->b[s->cur];
+	if (!b->seen && s->has_value)
+		bucket_apply(b, &s->now);
+	b->seen = true;
+	return b;
+}
+
+void html_series_set(struct html_series *s, uint64_t t, const struct html_value *v)
+{
+	bucket_apply(series_bucket(s, t), v);
+	s->now = *v;
+	s->has_value = true;
+}
+
+void html_series_update(struct html_series *s, uint64_t t)
+{
+	struct html_bucket *b = series_bucket(s, t);
+	if (b->updates < UINT32_MAX)
+		b->updates++;
+}
+
+unsigned html_series_span(const struct html_series *s)
+{
+	unsigned n = HTML_BUCKETS;
+	while (n > 0 && !s->b[n - 1].seen)
+		n--;
+	return n;
+}
+
+/* ---- the charts of an input ---------------------------------------------- */
+
+/* One transmitter's series of a chart, and what its next values are
+ * compared with. */
+struct html_trace {
+	struct html_series series;
+	uint8_t width; /* the largest seen */
+	bool limit_known;
+	bool limit_uncertain;
+	uint32_t limit;
+};
+
+struct html_chart {
+	uint8_t link, vc, ct;
+	struct html_trace *trace[DIR_COUNT];
+};
+
+struct html_charts *html_charts_new(void)
+{
+	struct html_charts *cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		return NULL;
+	cs->marks = malloc(HTML_FINDINGS_MAX * sizeof(*cs->marks));
+	if (!cs->marks) {
+		free(cs);
+		return NULL;
+	}
+	return cs;
+}
+
+void html_charts_free(struct html_charts *cs)
+{
+	if (!cs)
+		return;
+	for (unsigned i = 0; i < cs->count; i++) {
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			free(cs->charts[i]->trace[p]);
+		free(cs->charts[i]);
+	}
+	free(cs->marks);
+	free(cs);
+}
+
+void html_charts_time(struct html_charts *cs, uint64_t t_ps)
+{
+	if (!cs->has_t0) {
+		cs->t0 = t_ps;
+		cs->has_t0 = true;
+	}
+}
+
+/* The chart of link, vc and ct, made when make; NULL when there is none
+ * (or no room: counted once as dropped). */
+static struct html_chart *chart_get(struct html_charts *cs, unsigned link, unsigned vc,
+                                    enum credit_type ct, bool make)
+{
+	int16_t *slot = &cs->slot[link][vc][ct];
+	if (*slot > 0)
+		return cs->charts[*slot - 1];
+	if (*slot < 0 || !make)
+		return NULL;
+	struct html_chart *c = NULL;
+	if (cs->count < HTML_CHARTS_MAX) {
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			cs->out_of_memory = true;
+	}
+	if (!c) {
+		*slot = -1;
+		cs->dropped++;
+		return NULL;
+	}
+	c->link = (uint8_t)link;
+	c->vc = (uint8_t)vc;
+	c->ct = (uint8_t)ct;
+	cs->charts[cs->count++] = c;
+	*slot = (int16_t)cs->count;
+	return c;
+}
+
+static struct html_value value_of(const struct fc_probe_credit *c, bool uncertain)
+{
+	struct html_value v = { HV_UNKNOWN, uncertain, 0 };
+	if (c->infinite)
+		v.kind = HV_INFINITE;
+	else if (c->available_known) {
+		v.kind = HV_KNOWN;
+		v.value = c->available;
+	}
+	return v;
+}
+
+/* The limit moved forward: (new - old) mod 2^N in 1..2^N/2, the window
+ * in which an UpdateFC is not a regress [spec-digest 5.4, rules.md
+ * fc.update.regress]; from unknown to known counts too. */
+static bool limit_raised(const struct html_trace *tr, const struct fc_probe_credit *c)
+{
+	if (!c->limit_known || c->infinite)
+		return false;
+	if (!tr->limit_known)
+		return true;
+	unsigned w = c->width ? c->width : 8;
+	uint32_t mask = w >= 32 ? UINT32_MAX : (1u << w) - 1;
+	uint32_t d = (c->limit - tr->limit) & mask;
+	return d != 0 && d <= (mask >> 1) + 1;
+}
+
+static bool fc_dllp_at(const struct timeline_at *at)
+{
+	return at->pkt && at->pkt->rec->kind == REC_DLLP && dllp_is_fc(at->pkt->u.dllp.type);
+}
+
+void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, unsigned vc,
+                        enum link_dir port, enum credit_type ct, const struct fc_probe_credit *c)
+{
+	if (at->link >= FC_LINK_COUNT || vc >= FC_VC_COUNT || ct >= CT_COUNT || port >= DIR_COUNT)
+		return;
+	html_charts_time(cs, at->time_ps);
+	/* a series begins at the credit's first limit (an InitFC or an
+	 * UpdateFC seen): a VC never advertised has nothing to draw */
+	bool has = c->limit_known || c->infinite;
+	struct html_chart *ch = chart_get(cs, at->link, vc, ct, has);
+	if (!ch)
+		return;
+	struct html_trace *tr = ch->trace[port];
+	if (!tr) {
+		if (!has)
+			return;
+		tr = malloc(sizeof(*tr));
+		if (!tr) {
+			cs->out_of_memory = true;
+			return;
+		}
+		html_series_init(&tr->series, cs->t0);
+		tr->width = 0;
+		tr->limit_known = false;
+		ch->trace[port] = tr;
+	}
+	if (c->width > tr->width)
+		tr->width = c->width;
+	struct html_value v = value_of(c, c->limit_uncertain || cs->lag[at->link][port]);
+	html_series_set(&tr->series, at->time_ps, &v);
+	if (fc_dllp_at(at) && limit_raised(tr, c))
+		html_series_update(&tr->series, at->time_ps);
+	tr->limit_known = c->limit_known && !c->infinite;
+	tr->limit = c->limit;
+	tr->limit_uncertain = c->limit_uncertain;
+}
+
+void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
+                      const struct fc_probe_port *now)
+{
+	if (at->link >= FC_LINK_COUNT || port >= DIR_COUNT)
+		return;
+	html_charts_time(cs, at->time_ps);
+	uint8_t lag = now->consumed_may_lag;
+	if (lag == cs->lag[at->link][port])
+		return;
+	cs->lag[at->link][port] = lag;
+	/* CC of every VC of this transmitter may lag from now (or no more) */
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+		for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+			struct html_chart *ch = chart_get(cs, at->link, vc, ct, false);
+			struct html_trace *tr = ch ? ch->trace[port] : NULL;
+			if (!tr || !tr->series.has_value)
+				continue;
+			struct html_value v = tr->series.now;
+			v.uncertain = lag || tr->limit_uncertain;
+			html_series_set(&tr->series, at->time_ps, &v);
+		}
+}
+
+void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
+                      uint32_t index)
+{
+	if (f->link < 0 || f->link >= FC_LINK_COUNT || f->port == FINDING_NO_PORT || f->port < 0 ||
+	    f->port >= DIR_COUNT || f->vc == FINDING_NO_VC || f->vc < 0 || f->vc >= FC_VC_COUNT ||
+	    f->credit_type == FINDING_NO_CREDIT || f->credit_type < 0 ||
+	    f->credit_type >= CT_COUNT || cs->mark_count >= HTML_FINDINGS_MAX)
+		return;
+	cs->marks[cs->mark_count++] = (struct html_mark){ t_ps,
+		                                          index,
+		                                          (uint8_t)f->link,
+		                                          (uint8_t)f->vc,
+		                                          (uint8_t)f->credit_type,
+		                                          (uint8_t)f->port };
+}
+
+static int chart_cmp(const void *pa, const void *pb)
+{
+	const struct html_chart *a = *(const struct html_chart *const *)pa;
+	const struct html_chart *b = *(const struct html_chart *const *)pb;
+	unsigned ka = (unsigned)a->link << 16 | (unsigned)a->vc << 8 | a->ct;
+	unsigned kb = (unsigned)b->link << 16 | (unsigned)b->vc << 8 | b->ct;
+	return ka < kb ? -1 : ka > kb;
+}
+
+unsigned html_charts_sort(struct html_charts *cs)
+{
+	qsort(cs->charts, cs->count, sizeof(cs->charts[0]), chart_cmp);
+	/* the slots would name the old places: no value may follow */
+	memset(cs->slot, 0, sizeof(cs->slot));
+	return cs->count;
+}
+
+/* ---- the charts as JSON text ------------------------------------------------
+ * Written by hand, not built as Jansson values: a chart is numbers and
+ * fixed names only, and up to 2 x 2048 points of five numbers each would
+ * make some 25 000 values per chart to build, dump and free.  Every
+ * byte still goes through the block's escaper. */
+
+struct text_out {
+	struct html_escape *e;
+	size_t len;
+	char buf[4096];
+};
+
+static void out_flush(struct text_out *o)
+{
+	html_escape_write(o->buf, o->len, o->e);
+	o->len = 0;
+}
+
+static void out_str(struct text_out *o, const char *s)
+{
+	size_t n = strlen(s);
+	if (o->len + n > sizeof(o->buf))
+		out_flush(o);
+	if (n > sizeof(o->buf)) {
+		html_escape_write(s, n, o->e);
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+/* a number, or null when !known */
+static void out_num(struct text_out *o, bool known, uint64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	if (o->len + sizeof(tmp) > sizeof(o->buf))
+		out_flush(o);
+	if (!known) {
+		memcpy(o->buf + o->len, "null", 4);
+		o->len += 4;
+		return;
+	}
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		o->buf[o->len++] = tmp[--n];
+}
+
+/* key and number: ",\"key\":N" */
+static void out_key_num(struct text_out *o, const char *key, uint64_t v)
+{
+	out_str(o, key);
+	out_num(o, true, v);
+}
+
+static void series_write(struct text_out *o, const struct html_charts *cs,
+                         const struct html_chart *ch, unsigned port)
+{
+	const struct html_trace *tr = ch->trace[port];
+	const struct html_series *s = &tr->series;
+	out_str(o, "{\"port\":\"");
+	out_str(o, link_dir_name((enum link_dir)port));
+	out_key_num(o, "\",\"width\":", tr->width);
+	out_key_num(o, ",\"bucket_ps\":", s->bucket_ps);
+	unsigned span = html_series_span(s);
+	for (unsigned pass = 0; pass < 2; pass++) {
+		/* the points, then the updates of the same buckets */
+		out_str(o, pass ? "],\"updates\":[" : ",\"points\":[");
+		const char *sep = "[";
+		for (unsigned k = 0; k < span; k++) {
+			const struct html_bucket *b = &s->b[k];
+			if (!b->seen || (pass && !b->updates))
+				continue;
+			out_key_num(o, sep, s->t0 + k * s->bucket_ps);
+			sep = ",[";
+			if (pass) {
+				out_key_num(o, ",", b->updates);
+			} else {
+				out_str(o, ",");
+				out_num(o, b->any_known, b->min);
+				out_str(o, ",");
+				out_num(o, b->any_known, b->max);
+				out_str(o, ",");
+				out_num(o, b->last_known, b->last);
+				out_key_num(o, ",", b->flags);
+			}
+			out_str(o, "]");
+		}
+	}
+	out_str(o, "],\"findings\":[");
+	const char *sep = "[";
+	for (unsigned i = 0; i < cs->mark_count; i++) {
+		const struct html_mark *m = &cs->marks[i];
+		if (m->link != ch->link || m->vc != ch->vc || m->ct != ch->ct || m->port != port)
+			continue;
+		out_key_num(o, sep, m->t_ps);
+		sep = ",[";
+		out_key_num(o, ",", m->index);
+		out_str(o, "]");
+	}
+	out_str(o, "]}");
+}
+
+void html_charts_write(const struct html_charts *cs, unsigned i, struct html_escape *e)
+{
+	if (i >= cs->count)
+		return;
+	const struct html_chart *ch = cs->charts[i];
+	struct text_out o = { .e = e, .len = 0 };
+	out_key_num(&o, "{\"link\":", ch->link);
+	out_key_num(&o, ",\"vc\":", ch->vc);
+	out_str(&o, ",\"type\":\"");
+	out_str(&o, credit_type_name((enum credit_type)ch->ct));
+	out_str(&o, "\",\"series\":[");
+	const char *sep = "";
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		if (!ch->trace[p])
+			continue;
+		out_str(&o, sep);
+		sep = ",";
+		series_write(&o, cs, ch, p);
+	}
+	out_str(&o, "]}");
+	out_flush(&o);
+}
