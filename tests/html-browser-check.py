@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""html-check.py PAGE [options]: opens a dllpcheck --format=html page in
+"""html-browser-check.py PAGE [options]: opens a dllpcheck --format=html page in
 headless Chromium and checks what the browser made of it:
 
   - the page drew itself (body data-rendered="1"), with no script error
@@ -10,10 +10,14 @@ headless Chromium and checks what the browser made of it:
     of the JSON blocks, each with data-points > 0
   - nothing the data could inject is in the DOM: only the elements and
     attributes page.js makes (an allow-list), no on* attribute, no URL
-    attribute, no script beyond the page's own, no data-pwned anywhere
+    attribute, no script beyond the page's own, no data-pwn* anywhere
   - the JSON blocks of the page's source hold no raw < > & (the contract's
     escaping, so no </script> or <!-- can end them)
   - each --text STRING shows as text in the drawn DOM (not in a script)
+
+--interact runs tests/html-interact.js after page.js (in a copy of the
+page, so two code scripts): hover, zoom, reset, a marker's and a row's
+click, a filter, the sort, each checked.
 
 --screenshot PNG keeps a screenshot (1280 px wide) as an artefact.  Prints
 what the page load cost (the browser run's wall time and page.js's own
@@ -111,6 +115,7 @@ def main():
     ap.add_argument("--chromium", help="the browser (default: chromium on PATH)")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--max-render-ms", type=float, help="fail when page.js took longer")
+    ap.add_argument("--interact", action="store_true", help="drive the page (tests/html-interact.js)")
     a = ap.parse_args()
 
     exe = chromium_path(a.chromium)
@@ -145,7 +150,20 @@ def main():
                   "findings_shown %s != %d findings in %s" % (i["findings_shown"],
                                                              len(i.get("findings", [])), i.get("file")))
 
-    p, wall = run_chromium(exe, ["--dump-dom", page.as_uri()], a.timeout)
+    target = page
+    tmp = None
+    if a.interact:
+        js = (Path(__file__).resolve().parent / "html-interact.js").read_text(encoding="utf-8")
+        at = source.rindex("</body>")
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".html", delete=False, encoding="utf-8")
+        tmp.write(source[:at] + "<script>" + js + "</script>\n" + source[at:])
+        tmp.close()
+        target = Path(tmp.name)
+    try:
+        p, wall = run_chromium(exe, ["--dump-dom", target.as_uri()], a.timeout)
+    finally:
+        if tmp:
+            os.unlink(tmp.name)
     check(p.returncode == 0, "chromium --dump-dom exit status %d" % p.returncode)
     err = p.stderr.decode("utf-8", "replace")
     console = [l for l in err.splitlines() if ":CONSOLE" in l or "Uncaught" in l]
@@ -165,7 +183,7 @@ def main():
             check(not k.startswith("on"), "event attribute %s=%r on <%s>" % (k, v, tag))
             check(k not in URL_ATTRS, "URL attribute %s=%r on <%s>" % (k, v, tag))
             check(k in ATTRIBUTES or k.startswith("data-"), "attribute %s on <%s>" % (k, tag))
-            check(k != "data-pwned", "data-pwned set on <%s>: a script of the data ran" % tag)
+            check("pwn" not in k, "%s set on <%s>: a script of the data ran" % (k, tag))
             if k == "style":
                 check(not re.search(r"url\s*\(|expression|@import", v or "", re.I),
                       "style attribute with a URL on <%s>: %r" % (tag, v))
@@ -183,7 +201,17 @@ def main():
         points += n
         check(n > 0, "chart link %s VC%s %s drew no points" % (c.get("data-link"), c.get("data-vc"), c.get("data-type")))
         check(c.get("data-series", "") not in ("", "0"), "chart without data-series")
-    check(scripts["code"] == 1, "%d code scripts, expected the page's one" % scripts["code"])
+    want_code = 2 if a.interact else 1
+    check(scripts["code"] == want_code, "%d code scripts, expected %d" % (scripts["code"], want_code))
+    if a.interact:
+        try:
+            res = json.loads(body.get("data-interact") or "")
+        except ValueError:
+            res = {"ok": [], "fail": ["no result from html-interact.js"]}
+        for f in res["fail"]:
+            check(False, "interaction: " + f)
+        check(res["ok"], "interaction: nothing checked")
+        print("interactions checked: " + "; ".join(res["ok"]))
     check(scripts["json"] == len(blocks), "%d JSON scripts in the DOM, %d in the source" % (scripts["json"], len(blocks)))
     text = "".join(dom.text)
     for t in a.text:

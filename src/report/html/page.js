@@ -188,7 +188,9 @@
 			});
 			const verdict = h("td", null, verdictBadge(b.status));
 			if (b.error) verdict.appendChild(h("span", { class: "err-text" }, " " + str(b.error)));
-			const n = (v) => h("td", { class: "num" }, isNum(v) ? v : "-");
+			/* an input never opened has no counts (as in the text batch table) */
+			const opened = isNum(b.records);
+			const n = (v) => h("td", { class: "num" }, opened && isNum(v) ? v : "-");
 			return [name, h("td", null, str(b.format) || "-"), n(b.records), n(f.error), n(f.warning), n(f.info), verdict];
 		});
 		app.appendChild(
@@ -402,6 +404,9 @@
 	/* --------------------------------------------------------- the charts */
 	const W0 = 960, TOP = 22, PH = 150, BOT = 46, LEFT = 58, RIGHT = 14;
 	const PORT_CLASS = { down: "p-down", up: "p-up" };
+	/* the charts' width in px, measured once on the empty page (a layout
+	 * per input would cost a full layout of all drawn before it) */
+	let chartWidth = W0;
 	function prepSeries(se) {
 		const pts = arr(se.points).filter((p) => Array.isArray(p) && isNum(p[0]));
 		for (let i = 1; i < pts.length; i++)
@@ -454,7 +459,7 @@
 			h("span", { class: "key unknown" }), " value unknown  ",
 			h("span", { class: "key uncertain" }), " uncertain (a damaged packet may have changed CL or CC)  ",
 			"| UpdateFC/InitFC ticks under the axis  \u25bc finding  \u221e infinite credits"));
-		const width = Math.max(480, Math.min(1400, Math.floor(box.clientWidth || W0)));
+		const width = chartWidth;
 		charts.forEach((c, k) => {
 			c = obj(c);
 			const ss = series[k];
@@ -733,7 +738,11 @@
 			const x = toX(e);
 			if (x < LEFT || x > ch.W - RIGHT) return;
 			drag = x;
-			svg.setPointerCapture(e.pointerId);
+			try {
+				svg.setPointerCapture(e.pointerId);
+			} catch (_) {
+				/* a pointer the browser does not track (a synthetic event) */
+			}
 			e.preventDefault();
 		});
 		svg.addEventListener("pointermove", (e) => {
@@ -774,7 +783,7 @@
 			if (fl & 2 && !isNum(p[3])) txt = "infinite";
 			else if (!isNum(p[3])) txt = "unknown";
 			else if (inside) txt = "min " + str(p[1]) + " max " + str(p[2]) + " last " + str(p[3]);
-			else txt = str(p[3]) + " (since " + usOf(String(Math.round(p[0]))) + " \u00b5s)";
+			else txt = str(p[3]) + " (since the bucket at " + usOf(String(Math.round(p[0]))) + " \u00b5s)";
 			if (inside && fl & 1 && isNum(p[3])) txt += ", partly unknown";
 			if (fl & 4) txt += ", uncertain";
 			const u = lowerBound(se.upd, p[0]);
@@ -923,6 +932,7 @@
 	/* ---------------------------------------------------------- the page */
 	function main() {
 		const app = document.getElementById("app") || document.body.appendChild(h("div", { id: "app" }));
+		chartWidth = Math.max(480, Math.min(1400, Math.floor(app.clientWidth || W0)));
 		const runEl = document.getElementById("dllpcheck-run");
 		const run = runEl ? obj(readBlock(runEl)) : {};
 		app.appendChild(h("header", null, h("h1", null, "dllpcheck report"),
