@@ -683,6 +683,7 @@
 	 * named in its data-index (a click goes to that row). */
 	function drawMarkers(ch, se, layers, X, v0, v1) {
 		const st = ch.st, list = arr(st.input.findings);
+		const guide = new Pen();
 		let cur = null;
 		const done = () => {
 			if (!cur) return;
@@ -695,6 +696,7 @@
 			}, s("title", null, "#" + (cur.idx[0] + 1) + " " + str(f.rule) + ": " + str(f.message) +
 				(cur.idx.length > 1 ? " (and " + (cur.idx.length - 1) + " more here)" : "")));
 			for (const i of cur.idx) ch.markers.set(i, m);
+			guide.d.push("M" + x + " " + TOP + "V" + (TOP + PH));
 			layers.top.push(m);
 			cur = null;
 		};
@@ -708,6 +710,7 @@
 			}
 		}
 		done();
+		if (guide.d.length) layers.shade.push(s("path", { d: guide.d.join(""), class: "guide" }));
 	}
 
 	/* Zoom by dragging, values on hover. */
