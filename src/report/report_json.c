@@ -65,13 +65,20 @@ static void dump_line(FILE *out, json_t *o)
 	json_decref(o);
 }
 
-static json_t *counts_json(const uint64_t by_severity[SEV_COUNT],
-                           const uint64_t by_rule[RULE_COUNT])
+/* {"info":n,"warning":n,"error":n} */
+static json_t *severities_json(const uint64_t by_severity[SEV_COUNT])
 {
-	json_t *sev = json_object(), *rules = json_object();
+	json_t *sev = json_object();
 	for (unsigned s = 0; s < SEV_COUNT; s++)
 		json_object_set_new(sev, severity_name(s),
 		                    json_integer((json_int_t)by_severity[s]));
+	return sev;
+}
+
+static json_t *counts_json(const uint64_t by_severity[SEV_COUNT],
+                           const uint64_t by_rule[RULE_COUNT])
+{
+	json_t *sev = severities_json(by_severity), *rules = json_object();
 	for (unsigned r = 0; r < RULE_COUNT; r++)
 		if (by_rule[r])
 			json_object_set_new(rules, rule_info(r)->id,
@@ -482,11 +489,7 @@ json_t *report_json_batch_object(char *const *files, const struct input_result *
 		json_object_set_new(e, "records",
 		                    r->opened ? json_integer((json_int_t)r->stats.records_read)
 		                              : json_null());
-		json_t *sev = json_object();
-		for (unsigned s = 0; s < SEV_COUNT; s++)
-			json_object_set_new(sev, severity_name(s),
-			                    json_integer((json_int_t)r->by_severity[s]));
-		json_object_set_new(e, "findings", sev);
+		json_object_set_new(e, "findings", severities_json(r->by_severity));
 		if (r->status == EXIT_ERROR && r->error[0])
 			json_object_set_new(e, "error", json_string_outside(r->error));
 		json_array_append_new(list, e);

@@ -17,24 +17,43 @@
 
 /* ---- the escaper ---------------------------------------------------------- */
 
+/* An escaper writing to memory (open_memstream). */
+struct mem_escape {
+	char *buf;
+	size_t size;
+	FILE *f;
+	struct html_escape e;
+};
+
+static void mem_open(struct mem_escape *m)
+{
+	m->buf = NULL;
+	m->size = 0;
+	m->f = open_memstream(&m->buf, &m->size);
+	ck_assert_ptr_nonnull(m->f);
+	html_escape_init(&m->e, m->f);
+}
+
+/* The text written (malloc'd, NUL-terminated), its length in *len. */
+static char *mem_close(struct mem_escape *m, size_t *len)
+{
+	ck_assert(html_escape_finish(&m->e));
+	fclose(m->f);
+	*len = m->size;
+	return m->buf;
+}
+
 /* in through the escaper, written in pieces of at most chunk bytes (0:
  * one write); the result in a malloc'd string of *len bytes */
 static char *escape(const char *in, size_t n, size_t chunk, size_t *len)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	ck_assert_ptr_nonnull(f);
-	struct html_escape e;
-	html_escape_init(&e, f);
+	struct mem_escape m;
+	mem_open(&m);
 	if (!chunk)
 		chunk = n ? n : 1;
 	for (size_t i = 0; i < n; i += chunk)
-		ck_assert_int_eq(html_escape_write(in + i, n - i < chunk ? n - i : chunk, &e), 0);
-	ck_assert(html_escape_finish(&e));
-	fclose(f);
-	*len = size;
-	return buf;
+		ck_assert_int_eq(html_escape_write(in + i, n - i < chunk ? n - i : chunk, &m.e), 0);
+	return mem_close(&m, len);
 }
 
 START_TEST(test_escape_known)
@@ -129,16 +148,12 @@ END_TEST
 START_TEST(test_escape_json)
 {
 	const char *s = "</script><script>alert(1)</script><!-- & \xe2\x80\xa8\xe2\x80\xa9 \"q\"";
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	ck_assert_ptr_nonnull(f);
-	struct html_escape e;
-	html_escape_init(&e, f);
+	struct mem_escape m;
+	mem_open(&m);
 	json_t *v = json_pack("{s:s}", "m", s);
-	html_escape_json(&e, v, JSON_COMPACT);
-	ck_assert(html_escape_finish(&e));
-	fclose(f);
+	html_escape_json(&m.e, v, JSON_COMPACT);
+	size_t len;
+	char *buf = mem_close(&m, &len);
 	ck_assert_ptr_null(strstr(buf, "</"));
 	ck_assert_ptr_null(strstr(buf, "<!--"));
 	ck_assert_str_eq(buf,
@@ -161,46 +176,51 @@ struct event {
 	struct html_value v;
 };
 
-/* What a value does to a bucket of the reference. */
-static void ref_apply(struct html_bucket *b, const struct html_value *v)
-{
-	if (v->uncertain)
-		b->flags |= HTML_F_UNCERTAIN;
-	if (v->kind == HV_KNOWN) {
-		if (!b->any_known || v->value < b->min)
-			b->min = v->value;
-		if (!b->any_known || v->value > b->max)
-			b->max = v->value;
-		b->any_known = true;
-		b->last = v->value;
-		b->last_known = true;
-	} else {
-		b->flags |= v->kind == HV_INFINITE ? HTML_F_INFINITE : HTML_F_UNKNOWN;
-		b->last_known = false;
-	}
-}
-
-/* The buckets straight from the events at the final width (no merging):
- * a bucket with an event in it holds the value in force at its start
- * (the last told before it) and every value told in it. */
+/* The buckets straight from the events at the final width (no merging,
+ * no running state): for each bucket that has events, the list of values
+ * that held in it (the last told before it, then those told in it), and
+ * from the list its min, max, last and flags. */
 static void reference(const struct event *ev, size_t n, uint64_t t0, uint64_t width,
                       struct html_bucket *out)
 {
 	memset(out, 0, HTML_BUCKETS * sizeof(*out));
-	const struct html_value *carried = NULL;
-	for (size_t i = 0; i < n; i++) {
+	static const struct html_value *held[6001];
+	const struct html_value *before = NULL;
+	for (size_t i = 0; i < n;) {
 		uint64_t k = (ev[i].t - t0) / width;
 		ck_assert_uint_lt(k, HTML_BUCKETS);
-		struct html_bucket *b = &out[k];
-		if (!b->seen && carried)
-			ref_apply(b, carried);
-		b->seen = true;
-		if (ev[i].update) {
-			b->updates++;
-		} else {
-			ref_apply(b, &ev[i].v);
-			carried = &ev[i].v;
+		size_t count = 0, j = i;
+		if (before)
+			held[count++] = before;
+		for (; j < n && (ev[j].t - t0) / width == k; j++) {
+			if (ev[j].update)
+				out[k].updates++;
+			else
+				held[count++] = &ev[j].v;
 		}
+		out[k].seen = true;
+		for (size_t h = 0; h < count; h++) {
+			unsigned kind = held[h]->kind;
+			out[k].flags |= (held[h]->uncertain ? HTML_F_UNCERTAIN : 0) |
+			                (kind == HV_INFINITE ? HTML_F_INFINITE : 0) |
+			                (kind == HV_UNKNOWN ? HTML_F_UNKNOWN : 0);
+		}
+		uint32_t lo = UINT32_MAX, hi = 0;
+		for (size_t h = 0; h < count; h++)
+			if (held[h]->kind == HV_KNOWN) {
+				lo = held[h]->value < lo ? held[h]->value : lo;
+				hi = held[h]->value > hi ? held[h]->value : hi;
+				out[k].any_known = true;
+			}
+		out[k].min = lo;
+		out[k].max = hi;
+		if (count && held[count - 1]->kind == HV_KNOWN) {
+			out[k].last_known = true;
+			out[k].last = held[count - 1]->value;
+		}
+		if (count)
+			before = held[count - 1];
+		i = j;
 	}
 }
 
@@ -329,15 +349,11 @@ END_TEST
 /* Chart i written as text, parsed back; NULL when nothing was written. */
 static json_t *chart_json(const struct html_charts *cs, unsigned i)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	ck_assert_ptr_nonnull(f);
-	struct html_escape e;
-	html_escape_init(&e, f);
-	html_charts_write(cs, i, &e);
-	ck_assert(html_escape_finish(&e));
-	fclose(f);
+	struct mem_escape m;
+	mem_open(&m);
+	html_charts_write(cs, i, &m.e);
+	size_t size;
+	char *buf = mem_close(&m, &size);
 	json_t *v = size ? json_loads(buf, 0, NULL) : NULL;
 	ck_assert(!size || v);
 	free(buf);
