@@ -14,6 +14,8 @@ C writer does:
   single  one input (no batch table): the third input of edge
   big     one input, 10^5 points over 4 charts (one series of 50000) and
           10000 findings (HTML_FINDINGS_MAX): the timing case
+  points  one chart, two series of 50000 points each, no findings: the
+          cost of 10^5 points alone
 
 Prints the number of findings rows the page must show."""
 import json
@@ -55,7 +57,7 @@ def page(srcdir, run, inputs, batch):
 
 def credits(adv, limit, consumed, width=8):
     return {"advertised": adv, "limit": limit, "consumed": consumed, "width": width,
-            "min_available": None if limit is None else limit - consumed, "tlps_charged": consumed,
+            "min_available": None if limit is None else max(0, limit - consumed), "tlps_charged": consumed,
             "credits_charged": consumed, "longest_wait_ps": 0}
 
 
@@ -144,7 +146,9 @@ def edge_inputs():
         fs.append(finding(i, t, rule, sev, ["up", "down"][i % 2], ["PH", "PD"][i % 2]))
     fs[3]["message"] = "cell '" + HOSTILE + "' </script><script>document.body.dataset.pwned=2</script> & <!--"
     fs[4]["time_ps"] = None
-    fs[5]["time_ps"] = 2**60 + 7   # past 2^53: shown with its exact digits
+    # past 2^53: the exact digits (9007199254740.999 us), not the double's
+    # (9007199254741.000)
+    fs[5]["time_ps"] = 9007199254740999999
     fs[6]["port"] = None
     fs[6]["link"] = None
     fs[7]["lane"] = 3
@@ -182,7 +186,7 @@ def edge_inputs():
     return [err, quiet, busy]
 
 
-def big_input():
+def big_input(points_only=False):
     random.seed(5)
     charts, fs = [], []
     n_per = [50000, 25000, 15000, 10000]
@@ -201,6 +205,10 @@ def big_input():
         t = i * (t_end // 10000)
         fs.append(finding(i, t, port="down", ctype="PH"))
         charts[0]["series"][0]["findings"].append([t, i])
+    if points_only:
+        two = [dict(charts[0]["series"][0], findings=[]), dict(charts[0]["series"][0], port="up", findings=[])]
+        two[1]["points"] = [[p[0], max(0, p[1] - 40), max(0, p[2] - 40), max(0, p[3] - 40), p[4]] for p in two[0]["points"]]
+        charts, fs = [{"link": 0, "vc": 0, "type": "PH", "series": two}], []
     return {"file": "big.pcap", "format": "pcap", "exit_status": 1,
             "summary": summary("pcap", 10**7, {"fc.credit.overrun": ("error", 123456)}),
             "findings": fs, "findings_total": 123456, "findings_shown": len(fs),
@@ -231,6 +239,8 @@ def main():
         inputs = edge_inputs()[2:]
     elif case == "big":
         inputs = [big_input()]
+    elif case == "points":
+        inputs = [big_input(True)]
     else:
         sys.exit("unknown case " + case)
     run = {"tool": "dllpcheck", "version": "fixture", "inputs": len(inputs)}

@@ -4,11 +4,13 @@
 # that page.js drew it (data-rendered, no script or console error), one
 # findings row per finding of the page's data, every chart with points
 # drawn, nothing injected (only the page's own elements and attributes, no
-# on* or URL attribute, no data-pwned), and keeps a screenshot in
+# on* or URL attribute, no data-pwn*), and keeps a screenshot in
 # tests/html-artefacts/ (under the build directory).
 #  - tests/html-fixture.py pages: a batch of 3 with an input error, zero
 #    findings, infinite and unknown spans, markup in names and messages;
-#    one input; 10^5 points and 10^4 findings (the timing case);
+#    one input; 10^5 points and 10^4 findings, and 10^5 points alone (the
+#    timing cases); page.js itself for the calls the contract forbids;
+#    and pages the check must refuse (a script that throws, an <img>);
 #  - dllpcheck's own pages: overrun (and --interact: hover, zoom, reset,
 #    marker and row clicks, filter, sort), lost-completion --stats, a batch
 #    of every sample and a missing file, a file named
@@ -53,13 +55,21 @@ pwn='<img src=x onerror=document.body.dataset.pwned=1>'
 python3 "$fixture" "$srcdir" "$t/fx-edge.html" edge >"$t/rows"
 browse fixture-edge "$t/fx-edge.html" --rows "$(cat "$t/rows")" --interact \
 	--text "missing $pwn.trace" --text "cell '$pwn' </script><script>document.body.dataset.pwned=2</script> & <!--" \
-	--text "1152921504606.846"
+	--text "9007199254740.999"
 python3 "$fixture" "$srcdir" "$t/fx-single.html" single >"$t/rows"
 browse fixture-single "$t/fx-single.html" --rows "$(cat "$t/rows")"
 # 10^5 points, 10^4 findings: page.js within 5 s even on a loaded machine
 # (about 0.3 s for the charts and 0.4 s for the rows when it is not)
 python3 "$fixture" "$srcdir" "$t/fx-big.html" big >"$t/rows"
 browse fixture-big "$t/fx-big.html" --rows 10000 --max-render-ms 5000
+python3 "$fixture" "$srcdir" "$t/fx-points.html" points >"$t/rows"
+browse fixture-points "$t/fx-points.html" --rows 0 --max-render-ms 5000
+
+# ---- page.js itself: no markup API, nothing that ends its <script> ------------
+js="$srcdir/src/report/html/page.js"
+if grep -nE 'innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function|Function\(|set(Timeout|Interval)\( *["'"'"'`]|</script|<!--|onerror' "$js" >"$t/grep"; then
+	fail "page.js uses what the contract forbids:"; cat "$t/grep"
+else pass; fi
 
 # ---- the renderer must be able to fail --------------------------------------
 # a page whose script throws, and one whose data injects an element

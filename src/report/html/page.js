@@ -409,13 +409,25 @@
 	/* the charts' width in px, measured once on the empty page (a layout
 	 * per input would cost a full layout of all drawn before it) */
 	let chartWidth = W0;
+	/* A series checked in one plain loop (the code runs once: it must be
+	 * cheap before the JIT has warmed up): points well formed and in time
+	 * order (sorted if not), the largest value, whether any is infinite. */
 	function prepSeries(se) {
-		const pts = arr(se.points).filter((p) => Array.isArray(p) && isNum(p[0]));
-		for (let i = 1; i < pts.length; i++)
-			if (pts[i][0] < pts[i - 1][0]) {
-				pts.sort((a, b) => a[0] - b[0]);
-				break;
+		let pts = arr(se.points), ymax = 0, inf = false, ok = true, sorted = true, last = -Infinity;
+		for (let i = 0, n = pts.length; i < n; i++) {
+			const p = pts[i];
+			if (!Array.isArray(p) || typeof p[0] !== "number" || !(p[0] === p[0])) {
+				ok = false;
+				continue;
 			}
+			const t = p[0], v = p[2];
+			if (t < last) sorted = false;
+			last = t;
+			if (typeof v === "number" && v > ymax) ymax = v;
+			if (p[4] & 2) inf = true;
+		}
+		if (!ok) pts = pts.filter((p) => Array.isArray(p) && isNum(p[0]));
+		if (!sorted) pts = pts.slice().sort((a, b) => a[0] - b[0]);
 		const upd = arr(se.updates).filter((u) => Array.isArray(u) && isNum(u[0]));
 		const fnd = arr(se.findings).filter((u) => Array.isArray(u) && isNum(u[0]) && Number.isInteger(u[1]));
 		return {
@@ -423,7 +435,7 @@
 			cls: PORT_CLASS[se.port] || "p-other",
 			width: isNum(se.width) ? se.width : null,
 			bucket: isNum(se.bucket_ps) && se.bucket_ps > 0 ? se.bucket_ps : 1,
-			pts, upd, fnd,
+			pts, upd, fnd, ymax, inf,
 		};
 	}
 	function renderCharts(st) {
@@ -466,11 +478,10 @@
 			c = obj(c);
 			const ss = series[k];
 			let ymax = 1, inf = false;
-			for (const se of ss)
-				for (const p of se.pts) {
-					if (isNum(p[2]) && p[2] > ymax) ymax = p[2];
-					if (p[4] & 2) inf = true;
-				}
+			for (const se of ss) {
+				if (se.ymax > ymax) ymax = se.ymax;
+				inf = inf || se.inf;
+			}
 			const ystep = Math.max(1, niceStep(ymax / 4));
 			const ch = { st, ss, ystep, ymax: ystep * Math.ceil(ymax / ystep), inf, W: width };
 			const title = h("div", { class: "chart-title" },
@@ -492,7 +503,9 @@
 		});
 	}
 	function zoom(st, a, b) {
-		if (b - a < 10) b = a + 10;
+		/* at least 10 ps, and a span a double can still split (late times) */
+		const least = Math.max(10, Math.abs(a) * 1e-12);
+		if (b - a < least) b = a + least;
 		st.view = [a, b];
 		for (const ch of st.charts) drawChart(ch);
 		highlight(st, st.hl, false);
@@ -555,7 +568,11 @@
 		const [unit, uname] = unitFor(v1 - v0);
 		const step = niceStep((v1 - v0) / Math.max(2, Math.floor((R - LEFT) / 110)));
 		const dec = Math.max(0, Math.ceil(-Math.log10(step / unit) - 1e-9));
-		for (let t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
+		/* by count, not by t += step: past 2^53 ps a small step adds nothing */
+		const first = Math.ceil(v0 / step);
+		for (let n = 0; n < 64; n++) {
+			const t = (first + n) * step;
+			if (t > v1) break;
 			const x = X(t);
 			axis.d.push("M" + x + " " + bottom + "V" + (bottom + 4));
 			g.appendChild(s("text", { x, y: bottom + 30, class: "xlab" }, (t / unit).toFixed(dec)));
@@ -613,7 +630,10 @@
 		}
 		let ac = null, at0 = 0, at1 = 0, amin = Infinity, amax = -Infinity, alast = null, aflags = 0, akind = 0;
 		function flush() {
-			const x0 = X(at0), x1 = X(at1);
+			let x0 = X(at0);
+			const x1 = X(at1);
+			/* a bucket at the very end (nothing holds after it) still shows */
+			if (x0 > R - 1.5) x0 = R - 1.5;
 			if (penEnd === penEnd) hold(penEnd, x0);
 			if (aflags & 1 || (akind === 3 && amin === Infinity)) unknown.rect(x0, x1, TOP, bottom);
 			if (aflags & 4) uncertain.rect(x0, x1, TOP, bottom);
@@ -646,9 +666,11 @@
 			at1 = t + B;
 			const fl = p[4] | 0;
 			aflags |= fl;
-			if (isNum(p[1]) && p[1] < amin) amin = p[1];
-			if (isNum(p[2]) && p[2] > amax) amax = p[2];
-			if (isNum(p[3])) (akind = 1), (alast = p[3]);
+			/* (JSON holds no NaN or Infinity: typeof is the whole test) */
+			const lo = p[1], hi = p[2], la = p[3];
+			if (typeof lo === "number" && lo < amin) amin = lo;
+			if (typeof hi === "number" && hi > amax) amax = hi;
+			if (typeof la === "number") (akind = 1), (alast = la);
 			else if (fl & 2) akind = 2;
 			else akind = 3;
 		}
