@@ -26,5 +26,6 @@ Suite *suite_lane_map(void);
 Suite *suite_lane_sample(void);
 Suite *suite_tl_stats(void);
 Suite *suite_html(void);
+Suite *suite_timeline(void);
 
 #endif
