@@ -38,11 +38,14 @@
 		expect(svgs.map(labels).every((l, i) => l === before[i]), "reset zoom restores the axes");
 		/* a marker's click: its finding's row shown and lit */
 		if (marker) {
-			const m = sec.querySelector("svg.chart .marker");
+			/* the last marker: its row may be on a later page of the table */
+			const all = sec.querySelectorAll("svg.chart .marker");
+			const m = all[all.length - 1];
 			const idx = m.getAttribute("data-index");
 			m.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 			const row = sec.querySelector('tr[data-index="' + idx + '"]');
-			expect(row && row.classList.contains("hl") && !row.hidden, "marker click lights row " + idx);
+			expect(row && row.classList.contains("hl") && !row.hidden && row.children.length === 11,
+				"marker click shows and lights row " + idx + " (" + sec.querySelector(".shown").textContent + ")");
 			expect(m.classList.contains("hl") || sec.querySelector(".marker.hl"), "the clicked marker lit");
 			/* a row's click lights its marker (the same finding) */
 			sec.querySelector('tr[data-index="0"]') && row.click();

@@ -61,7 +61,7 @@ browse fixture-single "$t/fx-single.html" --rows "$(cat "$t/rows")"
 # 10^5 points, 10^4 findings: page.js within 5 s even on a loaded machine
 # (about 0.3 s for the charts and 0.4 s for the rows when it is not)
 python3 "$fixture" "$srcdir" "$t/fx-big.html" big >"$t/rows"
-browse fixture-big "$t/fx-big.html" --rows 10000 --max-render-ms 5000
+browse fixture-big "$t/fx-big.html" --rows 10000 --max-render-ms 5000 --interact
 python3 "$fixture" "$srcdir" "$t/fx-points.html" points >"$t/rows"
 browse fixture-points "$t/fx-points.html" --rows 0 --max-render-ms 5000
 
