@@ -6,6 +6,7 @@ man page's THE HTML REPORT) for tests/test-html-out.sh.
   html-check.py page PAGE [DOC.json]   the page's structure and blocks; with
                                        DOC.json (--format=json of the same
                                        run) the findings and summaries match
+  html-check.py pages PAGE DOC.json...  the same for each pair
   html-check.py raw PAGE               no markup of the capture's outside the
                                        page's own: inside the JSON blocks no
                                        "<", ">", "&", U+2028/2029 at all
@@ -77,6 +78,15 @@ def parse(raw):
     return {"run": parsed[0], "inputs": parsed[1:-1], "batch": parsed[-1]}
 
 
+def owner(f):
+    """The transmitter whose credits finding f is about: the sender of its
+    record, but its partner at an InitFC or UpdateFC (fc.adv.*,
+    fc.update.*: the receiver advertises its partner's limit)."""
+    if f["port"] is not None and f["rule"].startswith(("fc.adv.", "fc.update.")):
+        return {"down": "up", "up": "down"}[f["port"]]
+    return f["port"]
+
+
 def check_series(where, inp, chart, s):
     pts = s["points"]
     width, bucket = s["width"], s["bucket_ps"]
@@ -122,7 +132,7 @@ def check_series(where, inp, chart, s):
             fail("%s: finding index %d" % (where, i))
             continue
         f = inp["findings"][i]
-        if (f["link"], f["port"], f.get("vc"), f.get("credit_type")) != \
+        if (f["link"], owner(f), f.get("vc"), f.get("credit_type")) != \
                 (chart["link"], s["port"], chart["vc"], chart["type"]):
             fail("%s: finding %d is not on this series" % (where, i))
 
@@ -167,6 +177,17 @@ def check_input(k, inp, doc_inp=None):
                                 (link["link"], vc["vc"], t) not in seen:
                             fail("%s: no chart for link %d VC %d %s" %
                                  (where, link["link"], vc["vc"], t))
+    # every finding naming a link, port, VC and type has its marker where
+    # the series exists, and no other finding has one
+    marked = {i for c in inp["charts"] for s in c["series"] for _, i in s["findings"]}
+    series = {(c["link"], c["vc"], c["type"], s["port"])
+              for c in inp["charts"] for s in c["series"]}
+    for i, f in enumerate(inp["findings"]):
+        if f["link"] is None or f["port"] is None or "vc" not in f or "credit_type" not in f:
+            if i in marked:
+                fail("%s: finding %d marked without a link, port, VC and type" % (where, i))
+        elif (f["link"], f["vc"], f["credit_type"], owner(f)) in series and i not in marked:
+            fail("%s: finding %d (%s) not marked on its series" % (where, i, f["rule"]))
     if doc_inp is None:
         return
     doc_findings = doc_inp["findings"]
@@ -230,6 +251,11 @@ def cmd_raw(path):
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "page":
         cmd_page(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    elif len(sys.argv) >= 4 and len(sys.argv) % 2 == 0 and sys.argv[1] == "pages":
+        for k in range(2, len(sys.argv), 2):
+            before = len(failures)
+            cmd_page(sys.argv[k], sys.argv[k + 1])
+            failures[before:] = [sys.argv[k] + ": " + f for f in failures[before:]]
     elif len(sys.argv) == 3 and sys.argv[1] == "raw":
         cmd_raw(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "get":

@@ -11,7 +11,7 @@
 #    its bounds (at most 2048 buckets, min <= last <= max, values below
 #    2^width, times inside the input's), UpdateFC ticks, finding markers
 #    on the series of their link, port, VC and type;
-#  - every sample (pcap, text, CSV, lanes VCD), a batch (and -j 2 giving
+#  - every sample (pcap, text, CSV, lanes VCD) and scenario, a batch (and -j 2 giving
 #    the same bytes), input errors as error blocks, -o FILE, -q;
 #  - escaping: a file named "<img src=x onerror=alert(1)>.trace" and a CSV
 #    export whose cells hold markup and U+2028: no "<", ">", "&",
@@ -56,6 +56,41 @@ done
 page_vs_json "overrun.trace --stats" --stats "$s/overrun.trace"
 page_vs_json "lost-completion.trace --stats" --stats "$s/lost-completion.trace"
 
+# every scenario's cases, with their options (tests/test-scenarios.sh):
+# every rule's findings, and their markers on the charts (the pages read
+# by one run of html-check.py)
+mkdir "$t/sc"
+pairs=""
+n=0
+for dir in "$srcdir"/tests/scenarios/*/; do
+	args=""
+	[ -f "$dir/args" ] && args=$(cat "$dir/args")
+	for input_path in "$dir"/fire*.trace "$dir"/fire*.pcap "$dir"/miss*.trace "$dir"/miss*.pcap; do
+		[ -f "$input_path" ] || continue
+		case=$(basename "${input_path%.*}")
+		case_args=$args
+		[ -f "$dir/$case.args" ] && case_args=$(cat "$dir/$case.args")
+		what="$(basename "$dir")/$case"
+		n=$((n + 1))
+		cd "$dir"
+		# shellcheck disable=SC2086
+		run_dllpcheck --format=json $case_args "$(basename "$input_path")"
+		cp "$t/out" "$t/sc/$n.json"
+		json_status=$status
+		# shellcheck disable=SC2086
+		run_dllpcheck --format=html $case_args "$(basename "$input_path")"
+		cp "$t/out" "$t/sc/$n.html"
+		cd - >/dev/null
+		expect_status "$json_status" "$what: the exit status of --format=json"
+		pairs="$pairs $t/sc/$n.html $t/sc/$n.json"
+	done
+done
+# shellcheck disable=SC2086
+if python3 "$check" pages $pairs >"$t/check"; then pass; else
+	fail "the scenarios' pages"
+	sed 's/^/  /' "$t/check" | head -20
+fi
+
 # overrun.trace: its credits charted, the UpdateFC ticked on port U's PH
 # and PD, and the overrun marked on port U's PH series
 run_dllpcheck --format=html "$s/overrun.trace"
@@ -98,6 +133,19 @@ v=$(get "$t/empty.html" "[sorted(inputs[0]), inputs[0]['format'], batch['inputs'
 if python3 "$check" page "$t/empty.html" >"$t/check"; then pass; else
 	fail "an empty input: the page"; cat "$t/check"
 fi
+
+# ---- the style and the script: src/report/html/page.css and page.js, byte
+# for byte (embedded at build time) ----------------------------------------
+v=$(python3 -c '
+import sys
+page = open(sys.argv[1], "rb").read()
+css = open(sys.argv[2], "rb").read()
+js = open(sys.argv[3], "rb").read()
+style = page.split(b"<style>\n", 1)[1].split(b"</style>", 1)[0]
+script = page.rsplit(b"<script>\n", 1)[1].rsplit(b"</script>", 1)[0]
+print(style == css, script == js)
+' "$t/overrun.html" "$srcdir/src/report/html/page.css" "$srcdir/src/report/html/page.js")
+[ "$v" = "True True" ] && pass || fail "the page's style and script are not page.css and page.js: $v"
 
 # ---- -o FILE, -q -----------------------------------------------------------
 run_dllpcheck --format=html -o "$t/o.html" "$s/overrun.trace"

@@ -287,6 +287,18 @@ void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum
 		}
 }
 
+/* The transmitter whose credits a finding is about: the record's sender
+ * (a TLP's), except for the findings at an InitFC or UpdateFC, the rules
+ * fc.adv.* and fc.update.* (rules.md): its sender is the receiver, and
+ * what it advertises is its partner's transmitter's limit. */
+static int credit_owner(const struct finding *f)
+{
+	const char *id = rule_info(f->rule)->id;
+	if (strncmp(id, "fc.adv.", 7) == 0 || strncmp(id, "fc.update.", 10) == 0)
+		return f->port == DIR_DOWN ? DIR_UP : DIR_DOWN;
+	return f->port;
+}
+
 void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
                       uint32_t index)
 {
@@ -300,7 +312,7 @@ void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t 
 		                                          (uint8_t)f->link,
 		                                          (uint8_t)f->vc,
 		                                          (uint8_t)f->credit_type,
-		                                          (uint8_t)f->port };
+		                                          (uint8_t)credit_owner(f) };
 }
 
 static int chart_cmp(const void *pa, const void *pb)

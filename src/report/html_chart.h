@@ -11,8 +11,9 @@
  * bucket is what a bucket of twice the width would have held.
  *
  * The charts of an input: at most HTML_CHARTS_MAX (the rest counted),
- * made when a credit of theirs first holds a value; finding markers at
- * most HTML_FINDINGS_MAX (the findings the page shows). */
+ * made at the first limit (or infinite advertisement) of a credit of
+ * theirs; finding markers at most HTML_FINDINGS_MAX (the findings the
+ * page shows). */
 #ifndef DLLPCHECK_HTML_CHART_H
 #define DLLPCHECK_HTML_CHART_H
 
@@ -105,7 +106,9 @@ void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, un
 void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
                       const struct fc_probe_port *now);
 /* A finding shown as the input's findings[index]: a marker on the series
- * of its link, port, VC and credit type, when it names them all. */
+ * of its link, VC and credit type, when it names them all, of the
+ * transmitter whose credits it is about: the port that sent its record,
+ * or that port's partner for a finding at an InitFC or UpdateFC. */
 void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
                       uint32_t index);
 
