@@ -120,17 +120,26 @@ static void vcd_time(struct vcd_write *w, uint64_t t)
 	w->time_ps = t;
 }
 
+/* The bits value needs (1 for 0). */
+static inline unsigned bit_length(uint64_t v)
+{
+	return v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
+}
+
 /* Writes value (x: unknown) of sig at time t, unless it is the value
- * written last. */
+ * written last.  The hot path of --vcd: a few changes per record. */
 static void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
 {
 	if (x)
 		value = 0;
 	if (sig->code && sig->x == x && sig->value == value)
 		return;
-	if (!sig->code)
+	if (!sig->code) {
 		sig->code = ++w->codes;
-	vcd_time(w, t);
+		sig->code_len = (uint8_t)vcd_code(sig->code - 1, sig->code_str);
+	}
+	if (!w->has_time || t != w->time_ps)
+		vcd_time(w, t);
 	char *p = body_reserve(w, 80);
 	if (sig->width == 1) {
 		*p++ = x ? 'x' : (char)('0' + (value & 1));
@@ -141,15 +150,24 @@ static void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, ui
 		} else {
 			/* the shortest form: a leading 0 or 1 is zero-extended
 			 * [IEEE 1364-2005 18.2.1] */
-			int top = 63;
-			while (top > 0 && !((value >> top) & 1))
-				top--;
-			for (int b = top; b >= 0; b--)
-				*p++ = (char)('0' + ((value >> b) & 1));
+			static const char nibble[16][4] = {
+				"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
+				"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
+			};
+			unsigned n = bit_length(value);
+			unsigned k = (n - 1) / 4; /* the top nibble */
+			unsigned lead = n - 4 * k; /* its digits, the first a 1 */
+			for (unsigned b = lead; b-- > 0;)
+				*p++ = (char)('0' + ((value >> (4 * k + b)) & 1));
+			while (k--) {
+				memcpy(p, nibble[(value >> (4 * k)) & 15], 4);
+				p += 4;
+			}
 		}
 		*p++ = ' ';
 	}
-	p += vcd_code(sig->code - 1, p);
+	memcpy(p, sig->code_str, sizeof(sig->code_str));
+	p += sig->code_len;
 	*p++ = '\n';
 	w->buf_len = (size_t)(p - w->buf);
 	sig->x = x;
@@ -250,14 +268,6 @@ static void on_init(void *ctx, const struct timeline_at *at, unsigned vc, enum l
 	struct vcd_link *l = vcd_link_get(w, at->link);
 	if (l && vc < FC_VC_COUNT)
 		put(w, at->time_ps, &l->port[p].vc[vc].init, state == PROBE_INIT_UNKNOWN, state);
-}
-
-static unsigned bit_length(uint64_t v)
-{
-	unsigned n = 1;
-	while (n < 64 && (v >> n))
-		n++;
-	return n;
 }
 
 static void on_credit(void *ctx, const struct timeline_at *at, unsigned vc, enum link_dir p,
@@ -481,8 +491,7 @@ static void header_scope_end(void *ctx, const char *name, const char *path)
 static void header_var(void *ctx, const struct vcd_var *v, const char *path)
 {
 	(void)path;
-	char code[8];
-	vcd_code(v->sig->code - 1, code);
+	const char *code = v->sig->code_str;
 	if (v->kind == VAR_INTEGER)
 		fprintf(ctx, "$var integer 32 %s %s $end\n", code, v->name);
 	else if (v->sig->width == 1)

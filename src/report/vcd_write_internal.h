@@ -22,6 +22,8 @@ struct vcd_sig {
 	uint32_t code; /* identifier number + 1; 0: never written, not declared */
 	uint8_t width; /* bits (CL, CC: the largest counter width seen) */
 	bool x; /* the value written last is x */
+	uint8_t code_len;
+	char code_str[6]; /* the identifier code (vcd_code()), NUL-terminated */
 	uint64_t value; /* the value written last (integers: two's complement) */
 };
 
