@@ -11,12 +11,20 @@ for the tests: no project code, only IEEE 1364-2005 clause 18.
           printable ASCII 33..126 or declared twice, a path declared twice;
         - a time not greater than the one before (one #t per time);
         - a value change of an undeclared code, wider than its variable, or
-          of a signal already changed at the same time;
+          of a finding's signal already changed at the same time;
         - a value change that writes the value the signal already had.
   vcd-read.py FILE at T PATH...      the values after every change at <= T
   vcd-read.py FILE before T PATH...  the values after every change at < T
       one line per PATH: "PATH VALUE", VALUE decimal (signed for an
       integer), x when unknown, "none" when never written.
+  vcd-read.py FILE names
+      only the header (any VCD, e.g. fst2vcd's): "PATH TYPE WIDTH" sorted.
+  vcd-read.py FILE gtkw GTKW
+      checks the GTKWave save file GTKW against FILE: every trace names a
+      signal of FILE as GTKWave names it (PATH, PATH[W-1:0] for a vector or
+      an integer), every signal is shown, groups are balanced, the findings
+      group comes first, and every _available trace is an analog step in
+      signed decimal.
   vcd-read.py FILE findings JSONL
       checks every finding of dllpcheck's --format=jsonl output JSONL
       against FILE (the same run's --vcd): its rule's pulse is 1 at its
@@ -38,7 +46,7 @@ class Signal:
         self.changes = []  # (time, value string of 0/1/x/z bits)
 
 
-def parse(path):
+def parse(path, header_only=False):
     with open(path, "r", encoding="ascii") as fp:
         text = fp.read()
     lines = text.split("\n")
@@ -123,6 +131,8 @@ def parse(path):
             raise VcdError("line %d: %s in the header" % (ln, tok))
     if header:
         raise VcdError("no $enddefinitions")
+    if header_only:
+        return by_path, 0, 0
     if timescale != "1ps":
         raise VcdError("timescale %r, not 1 ps" % timescale)
     while k < len(tokens):
@@ -162,7 +172,9 @@ def parse(path):
         # left-extension [18.2.1]: 0 and 1 extend with 0, x and z with themselves
         fill = value[0] if value[0] in "xz" else "0"
         value = value.rjust(s.width, fill)
-        if code in seen_at_time:
+        # two records at one time may change a value twice (a glitch in a
+        # viewer), never a finding's pulse (it stays 1)
+        if code in seen_at_time and s.path.startswith("dllpcheck.findings."):
             raise VcdError("line %d: %s changed twice at %d" % (ln, s.path, time))
         seen_at_time.add(code)
         if s.changes and s.changes[-1][1] == value:
@@ -247,13 +259,30 @@ def check_findings(by_path, jsonl):
             return value_of(s, t, when == "before")
 
         pulse = "dllpcheck.findings." + f["rule"].replace(".", "_").replace("-", "_")
-        if get(pulse, "at") != 1:
-            problems.append("%s is %s at %d, not 1" % (pulse, show(get(pulse, "at")), t))
-        rec = get("dllpcheck.findings.record", "at")
-        # several findings at one time: the record is the latest one's
-        same_time = [g["record"] for g in findings if g["time_ps"] == t]
-        if rec not in same_time:
-            problems.append("record %s at %d, not one of %s" % (show(rec), t, same_time))
+        # the pulse, the record and the link at the finding's time, or,
+        # for a finding raised later than its record (a timeout found at
+        # the end), at the first time after it where they all match
+        if t is None:
+            t = 0  # a finding without time: where it was raised
+        rec_sig = by_path.get("dllpcheck.findings.record")
+        candidates = sorted({ct for ct, _ in rec_sig.changes if ct >= t} | {t}) if rec_sig else [t]
+        want_link = f.get("link") if f.get("link") is not None and f.get("link") >= 0 else "x"
+        found = None
+        for ct in candidates:
+            if (by_path.get(pulse) and value_of(by_path[pulse], ct, False) == 1 and
+                    value_of(rec_sig, ct, False) == f["record"] and
+                    value_of(by_path["dllpcheck.findings.link"], ct, False) == want_link):
+                found = ct
+                break
+            # a later finding at the same time may have replaced the record
+            if (ct == t and by_path.get(pulse) and value_of(by_path[pulse], ct, False) == 1 and
+                    value_of(rec_sig, ct, False) in
+                    [g["record"] for g in findings if g["time_ps"] == f["time_ps"]]):
+                found = ct
+                break
+        if found is None:
+            problems.append("no time >= %d where %s is 1, record %s and link %s" %
+                            (t, pulse, f["record"], want_link))
         checks = EVIDENCE.get(f["rule"], [])
         if checks and f.get("link") is not None and f.get("port"):
             ev = f.get("evidence", {})
@@ -303,16 +332,85 @@ def check_findings(by_path, jsonl):
     return bad == 0
 
 
+# GTKWave's trace flags (its analyzer.h)
+TR_SIGNED = 0x400
+TR_ANALOG_STEP = 0x8000
+TR_GRP_BEGIN = 0x800000
+TR_GRP_END = 0x1000000
+
+
+def check_gtkw(by_path, gtkw):
+    names = {}
+    for p, sig in by_path.items():
+        names[p if sig.width == 1 else "%s[%d:0]" % (p, sig.width - 1)] = p
+    problems = []
+    flags = 0
+    depth = 0
+    groups = []
+    shown = set()
+    dumpfile = None
+    with open(gtkw, encoding="utf-8") as fp:
+        for n, line in enumerate(fp, 1):
+            line = line.rstrip("\n")
+            if line.startswith("[dumpfile]"):
+                dumpfile = line.split(None, 1)[1].strip('"')
+            elif line.startswith("[") or line.startswith("*") or not line:
+                continue
+            elif line.startswith("@"):
+                flags = int(line[1:], 16)
+            elif line.startswith("-"):
+                if flags & TR_GRP_BEGIN:
+                    depth += 1
+                    groups.append(line[1:])
+                elif flags & TR_GRP_END:
+                    depth -= 1
+                    if depth < 0:
+                        problems.append("line %d: a group ends that did not begin" % n)
+            else:
+                if line not in names:
+                    problems.append("line %d: %s is no signal of the VCD" % (n, line))
+                    continue
+                shown.add(names[line])
+                if "_available" in line and not (flags & TR_ANALOG_STEP and flags & TR_SIGNED):
+                    problems.append("line %d: %s not an analog signed trace (@%x)" %
+                                    (n, line, flags))
+    if depth:
+        problems.append("%d groups not ended" % depth)
+    if set(by_path) - shown:
+        problems.append("not shown: %s" % sorted(set(by_path) - shown)[:5])
+    if any(p.startswith("dllpcheck.findings.") for p in by_path):
+        if not groups or groups[0] != "findings":
+            problems.append("the first group is %s, not findings" % (groups[:1] or "none"))
+    for p in problems:
+        print("BAD %s" % p)
+    print("gtkw traces %d groups %d dumpfile %s" % (len(shown), len(groups), dumpfile))
+    return not problems
+
+
 def main(argv):
     if len(argv) < 3:
         sys.stderr.write(__doc__)
         return 2
-    try:
-        by_path, times, changes = parse(argv[1])
-    except (VcdError, ValueError, UnicodeDecodeError, OSError) as e:
-        print("%s: %s" % (argv[1], e))
-        return 1
+    if argv[2] == "names":
+        by_path, times, changes = {}, 0, 0
+    else:
+        try:
+            by_path, times, changes = parse(argv[1])
+        except (VcdError, ValueError, UnicodeDecodeError, OSError) as e:
+            print("%s: %s" % (argv[1], e))
+            return 1
     cmd = argv[2]
+    if cmd == "names":
+        try:
+            by_path, _, _ = parse(argv[1], header_only=True)
+        except (VcdError, ValueError, UnicodeDecodeError, OSError) as e:
+            print("%s: %s" % (argv[1], e))
+            return 1
+        for p in sorted(by_path):
+            print("%s %s %d" % (p, by_path[p].vtype, by_path[p].width))
+        return 0
+    if cmd == "gtkw" and len(argv) == 4:
+        return 0 if check_gtkw(by_path, argv[3]) else 1
     if cmd == "check":
         print("signals %d times %d changes %d" % (len(by_path), times, changes))
         for p, s in by_path.items():
