@@ -28,8 +28,8 @@ bool timeline_add_sink(struct timeline *tl, const struct timeline_sink *sink)
 void timeline_free(struct timeline *tl)
 {
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		free(tl->links[i]);
-		tl->links[i] = NULL;
+		free(tl->followed[i]);
+		tl->followed[i] = NULL;
 	}
 }
 
@@ -78,12 +78,12 @@ static void tell_credit(struct timeline *tl, const struct timeline_at *at, unsig
 
 static struct timeline_link *timeline_link_get(struct timeline *tl, unsigned index)
 {
-	struct timeline_link *l = tl->links[index];
+	struct timeline_link *l = tl->followed[index];
 	if (!l) {
 		l = calloc(1, sizeof(*l));
 		if (!l)
 			tl->out_of_memory = true;
-		tl->links[index] = l;
+		tl->followed[index] = l;
 	}
 	return l;
 }
@@ -176,7 +176,8 @@ void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
 	if (!tl->sink_count)
 		return;
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		if ((link >= 0 && (unsigned)link != i) || !m->links[i])
+		struct fc_probe_link exists; /* through the probe, not the model's structures */
+		if ((link >= 0 && (unsigned)link != i) || !fc_probe_link(m, i, &exists))
 			continue;
 		struct timeline_at at = { tl->time_ps, i, NULL };
 		diff(tl, m, &at, 0xFFu);

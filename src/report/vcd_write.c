@@ -192,7 +192,7 @@ static struct vcd_link *vcd_link_get(struct vcd_write *w, unsigned index)
 {
 	if (index >= FC_LINK_COUNT)
 		return NULL;
-	struct vcd_link *l = w->links[index];
+	struct vcd_link *l = w->link_sigs[index];
 	if (l)
 		return l;
 	l = calloc(1, sizeof(*l));
@@ -218,7 +218,7 @@ static struct vcd_link *vcd_link_get(struct vcd_write *w, unsigned index)
 			}
 		}
 	}
-	w->links[index] = l;
+	w->link_sigs[index] = l;
 	return l;
 }
 
@@ -430,7 +430,7 @@ void vcd_walk(const struct vcd_write *w, const struct vcd_walker *walker)
 	walk_var(&k, &w->findings.link, VAR_INTEGER, ROLE_SIGNED, "link");
 	walk_pop(&k);
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		const struct vcd_link *l = w->links[i];
+		const struct vcd_link *l = w->link_sigs[i];
 		if (!l)
 			continue;
 		char link_name[16];
@@ -567,7 +567,7 @@ static void write_header(struct vcd_write *w, FILE *fp)
 static void vcd_free(struct vcd_write *w)
 {
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++)
-		free(w->links[i]);
+		free(w->link_sigs[i]);
 	free(w->vcd_name);
 	free(w->gtkw_name);
 	free(w->input);

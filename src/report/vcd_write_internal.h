@@ -87,7 +87,7 @@ struct vcd_write {
 	bool failed;
 	char error[512]; /* the first error, naming the file */
 	struct vcd_findings findings;
-	struct vcd_link *links[FC_LINK_COUNT];
+	struct vcd_link *link_sigs[FC_LINK_COUNT];
 };
 
 /* The declaration of one signal, as the walk meets it. */
