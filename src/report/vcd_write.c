@@ -78,17 +78,30 @@ unsigned vcd_code(uint32_t n, char *out)
 	return len;
 }
 
+/* Decimal, two digits at a time (a time is a dozen digits, one per
+ * distinct time of the capture). */
 static char *put_u64(char *p, uint64_t v)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+	                            "25262728293031323334353637383940414243444546474849"
+	                            "50515253545556575859606162636465666768697071727374"
+	                            "75767778798081828384858687888990919293949596979899";
 	char tmp[20];
-	unsigned n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	unsigned n = sizeof(tmp);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100);
+		v /= 100;
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * d, 2);
+	}
+	if (v >= 10) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * v, 2);
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	memcpy(p, tmp + n, sizeof(tmp) - n);
+	return p + (sizeof(tmp) - n);
 }
 
 /* ---- time and the findings' pulses ---------------------------------------- */
@@ -126,21 +139,16 @@ static inline unsigned bit_length(uint64_t v)
 	return v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
 }
 
-/* Writes value (x: unknown) of sig at time t, unless it is the value
- * written last.  The hot path of --vcd: a few changes per record. */
-static void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+/* Writes a change of sig at time t (put()). */
+static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
 {
-	if (x)
-		value = 0;
-	if (sig->code && sig->x == x && sig->value == value)
-		return;
 	if (!sig->code) {
 		sig->code = ++w->codes;
 		sig->code_len = (uint8_t)vcd_code(sig->code - 1, sig->code_str);
 	}
 	if (!w->has_time || t != w->time_ps)
 		vcd_time(w, t);
-	char *p = body_reserve(w, 80);
+	char *p = body_reserve(w, 96);
 	if (sig->width == 1) {
 		*p++ = x ? 'x' : (char)('0' + (value & 1));
 	} else {
@@ -148,20 +156,24 @@ static void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, ui
 		if (x) {
 			*p++ = 'x';
 		} else {
-			/* the shortest form: a leading 0 or 1 is zero-extended
-			 * [IEEE 1364-2005 18.2.1] */
+			/* whole nibbles from the top one that is not 0: a
+			 * leading 0 is zero-extended [IEEE 1364-2005 18.2.1] */
 			static const char nibble[16][4] = {
 				"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
 				"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
 			};
-			unsigned n = bit_length(value);
-			unsigned k = (n - 1) / 4; /* the top nibble */
-			unsigned lead = n - 4 * k; /* its digits, the first a 1 */
-			for (unsigned b = lead; b-- > 0;)
-				*p++ = (char)('0' + ((value >> (4 * k + b)) & 1));
-			while (k--) {
+			unsigned k = (bit_length(value) - 1) / 4;
+			char *digits = p;
+			do {
 				memcpy(p, nibble[(value >> (4 * k)) & 15], 4);
 				p += 4;
+			} while (k--);
+			/* never more digits than the variable has bits: the
+			 * extra ones are leading zeros */
+			size_t n = (size_t)(p - digits);
+			if (n > sig->width) {
+				memmove(digits, digits + (n - sig->width), sig->width);
+				p = digits + sig->width;
 			}
 		}
 		*p++ = ' ';
@@ -172,6 +184,18 @@ static void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, ui
 	w->buf_len = (size_t)(p - w->buf);
 	sig->x = x;
 	sig->value = value;
+}
+
+/* Writes value (x: unknown) of sig at time t, unless it is the value
+ * written last.  The hot path of --vcd: a few changes per record, more
+ * values told that did not change. */
+static inline void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+{
+	if (x)
+		value = 0;
+	if (sig->code && sig->x == x && sig->value == value)
+		return;
+	put_change(w, t, sig, x, value);
 }
 
 static void pulses_fall(struct vcd_write *w)
@@ -188,14 +212,10 @@ static void pulses_fall(struct vcd_write *w)
 
 /* ---- the timeline's changes ----------------------------------------------- */
 
-static struct vcd_link *vcd_link_get(struct vcd_write *w, unsigned index)
+/* The signals of a link met for the first time. */
+static struct vcd_link *vcd_link_new(struct vcd_write *w, unsigned index)
 {
-	if (index >= FC_LINK_COUNT)
-		return NULL;
-	struct vcd_link *l = w->link_sigs[index];
-	if (l)
-		return l;
-	l = calloc(1, sizeof(*l));
+	struct vcd_link *l = calloc(1, sizeof(*l));
 	if (!l) {
 		vcd_fail(w, "out of memory for the waveform's signals");
 		return NULL;
@@ -220,6 +240,14 @@ static struct vcd_link *vcd_link_get(struct vcd_write *w, unsigned index)
 	}
 	w->link_sigs[index] = l;
 	return l;
+}
+
+static inline struct vcd_link *vcd_link_get(struct vcd_write *w, unsigned index)
+{
+	if (index >= FC_LINK_COUNT)
+		return NULL;
+	struct vcd_link *l = w->link_sigs[index];
+	return l ? l : vcd_link_new(w, index);
 }
 
 static void on_link_state(void *ctx, const struct timeline_at *at, uint8_t state)
