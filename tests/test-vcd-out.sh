@@ -233,6 +233,13 @@ run_dllpcheck --vcd "$tmpdir/w/x.vcd" --gtkw "$tmpdir/w/in.trace" "$tmpdir/w/in.
 expect_status 2 "--gtkw naming the input"
 cmp -s "$tmpdir/w/in.trace" "$tmpdir/w/in.copy" && pass || fail "--gtkw overwrote its input"
 [ ! -e "$tmpdir/w/x.vcd" ] && pass || fail "--gtkw refused, but the VCD was written"
+run_dllpcheck --vcd "$tmpdir/w/x.vcd" --gtkw "$tmpdir/w/x.vcd" "$samples/overrun.trace"
+expect_status 2 "--gtkw naming the VCD itself"
+[ ! -e "$tmpdir/w/x.vcd" ] && pass || fail "--gtkw naming the VCD: a file was written"
+# a VCD to a device: written in place, no save file beside it
+run_dllpcheck --vcd /dev/null "$samples/overrun.trace"
+expect_status 1 "--vcd /dev/null"
+[ ! -e /dev/null.gtkw ] && pass || fail "--vcd /dev/null wrote /dev/null.gtkw"
 touch "$tmpdir/w/file"
 run_dllpcheck --vcd "$tmpdir/w/file/x.vcd" "$samples/overrun.trace"
 expect_status 2 "--vcd in a place that cannot be written"

@@ -628,6 +628,10 @@ static FILE *body_open(const char *vcd_path)
 struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const char *input,
                                  char *const *inputs, int input_count, char *err, size_t len)
 {
+	if (gtkw_path && strcmp(gtkw_path, path) == 0) {
+		snprintf(err, len, "--gtkw %s: the save file would replace the VCD itself", path);
+		return NULL;
+	}
 	struct vcd_write *w = calloc(1, sizeof(*w));
 	if (!w || !(w->vcd_name = strdup(path)) || !(w->input = strdup(input)) ||
 	    (gtkw_path && !(w->gtkw_name = strdup(gtkw_path)))) {
@@ -642,9 +646,10 @@ struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const 
 		vcd_free(w);
 		return NULL;
 	}
-	/* the temporary file's name: beside the output, whatever link the
-	 * path was */
-	w->body = body_open(w->vcd.tmp ? w->vcd.tmp : path);
+	/* beside the output's temporary file (whatever link the path was);
+	 * for a device or a FIFO written in place (/dev/null), tmpfile() */
+	errno = 0;
+	w->body = w->vcd.tmp ? body_open(w->vcd.tmp) : tmpfile();
 	if (!w->body) {
 		snprintf(err, len, "--vcd %s: cannot write (a temporary file beside it): %s", path,
 		         strerror(errno));
