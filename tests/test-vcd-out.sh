@@ -74,6 +74,15 @@ for f in overrun.trace overrun.pcap overrun-export.csv sim-x4.vcd; do
 	read_back "$out" "$f"
 	expect_grep "$out" "^	input: $samples/$f\$" "$f: the header names the input"
 done
+# an input whose name would end the header's comment ($end) or break its
+# line: escaped as \xNN, the VCD still parses
+hostile="$tmpdir/a \$end
+b.trace"
+cp "$samples/overrun.trace" "$hostile"
+run_dllpcheck --vcd "$tmpdir/hostile.vcd" "$hostile"
+expect_status 1 "an input named with \$end and a newline"
+read_back "$tmpdir/hostile.vcd" "an input named with \$end and a newline"
+expect_grep "$tmpdir/hostile.vcd" '^	input: .*/a \\x24end\\x0ab\.trace$' "the input's name escaped"
 # the three captures of the same story draw the same waveform
 for f in pcap csv; do
 	sed '1,/\$enddefinitions/d' "$tmpdir/fmt-trace.vcd" >"$tmpdir/body.trace"

@@ -25,5 +25,6 @@ Suite *suite_vcd_parse(void);
 Suite *suite_lane_map(void);
 Suite *suite_lane_sample(void);
 Suite *suite_tl_stats(void);
+Suite *suite_vcd_write(void);
 
 #endif
