@@ -91,6 +91,13 @@ for f in pcap csv; do
 		fail "overrun.$f draws another waveform than overrun.trace"
 	fi
 done
+# a VC is drawn once in use: overrun.trace initialises VC0 only (a
+# link-up makes every VC's CC known, 0, without using it)
+if grep -q '^\$scope module vc[1-7] ' "$tmpdir/fmt-trace.vcd"; then
+	fail "overrun.trace: VCs it never used are drawn"
+else
+	expect_grep "$tmpdir/fmt-trace.vcd" '^\$scope module vc0 \$end$' "overrun.trace: VC0 is drawn"
+fi
 mkdir -p tests/vcd-out
 cp "$tmpdir/fmt-trace.vcd" tests/vcd-out/overrun.vcd
 sed 's|^\[dumpfile\] .*|[dumpfile] "overrun.vcd"|' "$tmpdir/fmt-trace.gtkw" \
