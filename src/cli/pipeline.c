@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
@@ -77,18 +78,23 @@ static void picture_path(const char *given, const struct config *cfg, int index,
 	snprintf(buf, len, "%.*s-%d%s", (int)(dot - given), given, index + 1, dot);
 }
 
-/* --gtkw, or the VCD's name with .gtkw for its extension. */
-static void gtkw_path(const struct config *cfg, const char *vcd, int index, char *buf, size_t len)
+/* --gtkw, or the VCD's name with .gtkw for its extension; none (false)
+ * beside a VCD that is a device or a FIFO (--vcd /dev/null). */
+static bool gtkw_path(const struct config *cfg, const char *vcd, int index, char *buf, size_t len)
 {
 	if (cfg->gtkw_path) {
 		picture_path(cfg->gtkw_path, cfg, index, buf, len);
-		return;
+		return true;
 	}
+	struct stat st;
+	if (stat(vcd, &st) == 0 && !S_ISREG(st.st_mode))
+		return false;
 	const char *slash = strrchr(vcd, '/');
 	const char *dot = strrchr(vcd, '.');
 	if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : vcd))
 		dot = vcd + strlen(vcd);
 	snprintf(buf, len, "%.*s.gtkw", (int)(dot - vcd), vcd);
+	return true;
 }
 
 static void input_failed(struct input_result *res, const char *msg)
@@ -110,9 +116,9 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 	if (cfg->vcd_path) {
 		char vpath[4096], gpath[4096];
 		picture_path(cfg->vcd_path, cfg, index, vpath, sizeof(vpath));
-		gtkw_path(cfg, vpath, index, gpath, sizeof(gpath));
-		vcd = vcd_write_open(vpath, gpath, path, cfg->inputs, cfg->input_count, err,
-		                     sizeof(err));
+		bool gtkw = gtkw_path(cfg, vpath, index, gpath, sizeof(gpath));
+		vcd = vcd_write_open(vpath, gtkw ? gpath : NULL, path, cfg->inputs,
+		                     cfg->input_count, err, sizeof(err));
 		if (!vcd) {
 			/* before anything is read or written: run_reader()
 			 * reports it as the input's error */

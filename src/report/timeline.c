@@ -28,8 +28,8 @@ bool timeline_add_sink(struct timeline *tl, const struct timeline_sink *sink)
 void timeline_free(struct timeline *tl)
 {
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		free(tl->links[i]);
-		tl->links[i] = NULL;
+		free(tl->followed[i]);
+		tl->followed[i] = NULL;
 	}
 }
 
@@ -78,12 +78,12 @@ static void tell_credit(struct timeline *tl, const struct timeline_at *at, unsig
 
 static struct timeline_link *timeline_link_get(struct timeline *tl, unsigned index)
 {
-	struct timeline_link *l = tl->links[index];
+	struct timeline_link *l = tl->followed[index];
 	if (!l) {
 		l = calloc(1, sizeof(*l));
 		if (!l)
 			tl->out_of_memory = true;
-		tl->links[index] = l;
+		tl->followed[index] = l;
 	}
 	return l;
 }
@@ -107,15 +107,19 @@ static void diff_link(struct timeline *tl, struct timeline_link *l, const struct
 }
 
 /* A VC is in use once its initialisation began or a credit is known:
- * VCs a capture never uses stay out of the pictures. */
+ * VCs a capture never uses stay out of the pictures.  An epoch's start
+ * makes every VC's CC known (0) without the VC being used: a consumed
+ * count makes it in use only once something was charged. */
 static bool vc_in_use(const struct fc_probe_vc *v)
 {
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		if (v->init[p] != PROBE_INIT_UNKNOWN && v->init[p] != PROBE_INIT_IDLE)
 			return true;
-		for (unsigned ct = 0; ct < CT_COUNT; ct++)
-			if (v->credit[p][ct].limit_known || v->credit[p][ct].consumed_known)
+		for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+			const struct fc_probe_credit *c = &v->credit[p][ct];
+			if (c->limit_known || (c->consumed_known && c->consumed != 0))
 				return true;
+		}
 	}
 	return false;
 }
@@ -172,7 +176,8 @@ void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
 	if (!tl->sink_count)
 		return;
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		if ((link >= 0 && (unsigned)link != i) || !m->links[i])
+		struct fc_probe_link exists; /* through the probe, not the model's structures */
+		if ((link >= 0 && (unsigned)link != i) || !fc_probe_link(m, i, &exists))
 			continue;
 		struct timeline_at at = { tl->time_ps, i, NULL };
 		diff(tl, m, &at, 0xFFu);
@@ -183,9 +188,9 @@ void timeline_finding(struct timeline *tl, const struct finding *f)
 {
 	if (!tl->sink_count)
 		return;
-	uint64_t t = f->has_time ? f->time_ps : tl->time_ps;
-	if (tl->has_time && t < tl->time_ps)
-		t = tl->time_ps;
+	/* a finding's time ahead of the records' (a malformed record's) moves
+	 * the timeline on: the changes after it are drawn no earlier */
+	uint64_t t = f->has_time ? timeline_time(tl, f->time_ps) : tl->time_ps;
 	for (unsigned s = 0; s < tl->sink_count; s++)
 		if (tl->sinks[s].finding)
 			tl->sinks[s].finding(tl->sinks[s].ctx, f, t);

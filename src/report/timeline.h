@@ -59,7 +59,7 @@ struct timeline {
 	unsigned sink_count;
 	bool has_time;
 	uint64_t time_ps; /* the latest time seen */
-	struct timeline_link *links[FC_LINK_COUNT];
+	struct timeline_link *followed[FC_LINK_COUNT]; /* a link's values as told */
 	bool out_of_memory; /* a link could not be followed: the pictures are incomplete */
 };
 

@@ -27,5 +27,6 @@ Suite *suite_lane_sample(void);
 Suite *suite_tl_stats(void);
 Suite *suite_timeline(void);
 Suite *suite_html(void);
+Suite *suite_vcd_write(void);
 
 #endif
