@@ -39,6 +39,24 @@ static uint8_t probe_init(const struct fc_vc *v, const struct fc_port_vc *pv)
 	return pv->fi1 ? PROBE_INIT_FC_INIT2 : PROBE_INIT_FC_INIT1;
 }
 
+void fc_probe_credit(const struct fc_model *m, unsigned index, unsigned vc, enum link_dir port,
+                     enum credit_type ct, struct fc_probe_credit *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct fc_link *link = m->links[index];
+	if (link && vc < FC_VC_COUNT)
+		probe_credit(link, &link->vc[vc].port[port].credit[ct], out);
+}
+
+void fc_probe_init(const struct fc_model *m, unsigned index, unsigned vc, uint8_t init[DIR_COUNT])
+{
+	const struct fc_link *link = m->links[index];
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		init[p] = link && vc < FC_VC_COUNT
+		                  ? probe_init(&link->vc[vc], &link->vc[vc].port[p])
+		                  : PROBE_INIT_UNKNOWN;
+}
+
 void fc_probe_vc(const struct fc_model *m, unsigned index, unsigned vc, struct fc_probe_vc *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -101,31 +119,53 @@ bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_lin
 	return true;
 }
 
-unsigned fc_probe_vcs_touched(const struct fc_model *m, const struct packet *pkt, bool fit)
+static uint16_t class_credits(enum link_dir port, enum fc_class cls)
+{
+	return (uint16_t)((1u << (port * CT_COUNT + ct_hdr(cls))) |
+	                  (1u << (port * CT_COUNT + ct_data(cls))));
+}
+
+void fc_probe_touched(const struct fc_model *m, const struct packet *pkt, bool fit,
+                      struct fc_probe_touch *out)
 {
 	const struct record *rec = pkt->rec;
-	if (rec->kind == REC_EVENT || packet_damaged(pkt))
-		return 0xFFu;
-	if (rec->kind == REC_TLP) {
-		/* an intact TLP charges, and completes the receiver's
-		 * initialisation, on its own VC only; a nullified one changes
-		 * nothing; a malformed one (tc may not be read) is taken as
-		 * touching every VC, to be safe */
-		if (pkt->u.tlp.lcrc == CRC_NULLIFIED)
-			return 0;
-		return !fit ? 0xFFu : 1u << fc_vc_of_tc(m, pkt->u.tlp.tc);
+	out->vcs = 0;
+	out->one_vc = false;
+	if (rec->kind == REC_EVENT || packet_damaged(pkt)) {
+		out->vcs = 0xFFu;
+		return;
 	}
-	switch (pkt->u.dllp.type) {
+	if (rec->kind == REC_TLP) {
+		/* a nullified TLP changes nothing; a malformed one (its TC and
+		 * class may not be read) is taken as touching every VC */
+		const struct tlp *t = &pkt->u.tlp;
+		if (t->lcrc == CRC_NULLIFIED)
+			return;
+		if (!fit) {
+			out->vcs = 0xFFu;
+			return;
+		}
+		out->one_vc = true;
+		out->vc = (uint8_t)fc_vc_of_tc(m, t->tc);
+		out->credits = class_credits(rec->dir, t->fc_class);
+		return;
+	}
+	const struct dllp *d = &pkt->u.dllp;
+	switch (d->type) {
 	case DLLP_UPDATEFC:
-		return 1u << (pkt->u.dllp.vc & 7u);
+		out->one_vc = true;
+		out->vc = d->vc & 7u;
+		out->credits = class_credits(partner_of(rec->dir), d->fc_class);
+		return;
 	case DLLP_ACK:
 	case DLLP_NAK:
 	case DLLP_PM_ENTER_L1:
 	case DLLP_PM_ENTER_L23:
 	case DLLP_PM_AS_REQUEST_L1:
 	case DLLP_PM_REQUEST_ACK:
-		return 0;
+		return;
 	default:
-		return 0xFFu; /* InitFCs (which may join or start an epoch), the rest */
+		out->vcs = 0xFFu; /* InitFCs (which may join or start an epoch), the rest */
+		return;
 	}
 }

@@ -110,7 +110,7 @@ static void diff_link(struct timeline *tl, struct timeline_link *l, const struct
  * VCs a capture never uses stay out of the pictures.  An epoch's start
  * makes every VC's CC known (0) without the VC being used: a consumed
  * count makes it in use only once something was charged. */
-static bool vc_in_use(const struct fc_probe_vc *v)
+bool timeline_vc_in_use(const struct fc_probe_vc *v)
 {
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		if (v->init[p] != PROBE_INIT_UNKNOWN && v->init[p] != PROBE_INIT_IDLE)
@@ -131,7 +131,7 @@ static void diff_vc(struct timeline *tl, struct timeline_link *l, const struct f
 	fc_probe_vc(m, at->link, vc, &now);
 	bool first = !(l->vc_in_use & (1u << vc));
 	if (first) {
-		if (!vc_in_use(&now))
+		if (!timeline_vc_in_use(&now))
 			return;
 		l->vc_in_use |= (uint8_t)(1u << vc);
 	} else if (memcmp(&now, &l->vc[vc], sizeof(now)) == 0) {
@@ -150,16 +150,50 @@ static void diff_vc(struct timeline *tl, struct timeline_link *l, const struct f
 	l->vc[vc] = now;
 }
 
+/* A record that touched only some credits of one VC (fc_probe_touched):
+ * those and the VC's init states are probed, not the whole VC (an intact
+ * TLP or an UpdateFC, most records, change two credits).  Until the VC is
+ * in use the whole of it is looked at, to tell when it comes in use. */
+static void diff_vc_part(struct timeline *tl, struct timeline_link *l, const struct fc_model *m,
+                         const struct timeline_at *at, unsigned vc, unsigned credits)
+{
+	if (!(l->vc_in_use & (1u << vc))) {
+		diff_vc(tl, l, m, at, vc);
+		return;
+	}
+	struct fc_probe_vc *was = &l->vc[vc];
+	uint8_t init[DIR_COUNT];
+	fc_probe_init(m, at->link, vc, init);
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		if (init[p] != was->init[p]) {
+			was->init[p] = init[p];
+			tell_init(tl, at, vc, (enum link_dir)p, init[p]);
+		}
+	for (; credits; credits &= credits - 1) {
+		unsigned bit = (unsigned)__builtin_ctz(credits);
+		enum link_dir p = (enum link_dir)(bit / CT_COUNT);
+		enum credit_type ct = (enum credit_type)(bit % CT_COUNT);
+		struct fc_probe_credit now;
+		fc_probe_credit(m, at->link, vc, p, ct, &now);
+		if (memcmp(&now, &was->credit[p][ct], sizeof(now)) != 0) {
+			memcpy(&was->credit[p][ct], &now, sizeof(now));
+			tell_credit(tl, at, vc, p, ct, &now);
+		}
+	}
+}
+
 static void diff(struct timeline *tl, const struct fc_model *m, const struct timeline_at *at,
-                 unsigned vcs)
+                 const struct fc_probe_touch *touch)
 {
 	struct timeline_link *l = timeline_link_get(tl, at->link);
 	if (!l)
 		return;
 	diff_link(tl, l, m, at);
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
-		if (vcs & (1u << vc))
+		if (touch->vcs & (1u << vc))
 			diff_vc(tl, l, m, at, vc);
+	if (touch->one_vc && !(touch->vcs & (1u << touch->vc)))
+		diff_vc_part(tl, l, m, at, touch->vc, touch->credits);
 }
 
 void timeline_record(struct timeline *tl, const struct fc_model *m, const struct packet *pkt,
@@ -168,7 +202,9 @@ void timeline_record(struct timeline *tl, const struct fc_model *m, const struct
 	if (!tl->sink_count)
 		return;
 	struct timeline_at at = { timeline_time(tl, pkt->rec->time_ps), pkt->rec->link, pkt };
-	diff(tl, m, &at, fc_probe_vcs_touched(m, pkt, fit));
+	struct fc_probe_touch touch;
+	fc_probe_touched(m, pkt, fit, &touch);
+	diff(tl, m, &at, &touch);
 }
 
 void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
@@ -180,7 +216,8 @@ void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
 		if ((link >= 0 && (unsigned)link != i) || !fc_probe_link(m, i, &exists))
 			continue;
 		struct timeline_at at = { tl->time_ps, i, NULL };
-		diff(tl, m, &at, 0xFFu);
+		static const struct fc_probe_touch every_vc = { .vcs = 0xFFu };
+		diff(tl, m, &at, &every_vc);
 	}
 }
 

@@ -82,4 +82,8 @@ void timeline_finding(struct timeline *tl, const struct finding *f);
 void timeline_finish(struct timeline *tl, const struct fc_model *m);
 void timeline_free(struct timeline *tl);
 
+/* Whether a VC is in the pictures: its initialisation began or a credit
+ * of it is known (other than the CC = 0 every epoch start sets). */
+bool timeline_vc_in_use(const struct fc_probe_vc *v);
+
 #endif

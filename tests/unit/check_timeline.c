@@ -93,18 +93,6 @@ static void on_end(void *ctx, uint64_t ps)
 	t->ends++;
 }
 
-static bool probe_in_use(const struct fc_probe_vc *v)
-{
-	for (unsigned p = 0; p < DIR_COUNT; p++) {
-		if (v->init[p] != PROBE_INIT_UNKNOWN && v->init[p] != PROBE_INIT_IDLE)
-			return true;
-		for (unsigned ct = 0; ct < CT_COUNT; ct++)
-			if (v->credit[p][ct].limit_known || v->credit[p][ct].consumed_known)
-				return true;
-	}
-	return false;
-}
-
 /* Every value of the model now equals the one told last. */
 static void compare_all(const struct told *t, const struct fc_model *m, uint64_t record_no)
 {
@@ -125,7 +113,7 @@ static void compare_all(const struct told *t, const struct fc_model *m, uint64_t
 			fc_probe_vc(m, i, vc, &v);
 			bool told = t->vc_told[i] & (1u << vc);
 			if (!told) {
-				ck_assert_msg(!probe_in_use(&v),
+				ck_assert_msg(!timeline_vc_in_use(&v),
 				              "%s record %llu: link %u VC%u in use, never told",
 				              t->input, (unsigned long long)record_no, i, vc);
 				continue;
