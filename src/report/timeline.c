@@ -162,13 +162,18 @@ static void diff_vc_part(struct timeline *tl, struct timeline_link *l, const str
 		return;
 	}
 	struct fc_probe_vc *was = &l->vc[vc];
-	uint8_t init[DIR_COUNT];
-	fc_probe_init(m, at->link, vc, init);
-	for (unsigned p = 0; p < DIR_COUNT; p++)
-		if (init[p] != was->init[p]) {
-			was->init[p] = init[p];
-			tell_init(tl, at, vc, (enum link_dir)p, init[p]);
-		}
+	/* complete stays complete until an epoch starts or a damaged packet
+	 * is seen, and those touch every VC */
+	if (was->init[DIR_DOWN] != PROBE_INIT_COMPLETE ||
+	    was->init[DIR_UP] != PROBE_INIT_COMPLETE) {
+		uint8_t init[DIR_COUNT];
+		fc_probe_init(m, at->link, vc, init);
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			if (init[p] != was->init[p]) {
+				was->init[p] = init[p];
+				tell_init(tl, at, vc, (enum link_dir)p, init[p]);
+			}
+	}
 	for (; credits; credits &= credits - 1) {
 		unsigned bit = (unsigned)__builtin_ctz(credits);
 		enum link_dir p = (enum link_dir)(bit / CT_COUNT);
@@ -189,9 +194,8 @@ static void diff(struct timeline *tl, const struct fc_model *m, const struct tim
 	if (!l)
 		return;
 	diff_link(tl, l, m, at);
-	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
-		if (touch->vcs & (1u << vc))
-			diff_vc(tl, l, m, at, vc);
+	for (unsigned vcs = touch->vcs; vcs; vcs &= vcs - 1)
+		diff_vc(tl, l, m, at, (unsigned)__builtin_ctz(vcs));
 	if (touch->one_vc && !(touch->vcs & (1u << touch->vc)))
 		diff_vc_part(tl, l, m, at, touch->vc, touch->credits);
 }
