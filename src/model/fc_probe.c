@@ -71,7 +71,7 @@ void fc_probe_vc(const struct fc_model *m, unsigned index, unsigned vc, struct f
 	}
 }
 
-static uint8_t probe_link_state(const struct fc_link *link)
+static uint8_t link_state(const struct fc_link *link)
 {
 	if (link->down)
 		return PROBE_LINK_DOWN;
@@ -93,13 +93,19 @@ static uint8_t probe_link_state(const struct fc_link *link)
 	                                                                : PROBE_LINK_INIT;
 }
 
+uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index)
+{
+	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
+	return link ? link_state(link) : PROBE_LINK_UNKNOWN;
+}
+
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out)
 {
 	memset(out, 0, sizeof(*out));
 	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
 	if (!link)
 		return false;
-	out->state = probe_link_state(link);
+	out->state = link_state(link);
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		struct fc_probe_port *pp = &out->port[p];
 		const struct dl_port *dl = &link->dl[p];
@@ -129,6 +135,7 @@ void fc_probe_touched(const struct fc_model *m, const struct packet *pkt, bool f
                       struct fc_probe_touch *out)
 {
 	const struct record *rec = pkt->rec;
+	out->ports = true;
 	out->vcs = 0;
 	out->one_vc = false;
 	if (rec->kind == REC_EVENT || packet_damaged(pkt)) {
@@ -153,16 +160,19 @@ void fc_probe_touched(const struct fc_model *m, const struct packet *pkt, bool f
 	const struct dllp *d = &pkt->u.dllp;
 	switch (d->type) {
 	case DLLP_UPDATEFC:
+		out->ports = false;
 		out->one_vc = true;
 		out->vc = d->vc & 7u;
 		out->credits = class_credits(partner_of(rec->dir), d->fc_class);
 		return;
 	case DLLP_ACK:
 	case DLLP_NAK:
+		return;
 	case DLLP_PM_ENTER_L1:
 	case DLLP_PM_ENTER_L23:
 	case DLLP_PM_AS_REQUEST_L1:
 	case DLLP_PM_REQUEST_ACK:
+		out->ports = false;
 		return;
 	default:
 		out->vcs = 0xFFu; /* InitFCs (which may join or start an epoch), the rest */

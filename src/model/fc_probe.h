@@ -73,6 +73,8 @@ struct fc_probe_link {
 /* The link-wide values of link index; false when the capture had no
  * record on it. */
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out);
+/* Only its state (enum fc_probe_link_state), of a link that exists. */
+uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index);
 
 /* The values of one VC of link index (the link must exist: a true
  * fc_probe_link). */
@@ -89,6 +91,8 @@ void fc_probe_init(const struct fc_model *m, unsigned index, unsigned vc, uint8_
  * which any record may change): whole VCs, or, for the common records,
  * a few credits of one VC and its ports' init states. */
 struct fc_probe_touch {
+	bool ports; /* the ports' values (struct fc_probe_port); the link's
+	             * state may change at any record */
 	uint8_t vcs; /* a bit per VC any of whose values may have changed */
 	bool one_vc; /* and vc's init states and the credits below */
 	uint8_t vc;
@@ -98,8 +102,9 @@ struct fc_probe_touch {
 /* An intact TLP charges its sender's header and data types of its class
  * on its VC and may complete its receiver's initialisation there; an
  * UpdateFC sets two limits of its receiver's transmitter on its VC and
- * may complete the receiver's initialisation; Acks, Naks and PM DLLPs
- * touch no VC; anything that may start, join or end an epoch or leave
+ * may complete the receiver's initialisation (neither changes the
+ * ports' values but for an intact TLP's sequence number and requests);
+ * Acks and Naks touch no VC, PM DLLPs no VC and no port; anything that may start, join or end an epoch or leave
  * counters uncertain (InitFCs, events, damaged or malformed records)
  * touches every VC.  Call it after fc_model_apply(pkt, fit). */
 void fc_probe_touched(const struct fc_model *m, const struct packet *pkt, bool fit,

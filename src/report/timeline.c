@@ -193,7 +193,15 @@ static void diff(struct timeline *tl, const struct fc_model *m, const struct tim
 	struct timeline_link *l = timeline_link_get(tl, at->link);
 	if (!l)
 		return;
-	diff_link(tl, l, m, at);
+	if (touch->ports || !l->told) {
+		diff_link(tl, l, m, at);
+	} else {
+		uint8_t state = fc_probe_link_state(m, at->link);
+		if (state != l->link.state) {
+			l->link.state = state;
+			tell_link_state(tl, at, state);
+		}
+	}
 	for (unsigned vcs = touch->vcs; vcs; vcs &= vcs - 1)
 		diff_vc(tl, l, m, at, (unsigned)__builtin_ctz(vcs));
 	if (touch->one_vc && !(touch->vcs & (1u << touch->vc)))
@@ -220,7 +228,7 @@ void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
 		if ((link >= 0 && (unsigned)link != i) || !fc_probe_link(m, i, &exists))
 			continue;
 		struct timeline_at at = { tl->time_ps, i, NULL };
-		static const struct fc_probe_touch every_vc = { .vcs = 0xFFu };
+		static const struct fc_probe_touch every_vc = { .ports = true, .vcs = 0xFFu };
 		diff(tl, m, &at, &every_vc);
 	}
 }
