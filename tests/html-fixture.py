@@ -38,8 +38,11 @@ def esc(obj):
 def page(srcdir, run, inputs, batch):
     with open(os.path.join(srcdir, "src/report/html/page.css"), encoding="utf-8") as f:
         css = f.read()
-    with open(os.path.join(srcdir, "src/report/html/page.js"), encoding="utf-8") as f:
-        js = f.read()
+    js = "(function () {\n"
+    for part in ("page.js", "page_charts.js", "page_summary.js"):  # as Makefile.am builds it
+        with open(os.path.join(srcdir, "src/report/html", part), encoding="utf-8") as f:
+            js += f.read()
+    js += "})();\n"
     out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">\n'
            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
            'script-src \'unsafe-inline\'; style-src \'unsafe-inline\'; img-src data:">\n'

@@ -134,17 +134,19 @@ if python3 "$check" page "$t/empty.html" >"$t/check"; then pass; else
 	fail "an empty input: the page"; cat "$t/check"
 fi
 
-# ---- the style and the script: src/report/html/page.css and page.js, byte
-# for byte (embedded at build time) ----------------------------------------
+# ---- the style and the script: src/report/html/page.css and page.js,
+# page_charts.js, page_summary.js in a function, byte for byte (embedded at
+# build time) ---------------------------------------------------------------
 v=$(python3 -c '
 import sys
 page = open(sys.argv[1], "rb").read()
 css = open(sys.argv[2], "rb").read()
-js = open(sys.argv[3], "rb").read()
+js = b"(function () {\n" + b"".join(open(f, "rb").read() for f in sys.argv[3:]) + b"})();\n"
 style = page.split(b"<style>\n", 1)[1].split(b"</style>", 1)[0]
 script = page.rsplit(b"<script>\n", 1)[1].rsplit(b"</script>", 1)[0]
 print(style == css, script == js)
-' "$t/overrun.html" "$srcdir/src/report/html/page.css" "$srcdir/src/report/html/page.js")
+' "$t/overrun.html" "$srcdir/src/report/html/page.css" "$srcdir/src/report/html/page.js" \
+	"$srcdir/src/report/html/page_charts.js" "$srcdir/src/report/html/page_summary.js")
 [ "$v" = "True True" ] && pass || fail "the page's style and script are not page.css and page.js: $v"
 
 # ---- -o FILE, -q -----------------------------------------------------------
