@@ -59,7 +59,6 @@ def parse(path, header_only=False):
     changes = 0
     seen_at_time = set()
     timescale = None
-    i = 0
     # the header: tokens up to $enddefinitions
     tokens = []
     lineno_of = []
