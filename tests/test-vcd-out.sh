@@ -264,6 +264,43 @@ expect_grep "$tmpdir/err" "$tmpdir/w/file/x.vcd" "the message names the VCD"
 printf '%s\n' empty.trace file in.copy in.trace >"$tmpdir/ls.expected"
 compare_golden "$tmpdir/ls.expected" "$tmpdir/ls" "nothing left behind by refused runs"
 
+# ---- 6. what a review found: stale credits after a port-reset, outputs that
+# are one file, a device for a batch, credits known at the first record, two
+# findings at one time -------------------------------------------------------
+head -n 14 "$srcdir/samples/overrun.trace" >"$tmpdir/reset.trace"
+printf '2us down EVENT port-reset\n3us up TLP MWr32 seq=1 len=16\n4us up TLP MWr32 seq=2 len=16\n' \
+	>>"$tmpdir/reset.trace"
+"$DLLPCHECK" -q --vcd "$tmpdir/reset.vcd" "$tmpdir/reset.trace" || true
+v=$(python3 "$reader" "$tmpdir/reset.vcd" before 2000000 dllpcheck.link0.port_up.vc0.PH_available)
+[ "$v" = "dllpcheck.link0.port_up.vc0.PH_available 4" ] && pass ||
+	fail "before the port-reset: $v"
+v=$(python3 "$reader" "$tmpdir/reset.vcd" at 4000000 dllpcheck.link0.port_up.vc0.PH_available \
+	dllpcheck.link0.port_up.vc0.PH_CC dllpcheck.link0.state | tr '\n' ' ')
+[ "$v" = "dllpcheck.link0.port_up.vc0.PH_available x dllpcheck.link0.port_up.vc0.PH_CC x dllpcheck.link0.state x " ] &&
+	pass || fail "after a port-reset the credits are stale, not known: $v"
+for clash in "-o $tmpdir/same.out --vcd $tmpdir/same.out" \
+	"--vcd $tmpdir/x.vcd --gtkw $tmpdir/./x.vcd" "-o $tmpdir/o.gtkw --vcd $tmpdir/o.vcd"; do
+	# shellcheck disable=SC2086
+	rc=0
+	"$DLLPCHECK" $clash "$tmpdir/reset.trace" >/dev/null 2>"$tmpdir/err" || rc=$?
+	[ $rc = 2 ] && grep -q "would be one file" "$tmpdir/err" && pass ||
+		fail "$clash: status $rc, $(cat "$tmpdir/err")"
+done
+[ ! -e "$tmpdir/same.out" ] && [ ! -e "$tmpdir/x.vcd" ] && pass ||
+	fail "a refused run wrote a file"
+rc=0
+"$DLLPCHECK" -q --vcd /dev/null "$tmpdir/reset.trace" "$srcdir/samples/overrun.trace" || rc=$?
+[ $rc = 1 ] && [ ! -e /dev/null-1 ] && [ ! -e /dev/null-1.gtkw ] && pass ||
+	fail "--vcd /dev/null for a batch: a file beside the device"
+"$DLLPCHECK" -q --vcd "$tmpdir/given.vcd" --initial-credits=down:1:PH=2 \
+	"$srcdir/tests/golden/tlp-classes.trace" || true
+v=$(python3 "$reader" "$tmpdir/given.vcd" at 1000000 dllpcheck.link0.port_up.vc1.PH_CL)
+[ "$v" = "dllpcheck.link0.port_up.vc1.PH_CL 2" ] && pass ||
+	fail "credits given by option are not drawn from the first record: $v"
+# that capture has findings at one time: record and link change once there
+python3 "$reader" "$tmpdir/given.vcd" check >"$tmpdir/check" && pass ||
+	{ fail "findings at one time: the VCD does not parse"; head -3 "$tmpdir/check"; }
+
 # ---- 5. memory independent of the capture's length ------------------------------
 # peak RSS with --vcd, and what --vcd adds to the analysis's own, at two
 # lengths: the VCD grows six-fold, its memory not

@@ -273,10 +273,14 @@ def check_findings(by_path, jsonl):
                     value_of(by_path["dllpcheck.findings.link"], ct, False) == want_link):
                 found = ct
                 break
-            # a later finding at the same time may have replaced the record
-            if (ct == t and by_path.get(pulse) and value_of(by_path[pulse], ct, False) == 1 and
+            # record and link hold the first finding drawn at a time: an
+            # earlier finding at the same time (or, for one without a time,
+            # drawn where it was raised, any other) may hold them
+            if (by_path.get(pulse) and value_of(by_path[pulse], ct, False) == 1 and
+                    (ct == t or f["time_ps"] is None) and
                     value_of(rec_sig, ct, False) in
-                    [g["record"] for g in findings if g["time_ps"] == f["time_ps"]]):
+                    [g["record"] for g in findings
+                     if f["time_ps"] is None or g["time_ps"] == f["time_ps"]]):
                 found = ct
                 break
         if found is None:

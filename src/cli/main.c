@@ -15,6 +15,7 @@
 #include "cli/cli_parse.h"
 #include "cli/config.h"
 #include "cli/dump_columns.h"
+#include "cli/picture_paths.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
@@ -603,11 +604,16 @@ int main(int argc, char **argv)
 	if (cfg.mode == MODE_WRITE_PCAP)
 		return write_pcap(&cfg);
 
+	/* no two outputs of the run one file (-o, --vcd, --gtkw) */
+	char err[600];
+	if (!picture_paths_check(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		return EXIT_ERROR;
+	}
 	/* -o FILE: never an input; replaced only by a complete report (one
 	 * that tells of an input error included) */
 	FILE *out = stdout;
 	struct out_file of = { 0 };
-	char err[600];
 	if (cfg.output_path) {
 		if (!out_file_open(&of, cfg.output_path, "-o", false, cfg.inputs, cfg.input_count,
 		                   err, sizeof(err))) {

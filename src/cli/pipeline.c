@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "cli/picture_paths.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
 #include "report/report_html.h"
@@ -41,7 +41,7 @@ static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
 	                 bad->kind == REC_DLLP || bad->kind == REC_TLP ? bad->kind : 0,
 	                 bad->lost_span ? FC_DAMAGED_MANY : 1);
 	if (pass->timeline)
-		timeline_damaged(pass->timeline, pass->model, link);
+		timeline_damaged(pass->timeline, pass->model, link, bad->has_time, bad->time_ps);
 }
 
 /* ... and the timeline after it, when something is drawn. */
@@ -59,42 +59,6 @@ static void drawn_emit(void *ctx, const struct finding *f)
 	if (pass->emit)
 		pass->emit(pass->emit_ctx, f);
 	timeline_finding(pass->timeline, f);
-}
-
-/* The --vcd (or --gtkw) file of input index: the path as given for a
- * single input; for a batch, "-N" (1-based) before the extension
- * ("run.vcd" -> "run-2.vcd"), so that inputs never share a file. */
-static void picture_path(const char *given, const struct config *cfg, int index, char *buf,
-                         size_t len)
-{
-	if (cfg->input_count <= 1) {
-		snprintf(buf, len, "%s", given);
-		return;
-	}
-	const char *slash = strrchr(given, '/');
-	const char *dot = strrchr(given, '.');
-	if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : given))
-		dot = given + strlen(given);
-	snprintf(buf, len, "%.*s-%d%s", (int)(dot - given), given, index + 1, dot);
-}
-
-/* --gtkw, or the VCD's name with .gtkw for its extension; none (false)
- * beside a VCD that is a device or a FIFO (--vcd /dev/null). */
-static bool gtkw_path(const struct config *cfg, const char *vcd, int index, char *buf, size_t len)
-{
-	if (cfg->gtkw_path) {
-		picture_path(cfg->gtkw_path, cfg, index, buf, len);
-		return true;
-	}
-	struct stat st;
-	if (stat(vcd, &st) == 0 && !S_ISREG(st.st_mode))
-		return false;
-	const char *slash = strrchr(vcd, '/');
-	const char *dot = strrchr(vcd, '.');
-	if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : vcd))
-		dot = vcd + strlen(vcd);
-	snprintf(buf, len, "%.*s.gtkw", (int)(dot - vcd), vcd);
-	return true;
 }
 
 static void input_failed(struct input_result *res, const char *msg)
@@ -115,8 +79,8 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 	struct vcd_write *vcd = NULL;
 	if (cfg->vcd_path) {
 		char vpath[4096], gpath[4096];
-		picture_path(cfg->vcd_path, cfg, index, vpath, sizeof(vpath));
-		bool gtkw = gtkw_path(cfg, vpath, index, gpath, sizeof(gpath));
+		bool gtkw;
+		picture_paths(cfg, index, vpath, sizeof(vpath), gpath, sizeof(gpath), &gtkw);
 		vcd = vcd_write_open(vpath, gtkw ? gpath : NULL, path, cfg->inputs,
 		                     cfg->input_count, err, sizeof(err));
 		if (!vcd) {

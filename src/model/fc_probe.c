@@ -9,15 +9,18 @@
 static void probe_credit(const struct fc_link *link, const struct fc_credit *c,
                          struct fc_probe_credit *out)
 {
-	(void)link;
-	out->limit_known = c->limit_known;
-	out->consumed_known = c->consumed_known;
-	out->infinite = c->infinite && c->infinite_known;
-	out->available_known = fc_credit_tracked(c);
+	/* after a port-reset one port's credit state restarted and the
+	 * other's did not: until the link re-initialises, neither CL nor CC
+	 * of the model is what both ports hold [6.3; fc.reset.stale-credits] */
+	bool stale = link->port_reset_pending;
+	out->limit_known = c->limit_known && !stale;
+	out->consumed_known = c->consumed_known && !stale;
+	out->infinite = c->infinite && c->infinite_known && !stale;
+	out->available_known = fc_credit_tracked(c) && !stale;
 	out->limit_uncertain = c->limit_uncertain;
 	out->width = c->width;
-	out->limit = c->limit_known ? c->limit : 0;
-	out->consumed = c->consumed_known ? c->consumed : 0;
+	out->limit = out->limit_known ? c->limit : 0;
+	out->consumed = out->consumed_known ? c->consumed : 0;
 	out->available = out->available_known ? fc_credit_available(c) : 0;
 }
 
@@ -75,6 +78,8 @@ static uint8_t link_state(const struct fc_link *link)
 {
 	if (link->down)
 		return PROBE_LINK_DOWN;
+	if (link->port_reset_pending)
+		return PROBE_LINK_UNKNOWN; /* a port restarted: its state is not seen */
 	if (link->pm_inactive)
 		return PROBE_LINK_L1;
 	const struct fc_vc *v0 = &link->vc[0];

@@ -26,7 +26,8 @@ enum fc_probe_init {
 
 /* The link as the capture shows it. */
 enum fc_probe_link_state {
-	PROBE_LINK_UNKNOWN = 0, /* nothing seen yet */
+	PROBE_LINK_UNKNOWN = 0, /* nothing seen yet, or a port-reset since the
+	                         * link's last initialisation */
 	PROBE_LINK_DOWN, /* a link-down or hot-reset event, nothing after */
 	PROBE_LINK_INIT, /* an epoch began and VC0 is not complete at both ports */
 	PROBE_LINK_ACTIVE, /* VC0 complete at both ports, or traffic of a
@@ -36,6 +37,8 @@ enum fc_probe_link_state {
 };
 
 /* One credit type of one transmitter on one VC. */
+/* After a port-reset event, until the link re-initialises, no credit is
+ * known (fc.reset.stale-credits: the two ports' states disagree). */
 struct fc_probe_credit {
 	bool limit_known, consumed_known;
 	bool infinite; /* advertised infinite at init */

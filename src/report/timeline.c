@@ -187,12 +187,18 @@ static void diff_vc_part(struct timeline *tl, struct timeline_link *l, const str
 	}
 }
 
+static const struct fc_probe_touch every_vc = { .ports = true, .vcs = 0xFFu };
+
 static void diff(struct timeline *tl, const struct fc_model *m, const struct timeline_at *at,
                  const struct fc_probe_touch *touch)
 {
 	struct timeline_link *l = timeline_link_get(tl, at->link);
 	if (!l)
 		return;
+	/* a link's first record: every VC, as some may be known already
+	 * (--initial-credits) */
+	if (!l->told)
+		touch = &every_vc;
 	if (touch->ports || !l->told) {
 		diff_link(tl, l, m, at);
 	} else {
@@ -219,16 +225,18 @@ void timeline_record(struct timeline *tl, const struct fc_model *m, const struct
 	diff(tl, m, &at, &touch);
 }
 
-void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
+void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link, bool has_time,
+                      uint64_t time_ps)
 {
 	if (!tl->sink_count)
 		return;
+	if (has_time)
+		timeline_time(tl, time_ps);
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
 		struct fc_probe_link exists; /* through the probe, not the model's structures */
 		if ((link >= 0 && (unsigned)link != i) || !fc_probe_link(m, i, &exists))
 			continue;
 		struct timeline_at at = { tl->time_ps, i, NULL };
-		static const struct fc_probe_touch every_vc = { .ports = true, .vcs = 0xFFu };
 		diff(tl, m, &at, &every_vc);
 	}
 }
@@ -249,7 +257,7 @@ void timeline_finish(struct timeline *tl, const struct fc_model *m)
 {
 	if (!tl->sink_count)
 		return;
-	timeline_damaged(tl, m, -1); /* what the end of the capture changed */
+	timeline_damaged(tl, m, -1, false, 0); /* what the end of the capture changed */
 	for (unsigned s = 0; s < tl->sink_count; s++)
 		if (tl->sinks[s].end)
 			tl->sinks[s].end(tl->sinks[s].ctx, tl->time_ps);

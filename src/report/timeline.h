@@ -73,8 +73,10 @@ static inline bool timeline_active(const struct timeline *tl)
 /* After fc_model_apply(m, pkt, fit). */
 void timeline_record(struct timeline *tl, const struct fc_model *m, const struct packet *pkt,
                      bool fit);
-/* After fc_model_damaged(m, link, ...): link -1 for every link. */
-void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link);
+/* After fc_model_damaged(m, link, ...): link -1 for every link; the
+ * damaged record's time when it has one (a lane-level capture's). */
+void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link, bool has_time,
+                      uint64_t time_ps);
 /* A finding as it is reported: to every sink, at its record's time (made
  * non-decreasing as the values' times are). */
 void timeline_finding(struct timeline *tl, const struct finding *f);

@@ -344,6 +344,10 @@ static void on_finding(void *ctx, const struct finding *f, uint64_t time_ps)
 		put(w, time_ps, &fs->rule[f->rule], false, 1);
 	}
 	fs->pulse[f->rule] = PULSE_RAISED;
+	if (fs->told_at_time && fs->told_time_ps == time_ps)
+		return;
+	fs->told_at_time = true;
+	fs->told_time_ps = time_ps;
 	put(w, time_ps, &fs->record, false, f->pos.record_no);
 	put(w, time_ps, &fs->link, f->link < 0, (uint32_t)f->link);
 }
@@ -574,8 +578,8 @@ static const char encodings[] =
         "\tnext_transmit_seq, ackd_seq, tlps_outstanding, requests_outstanding:\n"
         "\tx when not known.\n"
         "\tfindings: a wire per rule that fired (its id, '.' and '-' as '_'), 1 from\n"
-        "\ta finding's time to the next time written; record: the latest finding's\n"
-        "\trecord number; link: its link (x: none).\n";
+        "\ta finding's time to the next time written; record: the record number\n"
+        "\tof the first finding at that time; link: its link (x: none).\n";
 
 static void write_header(struct vcd_write *w, FILE *fp)
 {
@@ -628,7 +632,7 @@ static FILE *body_open(const char *vcd_path)
 struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const char *input,
                                  char *const *inputs, int input_count, char *err, size_t len)
 {
-	if (gtkw_path && strcmp(gtkw_path, path) == 0) {
+	if (gtkw_path && out_file_same(gtkw_path, path)) {
 		snprintf(err, len, "--gtkw %s: the save file would replace the VCD itself", path);
 		return NULL;
 	}

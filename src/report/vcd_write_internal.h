@@ -67,6 +67,10 @@ struct vcd_findings {
 	uint8_t pulse[RULE_COUNT]; /* enum vcd_pulse */
 	unsigned pulses_high; /* rules not PULSE_LOW */
 	struct vcd_sig record, link;
+	/* record and link hold the first finding of a time: a signal changes
+	 * once a time (a later finding at the same time only pulses) */
+	bool told_at_time;
+	uint64_t told_time_ps;
 };
 
 #define VCD_BUF_SIZE 65536

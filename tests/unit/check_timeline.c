@@ -168,7 +168,7 @@ static void pass_malformed(void *ctx, const struct reader_malformed *bad)
 	fc_model_damaged(&ps->model, link, bad->has_dir ? (int)bad->dir : -1,
 	                 bad->kind == REC_DLLP || bad->kind == REC_TLP ? bad->kind : 0,
 	                 bad->lost_span ? FC_DAMAGED_MANY : 1);
-	timeline_damaged(&ps->tl, &ps->model, link);
+	timeline_damaged(&ps->tl, &ps->model, link, bad->has_time, bad->time_ps);
 	compare_all(ps->told, &ps->model, bad->pos.record_no);
 }
 
