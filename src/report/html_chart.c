@@ -313,19 +313,22 @@ static OUT_OF_LINE void trace_tell_moved(struct html_series *s, uint64_t t, stru
 		html_series_update(s, t);
 }
 
-/* A value of c's to tr: most land in the bucket of the one before and
- * change no limit, and take no call. */
+/* A value of c's to tr: most land in the bucket of the one before, and
+ * take no call. */
 static inline void trace_tell(struct html_trace *tr, const struct timeline_at *at,
                               const struct fc_probe_credit *c, bool lag)
 {
 	bool raised = trace_note(tr, at, c);
 	struct html_value v = value_of(c, c->limit_uncertain || lag);
 	struct html_series *s = &tr->series;
-	if (raised || at->time_ps - s->cur_start >= s->cur_width) {
+	if (at->time_ps - s->cur_start >= s->cur_width) {
 		trace_tell_moved(s, at->time_ps, v, raised);
 		return;
 	}
-	bucket_apply(&s->b[s->cur], &v);
+	struct html_bucket *b = &s->b[s->cur];
+	bucket_apply(b, &v);
+	if (raised && b->updates < UINT32_MAX)
+		b->updates++;
 	s->now = v;
 	s->has_value = true;
 }
