@@ -58,7 +58,7 @@ struct html_series {
 	uint64_t t0; /* the origin: bucket k starts at t0 + k * bucket_ps */
 	uint64_t bucket_ps;
 	unsigned cur; /* the bucket of the latest time told (a cache) */
-	unsigned top; /* the buckets below it may have been seen, none above */
+	unsigned top; /* one past the last bucket seen (0: none yet) */
 	/* the times t with t - cur_start < cur_width are in bucket cur, which
 	 * is seen: a value there needs no division; cur_width 0 after a merge
 	 * or before the first time (kept by subtraction: no overflow) */
