@@ -7,38 +7,54 @@
 
 /* ---- the collector -------------------------------------------------------- */
 
+/* Out of line, to keep the common path free of calls (not COLD_PATH:
+ * a value in six takes it, and cold code is made small, not fast). */
+#if defined(__GNUC__) || defined(__clang__)
+#define OUT_OF_LINE __attribute__((noinline))
+#else
+#define OUT_OF_LINE
+#endif
+
+/* A bucket nothing was told in: no known value (min and max neutral). */
+static const struct html_bucket bucket_empty = { .min = UINT32_MAX };
+
+static void buckets_clear(struct html_bucket *b, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		b[k] = bucket_empty;
+}
+
 void html_series_init(struct html_series *s, uint64_t t0)
 {
 	memset(s, 0, sizeof(*s));
+	buckets_clear(s->b, HTML_BUCKETS);
 	s->t0 = t0;
 	s->bucket_ps = 1;
 }
 
-/* What b held, then a value held in it. */
-static void bucket_apply(struct html_bucket *b, const struct html_value *v)
+/* The flags a value sets in every bucket it holds in. */
+static uint8_t value_flags(const struct html_value *v)
 {
-	b->seen = true;
-	if (v->uncertain)
-		b->flags |= HTML_F_UNCERTAIN;
-	switch (v->kind) {
-	case HV_KNOWN:
-		if (!b->any_known || v->value < b->min)
-			b->min = v->value;
-		if (!b->any_known || v->value > b->max)
-			b->max = v->value;
+	return (uint8_t)((v->uncertain ? HTML_F_UNCERTAIN : 0) |
+	                 (v->kind == HV_KNOWN      ? 0
+	                  : v->kind == HV_INFINITE ? HTML_F_INFINITE
+	                                           : HTML_F_UNKNOWN));
+}
+
+/* What b held, then a value held in it (b is seen).  No test of
+ * any_known: an empty bucket's min and max are neutral. */
+static inline void bucket_apply(struct html_bucket *b, const struct html_value *v)
+{
+	b->flags |= value_flags(v);
+	bool known = v->kind == HV_KNOWN;
+	if (known) {
+		uint32_t x = v->value;
+		b->min = x < b->min ? x : b->min;
+		b->max = x > b->max ? x : b->max;
+		b->last = x;
 		b->any_known = true;
-		b->last = v->value;
-		b->last_known = true;
-		break;
-	case HV_INFINITE:
-		b->flags |= HTML_F_INFINITE;
-		b->last_known = false;
-		break;
-	default:
-		b->flags |= HTML_F_UNKNOWN;
-		b->last_known = false;
-		break;
 	}
+	b->last_known = known;
 }
 
 /* The bucket of two adjacent ones, a before b: a bucket b never saw
@@ -51,53 +67,69 @@ static struct html_bucket bucket_merge(const struct html_bucket *a, const struct
 	if (!a->seen)
 		return *b;
 	struct html_bucket m = *b;
-	if (a->any_known) {
-		if (!m.any_known || a->min < m.min)
-			m.min = a->min;
-		if (!m.any_known || a->max > m.max)
-			m.max = a->max;
-		m.any_known = true;
-	}
+	m.min = a->min < m.min ? a->min : m.min;
+	m.max = a->max > m.max ? a->max : m.max;
+	m.any_known |= a->any_known;
 	m.flags |= a->flags;
 	m.updates = a->updates > UINT32_MAX - b->updates ? UINT32_MAX : a->updates + b->updates;
 	return m;
 }
 
-/* Halves the resolution: buckets 2k and 2k+1 become bucket k. */
+/* Halves the resolution: buckets 2k and 2k+1 become bucket k (only
+ * those below top can have been seen). */
 static void series_merge(struct html_series *s)
 {
-	for (unsigned k = 0; k < HTML_BUCKETS / 2; k++)
+	unsigned half = (s->top + 1) / 2;
+	for (unsigned k = 0; k < half; k++)
 		s->b[k] = bucket_merge(&s->b[2 * k], &s->b[2 * k + 1]);
-	memset(&s->b[HTML_BUCKETS / 2], 0, sizeof(s->b) / 2);
+	buckets_clear(&s->b[half], s->top - half);
+	s->top = half;
 	s->bucket_ps *= 2;
 	s->cur /= 2;
+	s->cur_width = 0;
 }
 
-/* The bucket of time t, widening the buckets until t is in one; on
- * first use it holds the value carried in. */
-static struct html_bucket *series_bucket(struct html_series *s, uint64_t t)
+/* The bucket of time t when it is not the current one: widens the
+ * buckets until t is in one; on first use it holds the value carried
+ * in. */
+static OUT_OF_LINE struct html_bucket *series_move(struct html_series *s, uint64_t t)
 {
 	uint64_t d = t > s->t0 ? t - s->t0 : 0;
-	/* most values fall in the bucket of the one before: no division */
-	uint64_t lo = (uint64_t)s->cur * s->bucket_ps;
-	if (d < lo || d - lo >= s->bucket_ps) {
-		/* bucket_ps stays below 2^54: d / 2^53 < 2048 for any 64-bit d */
-		while (d / s->bucket_ps >= HTML_BUCKETS)
-			series_merge(s);
-		s->cur = (unsigned)(d / s->bucket_ps);
-	}
+	/* bucket_ps stays below 2^54: d / 2^53 < 2048 for any 64-bit d */
+	while (d / s->bucket_ps >= HTML_BUCKETS)
+		series_merge(s);
+	s->cur = (unsigned)(d / s->bucket_ps);
+	if (s->cur >= s->top)
+		s->top = s->cur + 1;
 	struct html_bucket *b = &s->b[s->cur];
 	if (!b->seen && s->has_value)
 		bucket_apply(b, &s->now);
 	b->seen = true;
+	/* t0 + cur * bucket_ps <= t0 + d <= t: no overflow */
+	s->cur_start = s->t0 + (uint64_t)s->cur * s->bucket_ps;
+	s->cur_width = s->bucket_ps;
 	return b;
 }
 
-void html_series_set(struct html_series *s, uint64_t t, const struct html_value *v)
+/* The bucket of time t: most values fall in the bucket of the one
+ * before (a time before it wraps the difference: moved too). */
+static inline struct html_bucket *series_bucket(struct html_series *s, uint64_t t)
+{
+	if (t - s->cur_start < s->cur_width)
+		return &s->b[s->cur];
+	return series_move(s, t);
+}
+
+static inline void series_set(struct html_series *s, uint64_t t, const struct html_value *v)
 {
 	bucket_apply(series_bucket(s, t), v);
 	s->now = *v;
 	s->has_value = true;
+}
+
+void html_series_set(struct html_series *s, uint64_t t, const struct html_value *v)
+{
+	series_set(s, t, v);
 }
 
 void html_series_update(struct html_series *s, uint64_t t)
@@ -109,7 +141,7 @@ void html_series_update(struct html_series *s, uint64_t t)
 
 unsigned html_series_span(const struct html_series *s)
 {
-	unsigned n = HTML_BUCKETS;
+	unsigned n = s->top;
 	while (n > 0 && !s->b[n - 1].seen)
 		n--;
 	return n;
@@ -227,41 +259,103 @@ static bool fc_dllp_at(const struct timeline_at *at)
 	return at->pkt && at->pkt->rec->kind == REC_DLLP && dllp_is_fc(at->pkt->u.dllp.type);
 }
 
-void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, unsigned vc,
-                        enum link_dir port, enum credit_type ct, const struct fc_probe_credit *c)
+/* The series of link, vc, ct and port, made at the credit's first limit
+ * (an InitFC or an UpdateFC seen): a VC never advertised has nothing to
+ * draw.  NULL while there is none. */
+static struct html_trace *trace_make(struct html_charts *cs, const struct timeline_at *at,
+                                     unsigned vc, enum link_dir port, enum credit_type ct,
+                                     const struct fc_probe_credit *c)
 {
-	if (at->link >= FC_LINK_COUNT || vc >= FC_VC_COUNT || ct >= CT_COUNT || port >= DIR_COUNT)
-		return;
-	html_charts_time(cs, at->time_ps);
-	/* a series begins at the credit's first limit (an InitFC or an
-	 * UpdateFC seen): a VC never advertised has nothing to draw */
 	bool has = c->limit_known || c->infinite;
 	struct html_chart *ch = chart_get(cs, at->link, vc, ct, has);
 	if (!ch)
-		return;
+		return NULL;
 	struct html_trace *tr = ch->trace[port];
 	if (!tr) {
 		if (!has)
-			return;
+			return NULL;
 		tr = malloc(sizeof(*tr));
 		if (!tr) {
 			cs->out_of_memory = true;
-			return;
+			return NULL;
 		}
 		html_series_init(&tr->series, cs->t0);
 		tr->width = 0;
 		tr->limit_known = false;
 		ch->trace[port] = tr;
 	}
+	cs->trace[at->link][vc][ct][port] = tr;
+	return tr;
+}
+
+/* What a value told to tr changes besides its series: the width, and
+ * the limit its next values are compared with; true when an InitFC or
+ * UpdateFC raised the limit (an update on the chart). */
+static inline bool trace_note(struct html_trace *tr, const struct timeline_at *at,
+                              const struct fc_probe_credit *c)
+{
 	if (c->width > tr->width)
 		tr->width = c->width;
-	struct html_value v = value_of(c, c->limit_uncertain || cs->lag[at->link][port]);
-	html_series_set(&tr->series, at->time_ps, &v);
-	if (fc_dllp_at(at) && limit_raised(tr, c))
-		html_series_update(&tr->series, at->time_ps);
+	bool raised = fc_dllp_at(at) && limit_raised(tr, c);
 	tr->limit_known = c->limit_known && !c->infinite;
 	tr->limit = c->limit;
 	tr->limit_uncertain = c->limit_uncertain;
+	return raised;
+}
+
+/* A value in another bucket than the last, or with an update (the same
+ * as html_series_set() and html_series_update() at t, in either order). */
+static OUT_OF_LINE void trace_tell_moved(struct html_series *s, uint64_t t, struct html_value v,
+                                         bool raised)
+{
+	series_set(s, t, &v);
+	if (raised)
+		html_series_update(s, t);
+}
+
+/* A value of c's to tr: most land in the bucket of the one before, and
+ * take no call. */
+static inline void trace_tell(struct html_trace *tr, const struct timeline_at *at,
+                              const struct fc_probe_credit *c, bool lag)
+{
+	bool raised = trace_note(tr, at, c);
+	struct html_value v = value_of(c, c->limit_uncertain || lag);
+	struct html_series *s = &tr->series;
+	if (at->time_ps - s->cur_start >= s->cur_width) {
+		trace_tell_moved(s, at->time_ps, v, raised);
+		return;
+	}
+	struct html_bucket *b = &s->b[s->cur];
+	bucket_apply(b, &v);
+	if (raised && b->updates < UINT32_MAX)
+		b->updates++;
+	s->now = v;
+	s->has_value = true;
+}
+
+/* A value of a series not made yet (or never to be): once made, told
+ * as the next ones are. */
+static OUT_OF_LINE void credit_first(struct html_charts *cs, const struct timeline_at *at,
+                                     unsigned vc, enum link_dir port, enum credit_type ct,
+                                     const struct fc_probe_credit *c)
+{
+	html_charts_time(cs, at->time_ps);
+	if (trace_make(cs, at, vc, port, ct, c))
+		html_charts_credit(cs, at, vc, port, ct, c);
+}
+
+void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, unsigned vc,
+                        enum link_dir port, enum credit_type ct, const struct fc_probe_credit *c)
+{
+	if (at->link >= FC_LINK_COUNT || vc >= FC_VC_COUNT || ct >= CT_COUNT || port >= DIR_COUNT)
+		return;
+	/* (a series made means the time was told before) */
+	struct html_trace *tr = cs->trace[at->link][vc][ct][port];
+	if (!tr) {
+		credit_first(cs, at, vc, port, ct, c);
+		return;
+	}
+	trace_tell(tr, at, c, cs->lag[at->link][port]);
 }
 
 void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
@@ -269,7 +363,8 @@ void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum
 {
 	if (at->link >= FC_LINK_COUNT || port >= DIR_COUNT)
 		return;
-	html_charts_time(cs, at->time_ps);
+	if (!cs->has_t0)
+		html_charts_time(cs, at->time_ps);
 	uint8_t lag = now->consumed_may_lag;
 	if (lag == cs->lag[at->link][port])
 		return;
@@ -277,13 +372,12 @@ void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum
 	/* CC of every VC of this transmitter may lag from now (or no more) */
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
 		for (unsigned ct = 0; ct < CT_COUNT; ct++) {
-			struct html_chart *ch = chart_get(cs, at->link, vc, ct, false);
-			struct html_trace *tr = ch ? ch->trace[port] : NULL;
+			struct html_trace *tr = cs->trace[at->link][vc][ct][port];
 			if (!tr || !tr->series.has_value)
 				continue;
 			struct html_value v = tr->series.now;
 			v.uncertain = lag || tr->limit_uncertain;
-			html_series_set(&tr->series, at->time_ps, &v);
+			series_set(&tr->series, at->time_ps, &v);
 		}
 }
 
@@ -327,8 +421,11 @@ static int chart_cmp(const void *pa, const void *pb)
 unsigned html_charts_sort(struct html_charts *cs)
 {
 	qsort(cs->charts, cs->count, sizeof(cs->charts[0]), chart_cmp);
-	/* the slots would name the old places: no value may follow */
-	memset(cs->slot, 0, sizeof(cs->slot));
+	/* the slots name the new places (the series stay where they are) */
+	for (unsigned i = 0; i < cs->count; i++) {
+		const struct html_chart *ch = cs->charts[i];
+		cs->slot[ch->link][ch->vc][ch->ct] = (int16_t)(i + 1);
+	}
 	return cs->count;
 }
 
@@ -350,9 +447,9 @@ static void out_flush(struct text_out *o)
 	o->len = 0;
 }
 
-static void out_str(struct text_out *o, const char *s)
+/* n bytes of s (the page's own text) */
+static inline void out_mem(struct text_out *o, const char *s, size_t n)
 {
-	size_t n = strlen(s);
 	if (o->len + n > sizeof(o->buf))
 		out_flush(o);
 	if (n > sizeof(o->buf)) {
@@ -363,24 +460,48 @@ static void out_str(struct text_out *o, const char *s)
 	o->len += n;
 }
 
+/* (inline: most are literals, whose length the compiler knows) */
+static inline void out_str(struct text_out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+/* "00" to "99": two digits a step */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                  "31323334353637383940414243444546474849505152535455565758596061"
+                                  "62636465666768697071727374757677787980818283848586878889909192"
+                                  "93949596979899";
+
 /* a number, or null when !known */
 static void out_num(struct text_out *o, bool known, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
-	if (o->len + sizeof(tmp) > sizeof(o->buf))
+	if (o->len + 20 > sizeof(o->buf))
 		out_flush(o);
 	if (!known) {
 		memcpy(o->buf + o->len, "null", 4);
 		o->len += 4;
 		return;
 	}
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	/* how many digits (at most 20: 10^19 < 2^64 < 10^20; p10 wraps
+	 * only as the loop ends), then the digits from the last, each pair
+	 * by one division */
+	unsigned n = 1;
+	for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10)
+		n++;
+	char *p = o->buf + o->len + n;
+	o->len += n;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
 }
 
 /* key and number: ",\"key\":N" */

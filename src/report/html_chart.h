@@ -43,7 +43,10 @@ struct html_value {
 };
 
 struct html_bucket {
-	uint32_t min, max, last; /* of the known values (any_known, last_known) */
+	/* of the known values (any_known, last_known); a bucket with none
+	 * holds min UINT32_MAX and max 0, so a value or a merge needs no
+	 * test of any_known */
+	uint32_t min, max, last;
 	uint32_t updates;
 	uint8_t flags; /* HTML_F_* */
 	bool seen; /* a value was told in it, or an update */
@@ -55,6 +58,11 @@ struct html_series {
 	uint64_t t0; /* the origin: bucket k starts at t0 + k * bucket_ps */
 	uint64_t bucket_ps;
 	unsigned cur; /* the bucket of the latest time told (a cache) */
+	unsigned top; /* one past the last bucket seen (0: none yet) */
+	/* the times t with t - cur_start < cur_width are in bucket cur, which
+	 * is seen: a value there needs no division; cur_width 0 after a merge
+	 * or before the first time (kept by subtraction: no overflow) */
+	uint64_t cur_start, cur_width;
 	bool has_value; /* now holds the value in force */
 	struct html_value now;
 	struct html_bucket b[HTML_BUCKETS];
@@ -74,6 +82,7 @@ unsigned html_series_span(const struct html_series *s);
 /* ---- the charts of one input ------------------------------------------ */
 
 struct html_chart; /* html_chart.c */
+struct html_trace; /* html_chart.c: one series of a chart */
 
 struct html_mark {
 	uint64_t t_ps;
@@ -86,6 +95,9 @@ struct html_charts {
 	uint64_t t0; /* the input's first time: every series' origin */
 	/* per link, VC and type: 0 none yet, n > 0 chart n - 1, -1 dropped */
 	int16_t slot[FC_LINK_COUNT][FC_VC_COUNT][CT_COUNT];
+	/* per link, VC, type and port: its series once made (a cache of the
+	 * slots, so a value needs no search) */
+	struct html_trace *trace[FC_LINK_COUNT][FC_VC_COUNT][CT_COUNT][DIR_COUNT];
 	struct html_chart *charts[HTML_CHARTS_MAX];
 	unsigned count, dropped;
 	/* per link and port: a TLP it sent was never seen intact */
@@ -112,8 +124,8 @@ void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum
 void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
                       uint32_t index);
 
-/* At the input's end: puts the charts in link, VC and type order (no
- * value may follow) and returns how many there are. */
+/* At the input's end: puts the charts in link, VC and type order and
+ * returns how many there are. */
 unsigned html_charts_sort(struct html_charts *cs);
 /* Chart i (after html_charts_sort) as the contract's object, JSON text
  * through the block's escaper e. */

@@ -24,12 +24,23 @@ static void flush_pending(struct html_escape *e)
 	e->npending = 0;
 }
 
+/* The bytes the loop below acts on: < > & and E2, the first byte of
+ * U+2028 and U+2029; any other byte goes out as it is. */
+static const bool acted_on[256] = { ['<'] = true, ['>'] = true, ['&'] = true, [0xE2] = true };
+
 int html_escape_write(const char *buf, size_t size, void *data)
 {
 	struct html_escape *e = data;
 	const unsigned char *s = (const unsigned char *)buf;
 	size_t run = 0; /* s[run..i) is written as it is */
 	for (size_t i = 0; i < size; i++) {
+		if (!e->npending) {
+			/* most of a block is bytes that go out as they are */
+			while (i < size && !acted_on[s[i]])
+				i++;
+			if (i == size)
+				break;
+		}
 		unsigned char c = s[i];
 		if (e->npending) {
 			/* a sequence begun in an earlier write, or earlier in this one */

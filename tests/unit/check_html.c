@@ -409,6 +409,57 @@ START_TEST(test_charts_max)
 }
 END_TEST
 
+/* The numbers of a chart's text at every digit count, from 0 to the
+ * widest time (20 digits) and credit value (2^32 - 1): as printf has
+ * them. */
+START_TEST(test_charts_numbers)
+{
+	static const uint64_t times[] = { 0,
+		                          9,
+		                          10,
+		                          99,
+		                          100,
+		                          12345678901234567ull,
+		                          9999999999999999999ull,
+		                          10000000000000000000ull,
+		                          UINT64_MAX };
+	static const uint32_t values[] = { 0,         9,          10,         99,
+		                           100,       999,        1000,       65535,
+		                           99999999u, 100000000u, 999999999u, 1000000000u,
+		                           UINT32_MAX };
+	for (unsigned i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		struct html_charts *cs = html_charts_new();
+		ck_assert_ptr_nonnull(cs);
+		unsigned n = sizeof(values) / sizeof(values[0]);
+		for (unsigned link = 0; link < n; link++) {
+			struct fc_probe_credit c;
+			memset(&c, 0, sizeof(c));
+			c.limit_known = c.consumed_known = c.available_known = true;
+			c.width = 32;
+			c.limit = c.available = values[link];
+			struct timeline_at at = { times[i], link, NULL };
+			html_charts_credit(cs, &at, 0, DIR_DOWN, CT_PH, &c);
+		}
+		ck_assert_uint_eq(html_charts_sort(cs), n);
+		/* as text: Jansson reads no integer above INT64_MAX */
+		for (unsigned link = 0; link < n; link++) {
+			struct mem_escape m;
+			mem_open(&m);
+			html_charts_write(cs, link, &m.e);
+			size_t size;
+			char *text = mem_close(&m, &size);
+			char want[128];
+			snprintf(want, sizeof(want), "\"points\":[[%llu,%lu,%lu,%lu,0]]",
+			         (unsigned long long)times[i], (unsigned long)values[link],
+			         (unsigned long)values[link], (unsigned long)values[link]);
+			ck_assert_msg(strstr(text, want), "%s not in %s", want, text);
+			free(text);
+		}
+		html_charts_free(cs);
+	}
+}
+END_TEST
+
 Suite *suite_html(void)
 {
 	Suite *s = suite_create("html");
@@ -423,6 +474,7 @@ Suite *suite_html(void)
 	tcase_add_test(tc, test_series_merge);
 	tcase_add_test(tc, test_series_bounds);
 	tcase_add_test(tc, test_charts_max);
+	tcase_add_test(tc, test_charts_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }
