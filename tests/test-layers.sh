@@ -24,7 +24,7 @@ layer() {
 	case $1 in read/*) echo read ;; *) echo "$1" ;; esac
 }
 # private headers: only their own folder includes them
-private="model/fc_internal.h model/tl_internal.h read/csv/csv_internal.h read/lanes/vcd_internal.h read/lanes/lane_map_internal.h read/text_parse_internal.h"
+private="model/fc_internal.h model/tl_internal.h read/csv/csv_internal.h read/lanes/vcd_internal.h read/lanes/lane_map_internal.h read/text_parse_internal.h report/vcd_write_internal.h"
 
 files=$(cd "$srcdir/src" && find . -name '*.[ch]' -o -name '*.def' | sed 's|^\./||' | sort)
 [ -n "$files" ] && pass || fail "no sources under $srcdir/src"

@@ -1,6 +1,8 @@
 /* out_file.c: outputs that never overwrite an input and appear only when
  * complete (out_file.h). */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,6 +21,33 @@ static const char *same_as_input(const struct stat *st, char *const *inputs, int
 			return strcmp(inputs[i], "-") == 0 ? "- (standard input)" : inputs[i];
 	}
 	return NULL;
+}
+
+/* path with its directory resolved (realpath), or as given. */
+static void resolved(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+	         slash ? path : ".");
+	if (realpath(dir, real))
+		snprintf(buf, len, "%s/%s", real, slash ? slash + 1 : path);
+	else
+		snprintf(buf, len, "%s", path);
+}
+
+bool out_file_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
+	if (has_a && has_b)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (has_a != has_b)
+		return false;
+	char ra[2 * PATH_MAX], rb[2 * PATH_MAX];
+	resolved(a, ra, sizeof(ra));
+	resolved(b, rb, sizeof(rb));
+	return strcmp(ra, rb) == 0;
 }
 
 bool out_file_open(struct out_file *of, const char *path, const char *what, bool allow_stdout,

@@ -29,6 +29,11 @@ struct out_file {
  * written. */
 bool out_file_open(struct out_file *of, const char *path, const char *what, bool allow_stdout,
                    char *const *inputs, int input_count, char *err, size_t errlen);
+/* Whether paths a and b name one file: the same device and inode when
+ * both exist, else the same name once the directories they are in are
+ * resolved (".", "..", symbolic links). */
+bool out_file_same(const char *a, const char *b);
+
 /* After of->fp is closed (by the caller, who checks that the writing
  * succeeded): keep renames the temporary file to the output, otherwise
  * it is removed.  False (message in err) when the rename fails. */

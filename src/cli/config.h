@@ -12,7 +12,7 @@
 #include "read/reader.h"
 
 enum run_mode { MODE_ANALYZE, MODE_DECODE, MODE_WRITE_PCAP, MODE_LIST_RULES, MODE_DUMP_COLUMNS };
-enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JUNIT };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_JSONL, OUT_JUNIT, OUT_HTML };
 
 /* Exit status (rules.md): 0 clean, 1 a finding at or above --fail-on,
  * 2 usage or input error. */
@@ -33,6 +33,8 @@ struct config {
 	bool progress; /* a progress line on a terminal */
 	int jobs; /* -j: inputs analysed at once */
 	const char *output_path; /* -o */
+	const char *vcd_path; /* --vcd: the shadow model as a waveform */
+	const char *gtkw_path; /* --gtkw: its GTKWave save file (default beside it) */
 	bool update_period_given;
 	char **inputs;
 	int input_count;

@@ -15,6 +15,7 @@
 #include "cli/cli_parse.h"
 #include "cli/config.h"
 #include "cli/dump_columns.h"
+#include "cli/picture_paths.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
@@ -74,6 +75,8 @@ enum {
 	OPT_SYMBOL_PERIOD,
 	OPT_SCRAMBLED,
 	OPT_LANES_DIR,
+	OPT_VCD,
+	OPT_GTKW,
 };
 
 static const struct argp_option options[] = {
@@ -167,9 +170,15 @@ static const struct argp_option options[] = {
 	{ "quiet", 'q', NULL, 0, "Print nothing; only set the exit status", 3 },
 	{ "format", OPT_FORMAT, "FMT", 0,
 	  "Report format: text (default), json (one document), jsonl (one "
-	  "object per line) or junit (JUnit XML); with --decode: text or jsonl",
+	  "object per line), junit (JUnit XML) or html (one self-contained page "
+	  "with charts of the credits over time); with --decode: text or jsonl",
 	  3 },
 	{ "output", 'o', "FILE", 0, "Write the report to FILE instead of standard output", 3 },
+	{ "vcd", OPT_VCD, "FILE", 0,
+	  "Also write the shadow model as a waveform (VCD) to FILE, with a GTKWave "
+	  "save file beside it (FILE with .gtkw); for several inputs FILE-N.vcd",
+	  3 },
+	{ "gtkw", OPT_GTKW, "FILE", 0, "Write the GTKWave save file of --vcd to FILE", 3 },
 	{ "jobs", 'j', "N", 0, "Analyse N inputs at once (output identical to -j 1)", 3 },
 	{ "stats", OPT_STATS, NULL, 0,
 	  "Add statistics to the report: per port, VC and credit type, time at "
@@ -368,12 +377,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			cfg->format = OUT_JSONL;
 		else if (strcmp(arg, "junit") == 0)
 			cfg->format = OUT_JUNIT;
+		else if (strcmp(arg, "html") == 0)
+			cfg->format = OUT_HTML;
 		else
-			argp_error(state, "--format takes text, json, jsonl or junit, not '%s'",
+			argp_error(state,
+			           "--format takes text, json, jsonl, junit or html, not '%s'",
 			           arg);
 		break;
 	case 'o':
 		cfg->output_path = arg;
+		break;
+	case OPT_VCD:
+		if (!*arg || strcmp(arg, "-") == 0)
+			argp_error(state, "--vcd takes a file name (not standard output)");
+		cfg->vcd_path = arg;
+		break;
+	case OPT_GTKW:
+		if (!*arg || strcmp(arg, "-") == 0)
+			argp_error(state, "--gtkw takes a file name (not standard output)");
+		cfg->gtkw_path = arg;
 		break;
 	case 'j':
 		if (!parse_uint(arg, 256, &v) || v < 1)
@@ -440,8 +462,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cfg->mode == MODE_WRITE_PCAP && cfg->input_count != 1)
 			argp_error(state, "--write-pcap takes exactly one input");
 		if (cfg->mode == MODE_DECODE &&
-		    (cfg->format == OUT_JSON || cfg->format == OUT_JUNIT))
+		    (cfg->format == OUT_JSON || cfg->format == OUT_JUNIT ||
+		     cfg->format == OUT_HTML))
 			argp_error(state, "--decode prints text or jsonl (--format=jsonl)");
+		if (cfg->vcd_path && cfg->mode != MODE_ANALYZE)
+			argp_error(state,
+			           "--vcd draws an analysis: not with --decode, --write-pcap "
+			           "or --dump-columns");
+		if (cfg->gtkw_path && !cfg->vcd_path)
+			argp_error(state,
+			           "--gtkw names the save file of --vcd: give --vcd FILE too");
 		if (cfg->lanes.clock[0] && cfg->lanes.period_ps)
 			argp_error(state, "--lane-clock and --symbol-period: give one of them");
 		if (cfg->extended_synch && !cfg->update_period_given)
@@ -574,11 +604,16 @@ int main(int argc, char **argv)
 	if (cfg.mode == MODE_WRITE_PCAP)
 		return write_pcap(&cfg);
 
+	/* no two outputs of the run one file (-o, --vcd, --gtkw) */
+	char err[600];
+	if (!picture_paths_check(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "dllpcheck: %s\n", err);
+		return EXIT_ERROR;
+	}
 	/* -o FILE: never an input; replaced only by a complete report (one
 	 * that tells of an input error included) */
 	FILE *out = stdout;
 	struct out_file of = { 0 };
-	char err[600];
 	if (cfg.output_path) {
 		if (!out_file_open(&of, cfg.output_path, "-o", false, cfg.inputs, cfg.input_count,
 		                   err, sizeof(err))) {

@@ -1,15 +1,31 @@
 /* pipeline.c: one input through the whole analysis: reader -> decoder ->
- * packet rules -> shadow model -> findings -> report. */
+ * packet rules -> shadow model -> findings -> report, and, for the
+ * pictures (--vcd, --format=html), the model's values over time. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/picture_paths.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
+#include "report/report_html.h"
+#include "report/timeline.h"
+#include "report/vcd_write.h"
+
+/* What the analysis hooks are given: the model and, when something is
+ * drawn, the timeline that follows it. */
+struct pipeline_pass {
+	struct fc_model *model;
+	struct timeline *timeline;
+	/* the report format's own emit, behind the timeline's */
+	void (*emit)(void *ctx, const struct finding *f);
+	void *emit_ctx;
+};
 
 /* The analysis: packets into the shadow model. */
 static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
 {
-	fc_model_apply(ctx, pkt, fit);
+	fc_model_apply(((struct pipeline_pass *)ctx)->model, pkt, fit);
 }
 
 /* A record that could not be decoded at all: for the model, a packet of
@@ -17,20 +33,71 @@ static void model_on_packet(void *ctx, const struct packet *pkt, bool fit)
  * [rules.md "What the capture saw damaged"]. */
 static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
 {
+	struct pipeline_pass *pass = ctx;
+	int link = bad->has_link ? bad->link : -1;
 	/* a lost stretch (a lane decoder out of step) may have held any
 	 * number of packets */
-	fc_model_damaged(ctx, bad->has_link ? bad->link : -1, bad->has_dir ? (int)bad->dir : -1,
+	fc_model_damaged(pass->model, link, bad->has_dir ? (int)bad->dir : -1,
 	                 bad->kind == REC_DLLP || bad->kind == REC_TLP ? bad->kind : 0,
 	                 bad->lost_span ? FC_DAMAGED_MANY : 1);
+	if (pass->timeline)
+		timeline_damaged(pass->timeline, pass->model, link, bad->has_time, bad->time_ps);
 }
 
-void pipeline_check(const struct config *cfg, struct reader *r, const char *path, FILE *out,
-                    struct input_result *res, struct report_hold *hold)
+/* ... and the timeline after it, when something is drawn. */
+static void drawn_on_packet(void *ctx, const struct packet *pkt, bool fit)
 {
+	struct pipeline_pass *pass = ctx;
+	fc_model_apply(pass->model, pkt, fit);
+	timeline_record(pass->timeline, pass->model, pkt, fit);
+}
+
+/* Every finding reported: to the report format, then to the pictures. */
+static void drawn_emit(void *ctx, const struct finding *f)
+{
+	struct pipeline_pass *pass = ctx;
+	if (pass->emit)
+		pass->emit(pass->emit_ctx, f);
+	timeline_finding(pass->timeline, f);
+}
+
+static void input_failed(struct input_result *res, const char *msg)
+{
+	res->status = EXIT_ERROR;
+	snprintf(res->error, sizeof(res->error), "%.500s", msg);
+	fprintf(stderr, "dllpcheck: %s\n", res->error);
+}
+
+void pipeline_check(const struct config *cfg, struct reader *r, const char *path, int index,
+                    FILE *out, struct input_result *res, struct report_hold *hold)
+{
+	/* the pictures: what follows the model over time */
+	char err[512];
+	struct timeline timeline;
+	timeline_init(&timeline);
+	struct timeline_sink tsink;
+	struct vcd_write *vcd = NULL;
+	if (cfg->vcd_path) {
+		char vpath[4096], gpath[4096];
+		bool gtkw;
+		picture_paths(cfg, index, vpath, sizeof(vpath), gpath, sizeof(gpath), &gtkw);
+		vcd = vcd_write_open(vpath, gtkw ? gpath : NULL, path, cfg->inputs,
+		                     cfg->input_count, err, sizeof(err));
+		if (!vcd) {
+			/* before anything is read or written: run_reader()
+			 * reports it as the input's error */
+			res->status = EXIT_ERROR;
+			snprintf(res->error, sizeof(res->error), "%.500s", err);
+			return;
+		}
+		vcd_write_sink(vcd, &tsink);
+		timeline_add_sink(&timeline, &tsink);
+	}
 	void (*emit)(void *, const struct finding *) = NULL;
 	void *emit_ctx = out;
 	struct json_input json_in;
 	struct junit_input junit_in = { out, cfg->fail_on };
+	struct html_input *html_in = NULL;
 	if (!cfg->quiet) {
 		switch (cfg->format) {
 		case OUT_TEXT:
@@ -49,20 +116,37 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 			emit_ctx = &junit_in;
 			report_junit_input_begin(out, path);
 			break;
+		case OUT_HTML:
+			/* findings reach the page through its timeline sink */
+			html_in = report_html_input_begin(out, path);
+			break;
 		}
 	}
-	struct finding_sink sink;
-	finding_sink_init(&sink, emit, emit_ctx);
-	memcpy(sink.enabled, cfg->rule_enabled, sizeof(sink.enabled));
+
+	if (html_in) {
+		report_html_sink(html_in, &tsink);
+		timeline_add_sink(&timeline, &tsink);
+	}
+	bool drawn = timeline_active(&timeline);
 
 	struct fc_model model;
+	struct pipeline_pass pass = { &model, drawn ? &timeline : NULL, emit, emit_ctx };
+	struct finding_sink sink;
+	if (drawn)
+		finding_sink_init(&sink, drawn_emit, &pass);
+	else
+		finding_sink_init(&sink, emit, emit_ctx);
+	memcpy(sink.enabled, cfg->rule_enabled, sizeof(sink.enabled));
+
 	fc_model_init(&model, &cfg->fc, &sink);
-	struct analysis_hooks hooks = { model_on_packet, model_on_malformed, &model,
+	struct analysis_hooks hooks = { drawn ? drawn_on_packet : model_on_packet,
+		                        model_on_malformed, &pass,
 		                        cfg->progress ? progress_report : NULL };
 	if (hold)
 		report_hold_hooks(hold, &hooks);
 	analysis_run(r, &sink, &hooks, &res->stats);
 	fc_model_finish(&model);
+	timeline_finish(&timeline, &model);
 	if (cfg->progress)
 		progress_done();
 
@@ -89,10 +173,14 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 		case OUT_JUNIT:
 			report_junit_input_end(out, &rep);
 			break;
+		case OUT_HTML:
+			break; /* below, with the input's exit status */
 		}
 	}
 	bool model_failed = fc_model_failed(&model);
-	fc_model_free(&model);
+	bool html = cfg->format == OUT_HTML && !cfg->quiet;
+	bool pictures_failed =
+	        timeline.out_of_memory || (html && (!html_in || report_html_input_failed(html_in)));
 
 	memcpy(res->by_severity, sink.count_by_severity, sizeof(res->by_severity));
 	memcpy(res->by_rule, sink.count_by_rule, sizeof(res->by_rule));
@@ -100,12 +188,30 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 	for (int sev = cfg->fail_on; sev < SEV_COUNT; sev++)
 		if (sink.count_by_severity[sev])
 			res->status = EXIT_FINDINGS;
+	/* an input with no record is an input error (run.c): its waveform
+	 * goes too */
+	bool keep = res->stats.records_decoded > 0;
+	if (vcd && !vcd_write_close(vcd, keep, err, sizeof(err)))
+		input_failed(res, err);
 	if (model_failed) {
 		/* the library reported it; an incomplete analysis never passes */
-		res->status = EXIT_ERROR;
-		snprintf(res->error, sizeof(res->error),
+		snprintf(err, sizeof(err),
 		         "%s: out of memory for the shadow model: the analysis is incomplete",
 		         path);
-		fprintf(stderr, "dllpcheck: %s\n", res->error);
+		input_failed(res, err);
+	} else if (pictures_failed) {
+		snprintf(err, sizeof(err),
+		         "%s: out of memory for the pictures: they are incomplete", path);
+		input_failed(res, err);
 	}
+	/* the page's block carries the input's exit status: written last;
+	 * an input that ended in an error is an error block */
+	if (html && res->status == EXIT_ERROR && res->error[0]) {
+		report_html_input_free(html_in);
+		report_html_input_error(out, path, r->format_name, res->error);
+	} else if (html) {
+		report_html_input_end(html_in, &rep, res->status);
+	}
+	fc_model_free(&model);
+	timeline_free(&timeline);
 }

@@ -15,8 +15,8 @@ struct report_hold;
  * input's exit status: EXIT_FINDINGS when a finding at or above --fail-on
  * was reported, else EXIT_CLEAN).  hold, when not NULL, is the hold out
  * belongs to (report_hold.h): it is put in front of the analysis hooks. */
-void pipeline_check(const struct config *cfg, struct reader *r, const char *path, FILE *out,
-                    struct input_result *res, struct report_hold *hold);
+void pipeline_check(const struct config *cfg, struct reader *r, const char *path, int index,
+                    FILE *out, struct input_result *res, struct report_hold *hold);
 
 /* Progress on standard error (progress.c): a line rewritten at most once a
  * second while an input is read, cleared at its end. */

@@ -16,6 +16,7 @@
 #include "cli/report_hold.h"
 #include "cli/run.h"
 #include "report/decode_print.h"
+#include "report/report_html.h"
 
 #define RUN_AHEAD 64
 
@@ -67,8 +68,8 @@ static void run_decode(const struct config *cfg, struct reader *r, const char *p
 	                : EXIT_CLEAN;
 }
 
-static void input_error(const struct config *cfg, const char *path, FILE *out, FILE *msgs,
-                        const char *error)
+static void input_error(const struct config *cfg, const char *path, const char *format, FILE *out,
+                        FILE *msgs, const char *error)
 {
 	if (msgs)
 		fprintf(msgs, "dllpcheck: %s\n", error);
@@ -84,20 +85,24 @@ static void input_error(const struct config *cfg, const char *path, FILE *out, F
 	case OUT_JUNIT:
 		report_junit_input_error(out, path, error);
 		break;
+	case OUT_HTML:
+		report_html_input_error(out, path, format, error);
+		break;
 	case OUT_TEXT:
 		break; /* standard error only */
 	}
 }
 
-void run_one(const struct config *cfg, const char *path, FILE *out, struct input_result *res)
+void run_one(const struct config *cfg, int index, FILE *out, struct input_result *res)
 {
+	const char *path = cfg->inputs[index];
 	memset(res, 0, sizeof(*res));
 	char err[512];
 	struct reader *r = reader_open(path, &cfg->reader, err, sizeof(err));
 	if (!r) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, out, stderr, err);
+		input_error(cfg, path, NULL, out, stderr, err);
 		return;
 	}
 	if (!cfg->quiet && cfg->mode != MODE_DUMP_COLUMNS)
@@ -107,13 +112,13 @@ void run_one(const struct config *cfg, const char *path, FILE *out, struct input
 		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
 		dump_columns(out, path, r);
 	} else {
-		run_reader(cfg, r, path, out, stderr, res);
+		run_reader(cfg, r, path, index, out, stderr, res);
 	}
 	reader_close(r);
 }
 
-void run_reader(const struct config *cfg, struct reader *r, const char *path, FILE *out, FILE *msgs,
-                struct input_result *res)
+void run_reader(const struct config *cfg, struct reader *r, const char *path, int index, FILE *out,
+                FILE *msgs, struct input_result *res)
 {
 	char err[512];
 	struct report_hold hold;
@@ -121,7 +126,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, FI
 	if (!report_hold_open(&hold, out, err, sizeof(err))) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s: %.200s", path, err);
-		input_error(cfg, path, out, msgs, res->error);
+		input_error(cfg, path, r->format_name, out, msgs, res->error);
 		return;
 	}
 	res->opened = true;
@@ -129,11 +134,15 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, FI
 	if (cfg->mode == MODE_DECODE)
 		run_decode(cfg, r, path, hold.out, res, &hold);
 	else
-		pipeline_check(cfg, r, path, hold.out, res, &hold);
+		pipeline_check(cfg, r, path, index, hold.out, res, &hold);
 	/* Not one record: an input error in place of what was held, with
 	 * nothing counted as findings (rules.md, exit status). */
 	bool none = res->stats.records_decoded == 0;
-	if (none)
+	/* an output of the input's could not be opened: nothing was read */
+	bool refused = res->status == EXIT_ERROR && res->error[0] && !res->stats.records_read;
+	if (refused)
+		snprintf(err, sizeof(err), "%s", res->error);
+	else if (none)
 		report_hold_no_record(&hold, path, r->format_name, r->compression, &res->stats, err,
 		                      sizeof(err));
 	report_hold_close(&hold, !none);
@@ -144,7 +153,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, FI
 		res->status = EXIT_ERROR;
 		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, out, msgs, err);
+		input_error(cfg, path, r->format_name, out, msgs, err);
 	}
 }
 
@@ -158,6 +167,8 @@ static void report_begin(const struct config *cfg, FILE *out)
 		report_json_begin(out);
 	else if (cfg->format == OUT_JUNIT)
 		report_junit_begin(out, cfg->input_count);
+	else if (cfg->format == OUT_HTML)
+		report_html_begin(out, cfg->input_count);
 }
 
 static void report_between(const struct config *cfg, FILE *out, int index)
@@ -178,6 +189,9 @@ static void report_end(const struct config *cfg, FILE *out, const struct input_r
 		break;
 	case OUT_JUNIT:
 		report_junit_end(out);
+		break;
+	case OUT_HTML:
+		report_html_end(out, cfg->inputs, results, n, status);
 		break;
 	case OUT_JSONL:
 		if (n > 1)
@@ -224,7 +238,7 @@ static bool job_start(const struct config *cfg, int index, struct job *job, FILE
 		return false;
 	if (job->pid == 0) {
 		struct input_result res;
-		run_one(cfg, cfg->inputs[index], job->out, &res);
+		run_one(cfg, index, job->out, &res);
 		bool ok = fflush(job->out) == 0 && fwrite(&res, sizeof(res), 1, job->result) == 1 &&
 		          fflush(job->result) == 0;
 		_exit(ok ? 0 : 3);
@@ -334,7 +348,7 @@ int run_batch(const struct config *cfg, FILE *out)
 	} else {
 		for (int i = 0; i < n; i++) {
 			report_between(cfg, out, i);
-			run_one(cfg, cfg->inputs[i], out, &results[i]);
+			run_one(cfg, i, out, &results[i]);
 			if (results[i].status > status)
 				status = results[i].status;
 		}

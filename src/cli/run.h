@@ -9,14 +9,15 @@
 #include "report/report.h"
 
 /* Checks (or decodes) one input and writes its part of the report to out. */
-void run_one(const struct config *cfg, const char *path, FILE *out, struct input_result *res);
+void run_one(const struct config *cfg, int index, FILE *out, struct input_result *res);
 
 /* run_one() after the input is open: checks (or decodes) r, whose
  * report part is held until a record decodes; an input of which no
  * record decodes is an input error (rules.md, exit status), told in the
- * report and, unless msgs is NULL, on msgs. */
-void run_reader(const struct config *cfg, struct reader *r, const char *path, FILE *out, FILE *msgs,
-                struct input_result *res);
+ * report and, unless msgs is NULL, on msgs.  index: the input's place in
+ * cfg->inputs (0 for an input of its own), which names its --vcd file. */
+void run_reader(const struct config *cfg, struct reader *r, const char *path, int index, FILE *out,
+                FILE *msgs, struct input_result *res);
 
 /* Runs every input of cfg, cfg->jobs at a time, and writes the whole
  * report to out; returns the exit status of the run (the worst input's). */

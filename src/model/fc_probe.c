@@ -9,15 +9,18 @@
 static void probe_credit(const struct fc_link *link, const struct fc_credit *c,
                          struct fc_probe_credit *out)
 {
-	(void)link;
-	out->limit_known = c->limit_known;
-	out->consumed_known = c->consumed_known;
-	out->infinite = c->infinite && c->infinite_known;
-	out->available_known = fc_credit_tracked(c);
+	/* after a port-reset one port's credit state restarted and the
+	 * other's did not: until the link re-initialises, neither CL nor CC
+	 * of the model is what both ports hold [6.3; fc.reset.stale-credits] */
+	bool stale = link->port_reset_pending;
+	out->limit_known = c->limit_known && !stale;
+	out->consumed_known = c->consumed_known && !stale;
+	out->infinite = c->infinite && c->infinite_known && !stale;
+	out->available_known = fc_credit_tracked(c) && !stale;
 	out->limit_uncertain = c->limit_uncertain;
 	out->width = c->width;
-	out->limit = c->limit_known ? c->limit : 0;
-	out->consumed = c->consumed_known ? c->consumed : 0;
+	out->limit = out->limit_known ? c->limit : 0;
+	out->consumed = out->consumed_known ? c->consumed : 0;
 	out->available = out->available_known ? fc_credit_available(c) : 0;
 }
 
@@ -39,6 +42,24 @@ static uint8_t probe_init(const struct fc_vc *v, const struct fc_port_vc *pv)
 	return pv->fi1 ? PROBE_INIT_FC_INIT2 : PROBE_INIT_FC_INIT1;
 }
 
+void fc_probe_credit(const struct fc_model *m, unsigned index, unsigned vc, enum link_dir port,
+                     enum credit_type ct, struct fc_probe_credit *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct fc_link *link = m->links[index];
+	if (link && vc < FC_VC_COUNT)
+		probe_credit(link, &link->vc[vc].port[port].credit[ct], out);
+}
+
+void fc_probe_init(const struct fc_model *m, unsigned index, unsigned vc, uint8_t init[DIR_COUNT])
+{
+	const struct fc_link *link = m->links[index];
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		init[p] = link && vc < FC_VC_COUNT
+		                  ? probe_init(&link->vc[vc], &link->vc[vc].port[p])
+		                  : PROBE_INIT_UNKNOWN;
+}
+
 void fc_probe_vc(const struct fc_model *m, unsigned index, unsigned vc, struct fc_probe_vc *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -53,10 +74,12 @@ void fc_probe_vc(const struct fc_model *m, unsigned index, unsigned vc, struct f
 	}
 }
 
-static uint8_t probe_link_state(const struct fc_link *link)
+static uint8_t link_state(const struct fc_link *link)
 {
 	if (link->down)
 		return PROBE_LINK_DOWN;
+	if (link->port_reset_pending)
+		return PROBE_LINK_UNKNOWN; /* a port restarted: its state is not seen */
 	if (link->pm_inactive)
 		return PROBE_LINK_L1;
 	const struct fc_vc *v0 = &link->vc[0];
@@ -75,13 +98,19 @@ static uint8_t probe_link_state(const struct fc_link *link)
 	                                                                : PROBE_LINK_INIT;
 }
 
+uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index)
+{
+	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
+	return link ? link_state(link) : PROBE_LINK_UNKNOWN;
+}
+
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out)
 {
 	memset(out, 0, sizeof(*out));
 	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
 	if (!link)
 		return false;
-	out->state = probe_link_state(link);
+	out->state = link_state(link);
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		struct fc_probe_port *pp = &out->port[p];
 		const struct dl_port *dl = &link->dl[p];
@@ -101,31 +130,57 @@ bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_lin
 	return true;
 }
 
-unsigned fc_probe_vcs_touched(const struct fc_model *m, const struct packet *pkt, bool fit)
+static uint16_t class_credits(enum link_dir port, enum fc_class cls)
+{
+	return (uint16_t)((1u << (port * CT_COUNT + ct_hdr(cls))) |
+	                  (1u << (port * CT_COUNT + ct_data(cls))));
+}
+
+void fc_probe_touched(const struct fc_model *m, const struct packet *pkt, bool fit,
+                      struct fc_probe_touch *out)
 {
 	const struct record *rec = pkt->rec;
-	if (rec->kind == REC_EVENT || packet_damaged(pkt))
-		return 0xFFu;
-	if (rec->kind == REC_TLP) {
-		/* an intact TLP charges, and completes the receiver's
-		 * initialisation, on its own VC only; a nullified one changes
-		 * nothing; a malformed one (tc may not be read) is taken as
-		 * touching every VC, to be safe */
-		if (pkt->u.tlp.lcrc == CRC_NULLIFIED)
-			return 0;
-		return !fit ? 0xFFu : 1u << fc_vc_of_tc(m, pkt->u.tlp.tc);
+	out->ports = true;
+	out->vcs = 0;
+	out->one_vc = false;
+	if (rec->kind == REC_EVENT || packet_damaged(pkt)) {
+		out->vcs = 0xFFu;
+		return;
 	}
-	switch (pkt->u.dllp.type) {
+	if (rec->kind == REC_TLP) {
+		/* a nullified TLP changes nothing; a malformed one (its TC and
+		 * class may not be read) is taken as touching every VC */
+		const struct tlp *t = &pkt->u.tlp;
+		if (t->lcrc == CRC_NULLIFIED)
+			return;
+		if (!fit) {
+			out->vcs = 0xFFu;
+			return;
+		}
+		out->one_vc = true;
+		out->vc = (uint8_t)fc_vc_of_tc(m, t->tc);
+		out->credits = class_credits(rec->dir, t->fc_class);
+		return;
+	}
+	const struct dllp *d = &pkt->u.dllp;
+	switch (d->type) {
 	case DLLP_UPDATEFC:
-		return 1u << (pkt->u.dllp.vc & 7u);
+		out->ports = false;
+		out->one_vc = true;
+		out->vc = d->vc & 7u;
+		out->credits = class_credits(partner_of(rec->dir), d->fc_class);
+		return;
 	case DLLP_ACK:
 	case DLLP_NAK:
+		return;
 	case DLLP_PM_ENTER_L1:
 	case DLLP_PM_ENTER_L23:
 	case DLLP_PM_AS_REQUEST_L1:
 	case DLLP_PM_REQUEST_ACK:
-		return 0;
+		out->ports = false;
+		return;
 	default:
-		return 0xFFu; /* InitFCs (which may join or start an epoch), the rest */
+		out->vcs = 0xFFu; /* InitFCs (which may join or start an epoch), the rest */
+		return;
 	}
 }

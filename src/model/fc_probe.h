@@ -26,7 +26,8 @@ enum fc_probe_init {
 
 /* The link as the capture shows it. */
 enum fc_probe_link_state {
-	PROBE_LINK_UNKNOWN = 0, /* nothing seen yet */
+	PROBE_LINK_UNKNOWN = 0, /* nothing seen yet, or a port-reset since the
+	                         * link's last initialisation */
 	PROBE_LINK_DOWN, /* a link-down or hot-reset event, nothing after */
 	PROBE_LINK_INIT, /* an epoch began and VC0 is not complete at both ports */
 	PROBE_LINK_ACTIVE, /* VC0 complete at both ports, or traffic of a
@@ -36,6 +37,8 @@ enum fc_probe_link_state {
 };
 
 /* One credit type of one transmitter on one VC. */
+/* After a port-reset event, until the link re-initialises, no credit is
+ * known (fc.reset.stale-credits: the two ports' states disagree). */
 struct fc_probe_credit {
 	bool limit_known, consumed_known;
 	bool infinite; /* advertised infinite at init */
@@ -73,16 +76,41 @@ struct fc_probe_link {
 /* The link-wide values of link index; false when the capture had no
  * record on it. */
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out);
+/* Only its state (enum fc_probe_link_state), of a link that exists. */
+uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index);
 
 /* The values of one VC of link index (the link must exist: a true
  * fc_probe_link). */
 void fc_probe_vc(const struct fc_model *m, unsigned index, unsigned vc, struct fc_probe_vc *out);
 
-/* The VCs (a bit each) whose values applying pkt may have changed: the
- * VC of an UpdateFC or of an intact TLP, every VC for anything that may
- * start, join or end an epoch or leave counters uncertain (InitFCs,
- * events, damaged or malformed records), none for Acks, Naks and PM
- * DLLPs.  Call it after fc_model_apply(pkt, fit). */
-unsigned fc_probe_vcs_touched(const struct fc_model *m, const struct packet *pkt, bool fit);
+/* One credit type of one port's transmitter on one VC, and the init
+ * states of both ports on it: the parts fc_probe_vc() is made of, for a
+ * record that touched only them. */
+void fc_probe_credit(const struct fc_model *m, unsigned index, unsigned vc, enum link_dir port,
+                     enum credit_type ct, struct fc_probe_credit *out);
+void fc_probe_init(const struct fc_model *m, unsigned index, unsigned vc, uint8_t init[DIR_COUNT]);
+
+/* What applying a packet may have changed (besides the link-wide values,
+ * which any record may change): whole VCs, or, for the common records,
+ * a few credits of one VC and its ports' init states. */
+struct fc_probe_touch {
+	bool ports; /* the ports' values (struct fc_probe_port); the link's
+	             * state may change at any record */
+	uint8_t vcs; /* a bit per VC any of whose values may have changed */
+	bool one_vc; /* and vc's init states and the credits below */
+	uint8_t vc;
+	uint16_t credits; /* bit port * CT_COUNT + type */
+};
+
+/* An intact TLP charges its sender's header and data types of its class
+ * on its VC and may complete its receiver's initialisation there; an
+ * UpdateFC sets two limits of its receiver's transmitter on its VC and
+ * may complete the receiver's initialisation (neither changes the
+ * ports' values but for an intact TLP's sequence number and requests);
+ * Acks and Naks touch no VC, PM DLLPs no VC and no port; anything that may start, join or end an epoch or leave
+ * counters uncertain (InitFCs, events, damaged or malformed records)
+ * touches every VC.  Call it after fc_model_apply(pkt, fit). */
+void fc_probe_touched(const struct fc_model *m, const struct packet *pkt, bool fit,
+                      struct fc_probe_touch *out);
 
 #endif

@@ -56,6 +56,16 @@ void report_json_input_end(struct json_input *ji, const struct input_report *r);
 void report_json_input_error(FILE *out, const char *file, const char *error);
 void report_json_end(FILE *out, const struct input_result *results, int count, int exit_status);
 void report_jsonl_input_error(FILE *out, const char *file, const char *error);
+/* The pieces of the document, for the HTML page's JSON blocks (a new
+ * reference each): a finding as the document writes it; an input's
+ * object as the document writes it, minus its "findings"; and the batch
+ * (per input its file, status, format, records and findings by severity,
+ * as the text batch table gives them). */
+struct json_t;
+struct json_t *report_json_finding_object(const struct finding *f);
+struct json_t *report_json_input_object(const struct input_report *r);
+struct json_t *report_json_batch_object(char *const *files, const struct input_result *results,
+                                        int count, int exit_status);
 void report_jsonl_batch(FILE *out, char *const *files, const struct input_result *results,
                         int count, int exit_status);
 

@@ -16,10 +16,12 @@
 
 static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
 
-static json_t *finding_json(const struct finding *f)
+/* A finding, with "type" first for JSON Lines (typed). */
+static json_t *finding_json(const struct finding *f, bool typed)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "type", json_string("finding"));
+	if (typed)
+		json_object_set_new(o, "type", json_string("finding"));
 	json_object_set_new(o, "file", json_string_outside(f->pos.file ? f->pos.file : ""));
 	json_object_set_new(o, "record", json_integer((json_int_t)f->pos.record_no));
 	if (f->pos.line)
@@ -63,13 +65,20 @@ static void dump_line(FILE *out, json_t *o)
 	json_decref(o);
 }
 
-static json_t *counts_json(const uint64_t by_severity[SEV_COUNT],
-                           const uint64_t by_rule[RULE_COUNT])
+/* {"info":n,"warning":n,"error":n} */
+static json_t *severities_json(const uint64_t by_severity[SEV_COUNT])
 {
-	json_t *sev = json_object(), *rules = json_object();
+	json_t *sev = json_object();
 	for (unsigned s = 0; s < SEV_COUNT; s++)
 		json_object_set_new(sev, severity_name(s),
 		                    json_integer((json_int_t)by_severity[s]));
+	return sev;
+}
+
+static json_t *counts_json(const uint64_t by_severity[SEV_COUNT],
+                           const uint64_t by_rule[RULE_COUNT])
+{
+	json_t *sev = severities_json(by_severity), *rules = json_object();
 	for (unsigned r = 0; r < RULE_COUNT; r++)
 		if (by_rule[r])
 			json_object_set_new(rules, rule_info(r)->id,
@@ -359,9 +368,21 @@ static void input_summary_fields(json_t *o, const struct input_report *r)
 	json_object_set_new(o, "links", links_json(r->model, r->stats_wanted));
 }
 
+json_t *report_json_finding_object(const struct finding *f)
+{
+	return finding_json(f, false);
+}
+
+json_t *report_json_input_object(const struct input_report *r)
+{
+	json_t *o = json_object();
+	input_summary_fields(o, r);
+	return o;
+}
+
 void report_jsonl_finding(void *ctx, const struct finding *f)
 {
-	dump_line(ctx, finding_json(f));
+	dump_line(ctx, finding_json(f, true));
 }
 
 void report_jsonl_input(FILE *out, const struct input_report *r)
@@ -401,8 +422,7 @@ void report_json_input_begin(struct json_input *ji, FILE *out, const char *file)
 void report_json_finding(void *ctx, const struct finding *f)
 {
 	struct json_input *ji = ctx;
-	json_t *o = finding_json(f);
-	json_object_del(o, "type");
+	json_t *o = report_json_finding_object(f);
 	fputs(ji->findings++ ? ",\n" : "\n", ji->out);
 	json_dumpf(o, ji->out, json_flags);
 	json_decref(o);
@@ -410,8 +430,7 @@ void report_json_finding(void *ctx, const struct finding *f)
 
 void report_json_input_end(struct json_input *ji, const struct input_report *r)
 {
-	json_t *o = json_object();
-	input_summary_fields(o, r);
+	json_t *o = report_json_input_object(r);
 	json_object_del(o, "file");
 	char *body = json_dumps(o, json_flags);
 	json_decref(o);
@@ -453,6 +472,31 @@ void report_json_end(FILE *out, const struct input_result *results, int count, i
 	json_dumpf(o, out, json_flags);
 	json_decref(o);
 	fputs("}\n", out);
+}
+
+json_t *report_json_batch_object(char *const *files, const struct input_result *results, int count,
+                                 int exit_status)
+{
+	json_t *o = json_object(), *list = json_array();
+	for (int i = 0; i < count; i++) {
+		const struct input_result *r = &results[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "file", json_string_outside(files[i]));
+		json_object_set_new(e, "status", json_integer(r->status));
+		json_object_set_new(e, "format",
+		                    r->format[0] ? json_string(r->format) : json_null());
+		/* as the text batch table: none for an input that did not open */
+		json_object_set_new(e, "records",
+		                    r->opened ? json_integer((json_int_t)r->stats.records_read)
+		                              : json_null());
+		json_object_set_new(e, "findings", severities_json(r->by_severity));
+		if (r->status == EXIT_ERROR && r->error[0])
+			json_object_set_new(e, "error", json_string_outside(r->error));
+		json_array_append_new(list, e);
+	}
+	json_object_set_new(o, "inputs", list);
+	json_object_set_new(o, "exit_status", json_integer(exit_status));
+	return o;
 }
 
 void report_jsonl_input_error(FILE *out, const char *file, const char *error)

@@ -28,8 +28,8 @@ bool timeline_add_sink(struct timeline *tl, const struct timeline_sink *sink)
 void timeline_free(struct timeline *tl)
 {
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		free(tl->links[i]);
-		tl->links[i] = NULL;
+		free(tl->followed[i]);
+		tl->followed[i] = NULL;
 	}
 }
 
@@ -78,12 +78,12 @@ static void tell_credit(struct timeline *tl, const struct timeline_at *at, unsig
 
 static struct timeline_link *timeline_link_get(struct timeline *tl, unsigned index)
 {
-	struct timeline_link *l = tl->links[index];
+	struct timeline_link *l = tl->followed[index];
 	if (!l) {
 		l = calloc(1, sizeof(*l));
 		if (!l)
 			tl->out_of_memory = true;
-		tl->links[index] = l;
+		tl->followed[index] = l;
 	}
 	return l;
 }
@@ -107,15 +107,19 @@ static void diff_link(struct timeline *tl, struct timeline_link *l, const struct
 }
 
 /* A VC is in use once its initialisation began or a credit is known:
- * VCs a capture never uses stay out of the pictures. */
-static bool vc_in_use(const struct fc_probe_vc *v)
+ * VCs a capture never uses stay out of the pictures.  An epoch's start
+ * makes every VC's CC known (0) without the VC being used: a consumed
+ * count makes it in use only once something was charged. */
+bool timeline_vc_in_use(const struct fc_probe_vc *v)
 {
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		if (v->init[p] != PROBE_INIT_UNKNOWN && v->init[p] != PROBE_INIT_IDLE)
 			return true;
-		for (unsigned ct = 0; ct < CT_COUNT; ct++)
-			if (v->credit[p][ct].limit_known || v->credit[p][ct].consumed_known)
+		for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+			const struct fc_probe_credit *c = &v->credit[p][ct];
+			if (c->limit_known || (c->consumed_known && c->consumed != 0))
 				return true;
+		}
 	}
 	return false;
 }
@@ -127,7 +131,7 @@ static void diff_vc(struct timeline *tl, struct timeline_link *l, const struct f
 	fc_probe_vc(m, at->link, vc, &now);
 	bool first = !(l->vc_in_use & (1u << vc));
 	if (first) {
-		if (!vc_in_use(&now))
+		if (!timeline_vc_in_use(&now))
 			return;
 		l->vc_in_use |= (uint8_t)(1u << vc);
 	} else if (memcmp(&now, &l->vc[vc], sizeof(now)) == 0) {
@@ -146,16 +150,68 @@ static void diff_vc(struct timeline *tl, struct timeline_link *l, const struct f
 	l->vc[vc] = now;
 }
 
+/* A record that touched only some credits of one VC (fc_probe_touched):
+ * those and the VC's init states are probed, not the whole VC (an intact
+ * TLP or an UpdateFC, most records, change two credits).  Until the VC is
+ * in use the whole of it is looked at, to tell when it comes in use. */
+static void diff_vc_part(struct timeline *tl, struct timeline_link *l, const struct fc_model *m,
+                         const struct timeline_at *at, unsigned vc, unsigned credits)
+{
+	if (!(l->vc_in_use & (1u << vc))) {
+		diff_vc(tl, l, m, at, vc);
+		return;
+	}
+	struct fc_probe_vc *was = &l->vc[vc];
+	/* complete stays complete until an epoch starts or a damaged packet
+	 * is seen, and those touch every VC */
+	if (was->init[DIR_DOWN] != PROBE_INIT_COMPLETE ||
+	    was->init[DIR_UP] != PROBE_INIT_COMPLETE) {
+		uint8_t init[DIR_COUNT];
+		fc_probe_init(m, at->link, vc, init);
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			if (init[p] != was->init[p]) {
+				was->init[p] = init[p];
+				tell_init(tl, at, vc, (enum link_dir)p, init[p]);
+			}
+	}
+	for (; credits; credits &= credits - 1) {
+		unsigned bit = (unsigned)__builtin_ctz(credits);
+		enum link_dir p = (enum link_dir)(bit / CT_COUNT);
+		enum credit_type ct = (enum credit_type)(bit % CT_COUNT);
+		struct fc_probe_credit now;
+		fc_probe_credit(m, at->link, vc, p, ct, &now);
+		if (memcmp(&now, &was->credit[p][ct], sizeof(now)) != 0) {
+			memcpy(&was->credit[p][ct], &now, sizeof(now));
+			tell_credit(tl, at, vc, p, ct, &now);
+		}
+	}
+}
+
+static const struct fc_probe_touch every_vc = { .ports = true, .vcs = 0xFFu };
+
 static void diff(struct timeline *tl, const struct fc_model *m, const struct timeline_at *at,
-                 unsigned vcs)
+                 const struct fc_probe_touch *touch)
 {
 	struct timeline_link *l = timeline_link_get(tl, at->link);
 	if (!l)
 		return;
-	diff_link(tl, l, m, at);
-	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
-		if (vcs & (1u << vc))
-			diff_vc(tl, l, m, at, vc);
+	/* a link's first record: every VC, as some may be known already
+	 * (--initial-credits) */
+	if (!l->told)
+		touch = &every_vc;
+	if (touch->ports || !l->told) {
+		diff_link(tl, l, m, at);
+	} else {
+		uint8_t state = fc_probe_link_state(m, at->link);
+		if (state != l->link.state) {
+			l->link.state = state;
+			tell_link_state(tl, at, state);
+		}
+	}
+	for (unsigned vcs = touch->vcs; vcs; vcs &= vcs - 1)
+		diff_vc(tl, l, m, at, (unsigned)__builtin_ctz(vcs));
+	if (touch->one_vc && !(touch->vcs & (1u << touch->vc)))
+		diff_vc_part(tl, l, m, at, touch->vc, touch->credits);
 }
 
 void timeline_record(struct timeline *tl, const struct fc_model *m, const struct packet *pkt,
@@ -164,18 +220,24 @@ void timeline_record(struct timeline *tl, const struct fc_model *m, const struct
 	if (!tl->sink_count)
 		return;
 	struct timeline_at at = { timeline_time(tl, pkt->rec->time_ps), pkt->rec->link, pkt };
-	diff(tl, m, &at, fc_probe_vcs_touched(m, pkt, fit));
+	struct fc_probe_touch touch;
+	fc_probe_touched(m, pkt, fit, &touch);
+	diff(tl, m, &at, &touch);
 }
 
-void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link)
+void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link, bool has_time,
+                      uint64_t time_ps)
 {
 	if (!tl->sink_count)
 		return;
+	if (has_time)
+		timeline_time(tl, time_ps);
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		if ((link >= 0 && (unsigned)link != i) || !m->links[i])
+		struct fc_probe_link exists; /* through the probe, not the model's structures */
+		if ((link >= 0 && (unsigned)link != i) || !fc_probe_link(m, i, &exists))
 			continue;
 		struct timeline_at at = { tl->time_ps, i, NULL };
-		diff(tl, m, &at, 0xFFu);
+		diff(tl, m, &at, &every_vc);
 	}
 }
 
@@ -183,9 +245,9 @@ void timeline_finding(struct timeline *tl, const struct finding *f)
 {
 	if (!tl->sink_count)
 		return;
-	uint64_t t = f->has_time ? f->time_ps : tl->time_ps;
-	if (tl->has_time && t < tl->time_ps)
-		t = tl->time_ps;
+	/* a finding's time ahead of the records' (a malformed record's) moves
+	 * the timeline on: the changes after it are drawn no earlier */
+	uint64_t t = f->has_time ? timeline_time(tl, f->time_ps) : tl->time_ps;
 	for (unsigned s = 0; s < tl->sink_count; s++)
 		if (tl->sinks[s].finding)
 			tl->sinks[s].finding(tl->sinks[s].ctx, f, t);
@@ -195,7 +257,7 @@ void timeline_finish(struct timeline *tl, const struct fc_model *m)
 {
 	if (!tl->sink_count)
 		return;
-	timeline_damaged(tl, m, -1); /* what the end of the capture changed */
+	timeline_damaged(tl, m, -1, false, 0); /* what the end of the capture changed */
 	for (unsigned s = 0; s < tl->sink_count; s++)
 		if (tl->sinks[s].end)
 			tl->sinks[s].end(tl->sinks[s].ctx, tl->time_ps);

@@ -59,7 +59,7 @@ struct timeline {
 	unsigned sink_count;
 	bool has_time;
 	uint64_t time_ps; /* the latest time seen */
-	struct timeline_link *links[FC_LINK_COUNT];
+	struct timeline_link *followed[FC_LINK_COUNT]; /* a link's values as told */
 	bool out_of_memory; /* a link could not be followed: the pictures are incomplete */
 };
 
@@ -73,13 +73,19 @@ static inline bool timeline_active(const struct timeline *tl)
 /* After fc_model_apply(m, pkt, fit). */
 void timeline_record(struct timeline *tl, const struct fc_model *m, const struct packet *pkt,
                      bool fit);
-/* After fc_model_damaged(m, link, ...): link -1 for every link. */
-void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link);
+/* After fc_model_damaged(m, link, ...): link -1 for every link; the
+ * damaged record's time when it has one (a lane-level capture's). */
+void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link, bool has_time,
+                      uint64_t time_ps);
 /* A finding as it is reported: to every sink, at its record's time (made
  * non-decreasing as the values' times are). */
 void timeline_finding(struct timeline *tl, const struct finding *f);
 /* After fc_model_finish(m): the last changes, then every sink's end. */
 void timeline_finish(struct timeline *tl, const struct fc_model *m);
 void timeline_free(struct timeline *tl);
+
+/* Whether a VC is in the pictures: its initialisation began or a credit
+ * of it is known (other than the CC = 0 every epoch start sets). */
+bool timeline_vc_in_use(const struct fc_probe_vc *v);
 
 #endif

@@ -8,8 +8,8 @@
  *
  *   byte 0   options
  *            bits 1:0  report: 0 text, 1 json, 2 jsonl, 3 other:
- *                      with bit 5 junit, else --decode (bit 4: with
- *                      --format=jsonl)
+ *                      with bit 5 junit (html with bit 6 too), else
+ *                      --decode (bit 4: with --format=jsonl)
  *            bits 3:2  --role: none, down=root-port,up=endpoint,
  *                      down=switch,up=switch, down=root-port-p2p,up=switch
  *            bit 4     --mps=256
@@ -26,7 +26,11 @@
  * malformed, and the exit status in the document is the one returned;
  * --decode --format=jsonl: every line is a JSON object.  JUnit XML is
  * written to memory and checked for the frame, no control characters and
- * only the five XML entities after '&'.
+ * only the five XML entities after '&'.  The HTML page is written to
+ * memory and its JSON blocks checked: run, input, batch, each parsing,
+ * none holding < > & or U+2028/U+2029; the input's block an error block
+ * exactly for an input error, else its summary as the JSON document's,
+ * its findings counted by it, at most 10000 kept, 2048 points a series.
  * A violated invariant traps (__builtin_trap). */
 #include <jansson.h>
 #include <stddef.h>
@@ -37,29 +41,39 @@
 #include "cli/analysis.h"
 #include "cli/cli_parse.h"
 #include "cli/config.h"
-#include "fuzz_common.h"
 #include "cli/pipeline.h"
-#include "report/report.h"
 #include "cli/run.h"
+#include "fuzz_common.h"
+#include "report/html_chart.h"
+#include "report/report.h"
+#include "report/report_html.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void options_from(uint8_t o, struct config *cfg)
 {
 	static const char *const roles[4] = {
-		NULL, "down=root-port,up=endpoint", "down=switch,up=switch",
+		NULL,
+		"down=root-port,up=endpoint",
+		"down=switch,up=switch",
 		"down=root-port-p2p,up=switch",
 	};
 	char err[256];
 
 	config_init(cfg);
 	switch (o & 3) {
-	case 0: cfg->format = OUT_TEXT; break;
-	case 1: cfg->format = OUT_JSON; break;
-	case 2: cfg->format = OUT_JSONL; break;
+	case 0:
+		cfg->format = OUT_TEXT;
+		break;
+	case 1:
+		cfg->format = OUT_JSON;
+		break;
+	case 2:
+		cfg->format = OUT_JSONL;
+		break;
 	case 3:
 		if (o & 0x20) {
-			cfg->format = OUT_JUNIT;
+			cfg->format = o & 0x40 ? OUT_HTML : OUT_JUNIT;
 		} else {
 			cfg->mode = MODE_DECODE;
 			cfg->format = o & 0x10 ? OUT_JSONL : OUT_TEXT;
@@ -71,15 +85,14 @@ static void options_from(uint8_t o, struct config *cfg)
 	if (o & 0x10)
 		FUZZ_ASSERT(parse_mps("256", &cfg->fc.mps, err, sizeof(err)));
 	if (o & 0x20)
-		FUZZ_ASSERT(parse_tc_map("1=1,2=2,3=3,4=4,5=5,6=6,7=7",
-		                         cfg->fc.tc_to_vc, err, sizeof(err)));
+		FUZZ_ASSERT(parse_tc_map("1=1,2=2,3=3,4=4,5=5,6=6,7=7", cfg->fc.tc_to_vc, err,
+		                         sizeof(err)));
 	if (o & 0x40) {
-		FUZZ_ASSERT(parse_initial_credits(
-			"down:0:PH=32,PD=256,NPH=16,NPD=16,CplH=16,CplD=128",
-			cfg->fc.initial, err, sizeof(err)));
-		FUZZ_ASSERT(parse_initial_credits(
-			"up:0:PH=8,PD=64,NPH=8,NPD=8,CplH=inf,CplD=inf",
-			cfg->fc.initial, err, sizeof(err)));
+		FUZZ_ASSERT(
+		        parse_initial_credits("down:0:PH=32,PD=256,NPH=16,NPD=16,CplH=16,CplD=128",
+		                              cfg->fc.initial, err, sizeof(err)));
+		FUZZ_ASSERT(parse_initial_credits("up:0:PH=8,PD=64,NPH=8,NPD=8,CplH=inf,CplD=inf",
+		                                  cfg->fc.initial, err, sizeof(err)));
 	}
 }
 
@@ -109,8 +122,8 @@ static json_int_t check_summary(const json_t *o)
 	FUZZ_ASSERT(json_is_object(rec));
 	FUZZ_ASSERT(int_member(rec, "read") ==
 	            int_member(rec, "decoded") + int_member(rec, "malformed"));
-	FUZZ_ASSERT(int_member(rec, "decoded") == int_member(rec, "dllps") +
-	            int_member(rec, "tlps") + int_member(rec, "events"));
+	FUZZ_ASSERT(int_member(rec, "decoded") ==
+	            int_member(rec, "dllps") + int_member(rec, "tlps") + int_member(rec, "events"));
 	const json_t *sum = json_object_get(o, "summary");
 	FUZZ_ASSERT(json_is_object(sum));
 	json_t *sev = json_object_get(sum, "by_severity");
@@ -118,11 +131,13 @@ static json_int_t check_summary(const json_t *o)
 	json_int_t total = 0, by_rule = 0;
 	const char *k;
 	json_t *v;
-	json_object_foreach(sev, k, v) {
+	json_object_foreach(sev, k, v)
+	{
 		FUZZ_ASSERT(json_is_integer(v));
 		total += json_integer_value(v);
 	}
-	json_object_foreach(json_object_get(sum, "by_rule"), k, v) {
+	json_object_foreach(json_object_get(sum, "by_rule"), k, v)
+	{
 		FUZZ_ASSERT(json_is_integer(v));
 		by_rule += json_integer_value(v);
 	}
@@ -144,7 +159,8 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 	json_int_t listed = 0;
 	size_t i;
 	json_t *in;
-	json_array_foreach(inputs, i, in) {
+	json_array_foreach(inputs, i, in)
+	{
 		FUZZ_ASSERT(json_is_string(json_object_get(in, "file")));
 		if (json_object_get(in, "error")) {
 			/* an input with no record: the error alone, no finding */
@@ -157,8 +173,7 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 		FUZZ_ASSERT(json_is_array(findings));
 		size_t j;
 		json_t *f;
-		json_array_foreach(findings, j, f)
-			check_finding(f);
+		json_array_foreach(findings, j, f) check_finding(f);
 		json_int_t counted = check_summary(in);
 		FUZZ_ASSERT((json_int_t)json_array_size(findings) == counted);
 		listed += counted;
@@ -170,8 +185,8 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 	json_int_t total = 0;
 	const char *k;
 	json_t *v;
-	json_object_foreach(json_object_get(sum, "by_severity"), k, v)
-		total += json_integer_value(v);
+	json_object_foreach(json_object_get(sum, "by_severity"), k, v) total +=
+	        json_integer_value(v);
 	FUZZ_ASSERT(total == listed);
 	json_decref(doc);
 }
@@ -267,6 +282,72 @@ static void check_junit(const char *buf, size_t len)
 
 /* --- the run ------------------------------------------------------------ */
 
+/* --- checking the HTML page ------------------------------------------------ */
+
+/* The input's block: an error block exactly for an input error. */
+static void check_html_input(const json_t *in, int status)
+{
+	FUZZ_ASSERT(json_is_object(in));
+	if (json_object_get(in, "error")) {
+		FUZZ_ASSERT(status == EXIT_ERROR);
+		FUZZ_ASSERT(json_is_string(json_object_get(in, "error")));
+		return;
+	}
+	FUZZ_ASSERT(int_member(in, "exit_status") == status);
+	json_int_t total = check_summary(json_object_get(in, "summary"));
+	FUZZ_ASSERT(int_member(in, "findings_total") == total);
+	const json_t *findings = json_object_get(in, "findings");
+	FUZZ_ASSERT(json_is_array(findings));
+	json_int_t shown = total < HTML_FINDINGS_MAX ? total : HTML_FINDINGS_MAX;
+	FUZZ_ASSERT(int_member(in, "findings_shown") == shown);
+	FUZZ_ASSERT((json_int_t)json_array_size(findings) == shown);
+	size_t i;
+	json_t *v;
+	json_array_foreach(findings, i, v) check_finding(v);
+	const json_t *charts = json_object_get(in, "charts");
+	FUZZ_ASSERT(json_is_array(charts) && json_array_size(charts) <= HTML_CHARTS_MAX);
+	json_array_foreach(charts, i, v)
+	{
+		size_t k;
+		json_t *series;
+		json_array_foreach(json_object_get(v, "series"), k, series)
+		{
+			const json_t *points = json_object_get(series, "points");
+			FUZZ_ASSERT(json_is_array(points) && json_array_size(points) >= 1 &&
+			            json_array_size(points) <= HTML_BUCKETS);
+		}
+	}
+}
+
+static void check_html(const char *buf, size_t len, int status)
+{
+	static const char tag[] = "<script type=\"application/json\" ";
+	const char *p = buf, *end = buf + len;
+	unsigned blocks = 0;
+	while ((p = memmem(p, (size_t)(end - p), tag, sizeof(tag) - 1)) != NULL) {
+		const char *body = memchr(p, '>', (size_t)(end - p));
+		FUZZ_ASSERT(body != NULL);
+		body++;
+		const char *close = memmem(body, (size_t)(end - body), "</script>", 9);
+		FUZZ_ASSERT(close != NULL);
+		for (const char *c = body; c < close; c++) {
+			FUZZ_ASSERT(*c != '<' && *c != '>' && *c != '&');
+			FUZZ_ASSERT(!(c + 2 < close && c[0] == '\xe2' && c[1] == '\x80' &&
+			              (c[2] == '\xa8' || c[2] == '\xa9')));
+		}
+		json_t *v = json_loadb(body, (size_t)(close - body), 0, NULL);
+		FUZZ_ASSERT(v != NULL);
+		if (blocks == 1)
+			check_html_input(v, status);
+		if (blocks == 2)
+			FUZZ_ASSERT(int_member(v, "exit_status") == status);
+		json_decref(v);
+		blocks++;
+		p = close;
+	}
+	FUZZ_ASSERT(blocks == 3); /* run, the input, batch */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -282,8 +363,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fp)
 		return 0;
 	char err[512];
-	struct reader *r = reader_open_stream(fp, "fuzz", seekable, &cfg.reader,
-	                                      err, sizeof(err));
+	struct reader *r = reader_open_stream(fp, "fuzz", seekable, &cfg.reader, err, sizeof(err));
 	bool opened = r != NULL;
 
 	if (cfg.mode == MODE_DECODE) {
@@ -295,7 +375,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t dlen = 0;
 		FILE *dout = json ? open_memstream(&dbuf, &dlen) : devnull;
 		FUZZ_ASSERT(dout != NULL);
-		run_reader(&cfg, r, "fuzz", dout, NULL, &dres);
+		run_reader(&cfg, r, "fuzz", 0, dout, NULL, &dres);
 		FUZZ_ASSERT(dres.stats.records_read ==
 		            dres.stats.records_decoded + dres.stats.records_malformed);
 		/* no record: an input error, and nothing listed */
@@ -326,9 +406,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!opened)
 			report_junit_input_error(out, "fuzz", err);
 	}
+	if (cfg.format == OUT_HTML) {
+		report_html_begin(out, 1);
+		if (!opened)
+			report_html_input_error(out, "fuzz", NULL, err);
+	}
 	int status = EXIT_CLEAN;
 	if (opened) {
-		run_reader(&cfg, r, "fuzz", out, NULL, &res);
+		run_reader(&cfg, r, "fuzz", 0, out, NULL, &res);
 		status = res.status;
 		/* an input error exactly when no record decoded (rules.md) */
 		FUZZ_ASSERT((status == EXIT_ERROR) == (res.stats.records_decoded == 0));
@@ -343,12 +428,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		report_json_end(out, &res, opened ? 1 : 0, status);
 	if (cfg.format == OUT_JUNIT)
 		report_junit_end(out);
+	if (cfg.format == OUT_HTML) {
+		char *files[] = { (char *)"fuzz" };
+		if (!opened)
+			res.status = status = EXIT_ERROR;
+		report_html_end(out, files, &res, 1, status);
+	}
 	if (out != devnull) {
 		FUZZ_ASSERT(fclose(out) == 0);
 		if (cfg.format == OUT_JSON)
 			check_json_doc(buf, len, opened, status);
 		else if (cfg.format == OUT_JUNIT)
 			check_junit(buf, len);
+		else if (cfg.format == OUT_HTML)
+			check_html(buf, len, status);
 		else if (opened)
 			check_jsonl(buf, len, status);
 		else

@@ -1,7 +1,6 @@
 /* check_rules.c: the rule catalogue, its evidence keys and the finding
  * sink. */
 #include <ctype.h>
-#include <dirent.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,10 +8,10 @@
 #include <string.h>
 
 #include "base/utf8.h"
-#include "cli/cli_parse.h"
 #include "cli/config.h"
 #include "cli/run.h"
 #include "core/rules.h"
+#include "scenario_walk.h"
 #include "suites.h"
 
 /* Every rule has an id of the dotted form, a title and a spec reference,
@@ -407,49 +406,6 @@ START_TEST(test_man_page_evidence_lines)
 }
 END_TEST
 
-/* Applies the options of a scenario's args file to cfg: the ones the
- * scenarios use (main.c's parser is not in the library). */
-static void scenario_options(struct config *cfg, const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return;
-	char text[1024];
-	size_t n = fread(text, 1, sizeof(text) - 1, fp);
-	fclose(fp);
-	text[n] = '\0';
-	char err[256] = "";
-	char *save = NULL;
-	for (char *opt = strtok_r(text, " \t\n", &save); opt;
-	     opt = strtok_r(NULL, " \t\n", &save)) {
-		char *val = strchr(opt, '=');
-		if (val && strncmp(opt, "--", 2) == 0)
-			*val++ = '\0';
-		else
-			val = strtok_r(NULL, " \t\n", &save);
-		ck_assert_msg(val != NULL, "%s: %s without a value", path, opt);
-		bool ok;
-		if (strcmp(opt, "--role") == 0)
-			ok = parse_roles(val, cfg->fc.role, err, sizeof(err));
-		else if (strcmp(opt, "--mps") == 0)
-			ok = parse_mps(val, &cfg->fc.mps, err, sizeof(err));
-		else if (strcmp(opt, "--mrrs") == 0)
-			ok = parse_mrrs(val, &cfg->fc.mrrs, err, sizeof(err));
-		else if (strcmp(opt, "--cpl-timeout") == 0) {
-			ok = parse_microseconds(val, &cfg->fc.cpl_timeout_ps, err, sizeof(err));
-			cfg->fc.tag_reuse_window_ps = cfg->fc.cpl_timeout_ps;
-		} else if (strcmp(opt, "--tc-map") == 0)
-			ok = parse_tc_map(val, cfg->fc.tc_to_vc, err, sizeof(err));
-		else if (strcmp(opt, "--initial-credits") == 0)
-			ok = parse_initial_credits(val, cfg->fc.initial, err, sizeof(err));
-		else
-			ck_abort_msg("%s: option %s is new to check_rules.c's "
-			             "scenario_options(): add it there",
-			             path, opt);
-		ck_assert_msg(ok, "%s: %s %s: %s", path, opt, val, err);
-	}
-}
-
 /* Checks one JSONL report: every finding's evidence keys are listed for
  * its rule; counts the findings per rule. */
 static void check_report_keys(FILE *report, const char *input, unsigned by_rule[RULE_COUNT])
@@ -488,55 +444,31 @@ static void check_report_keys(FILE *report, const char *input, unsigned by_rule[
  * Every rule must have fired somewhere, or the options were not applied.
  * (tests/test-evidence.sh checks the other way round: each listed key is
  * used.) */
+/* One scenario input through run_one(), its report's keys checked. */
+static void evidence_of_scenario(const char *path, struct config *cfg, void *ctx)
+{
+	unsigned *by_rule = ctx;
+	char input[8192];
+	snprintf(input, sizeof(input), "%s", path);
+	cfg->format = OUT_JSONL;
+	cfg->fail_on = SEV_INFO;
+	FILE *report = tmpfile();
+	ck_assert(report != NULL);
+	struct input_result res;
+	char *input_list[1] = { input };
+	cfg->inputs = input_list;
+	cfg->input_count = 1;
+	run_one(cfg, 0, report, &res);
+	ck_assert_msg(res.opened && res.status <= 1, "%s: status %d %s", input, res.status,
+	              res.error);
+	check_report_keys(report, input, by_rule);
+	fclose(report);
+}
+
 START_TEST(test_evidence_listed_in_scenarios)
 {
-	char top[4096];
-	snprintf(top, sizeof(top), "%s/tests/scenarios", SRCDIR);
-	DIR *dir = opendir(top);
-	ck_assert_msg(dir != NULL, "cannot open %s", top);
 	unsigned by_rule[RULE_COUNT] = { 0 };
-	unsigned inputs = 0;
-	struct dirent *de;
-	while ((de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		char sub[4096 + 256];
-		snprintf(sub, sizeof(sub), "%s/%s", top, de->d_name);
-		DIR *cases = opendir(sub);
-		if (!cases)
-			continue;
-		struct dirent *ce;
-		while ((ce = readdir(cases)) != NULL) {
-			const char *dot = strrchr(ce->d_name, '.');
-			if (!dot || (strcmp(dot, ".trace") != 0 && strcmp(dot, ".pcap") != 0))
-				continue;
-			char input[8192], args[8192];
-			snprintf(input, sizeof(input), "%s/%s", sub, ce->d_name);
-			struct config cfg;
-			config_init(&cfg);
-			cfg.format = OUT_JSONL;
-			cfg.fail_on = SEV_INFO;
-			snprintf(args, sizeof(args), "%s/%.*s.args", sub, (int)(dot - ce->d_name),
-			         ce->d_name);
-			FILE *own = fopen(args, "r");
-			if (own)
-				fclose(own);
-			else
-				snprintf(args, sizeof(args), "%s/args", sub);
-			scenario_options(&cfg, args);
-			FILE *report = tmpfile();
-			ck_assert(report != NULL);
-			struct input_result res;
-			run_one(&cfg, input, report, &res);
-			ck_assert_msg(res.opened && res.status <= 1, "%s: status %d %s", input,
-			              res.status, res.error);
-			check_report_keys(report, input, by_rule);
-			fclose(report);
-			inputs++;
-		}
-		closedir(cases);
-	}
-	closedir(dir);
+	unsigned inputs = scenario_each(evidence_of_scenario, by_rule);
 	ck_assert_uint_gt(inputs, 0);
 	for (unsigned r = 0; r < RULE_COUNT; r++)
 		ck_assert_msg(by_rule[r] > 0, "no scenario fired %s here", rule_info(r)->id);

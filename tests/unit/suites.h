@@ -25,5 +25,8 @@ Suite *suite_vcd_parse(void);
 Suite *suite_lane_map(void);
 Suite *suite_lane_sample(void);
 Suite *suite_tl_stats(void);
+Suite *suite_timeline(void);
+Suite *suite_html(void);
+Suite *suite_vcd_write(void);
 
 #endif

@@ -1,0 +1,583 @@
+/* html_chart.c: the charts of the HTML report: the bucket collector and
+ * the charts of an input (html_chart.h, html-contract.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html_chart.h"
+
+/* ---- the collector -------------------------------------------------------- */
+
+/* Out of line, to keep the common path free of calls (not COLD_PATH:
+ * a value in six takes it, and cold code is made small, not fast). */
+#if defined(__GNUC__) || defined(__clang__)
+#define OUT_OF_LINE __attribute__((noinline))
+#else
+#define OUT_OF_LINE
+#endif
+
+/* A bucket nothing was told in: no known value (min and max neutral). */
+static const struct html_bucket bucket_empty = { .min = UINT32_MAX };
+
+static void buckets_clear(struct html_bucket *b, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		b[k] = bucket_empty;
+}
+
+void html_series_init(struct html_series *s, uint64_t t0)
+{
+	memset(s, 0, sizeof(*s));
+	buckets_clear(s->b, HTML_BUCKETS);
+	s->t0 = t0;
+	s->bucket_ps = 1;
+}
+
+/* The flags a value sets in every bucket it holds in. */
+static uint8_t value_flags(const struct html_value *v)
+{
+	return (uint8_t)((v->uncertain ? HTML_F_UNCERTAIN : 0) |
+	                 (v->kind == HV_KNOWN      ? 0
+	                  : v->kind == HV_INFINITE ? HTML_F_INFINITE
+	                                           : HTML_F_UNKNOWN));
+}
+
+/* What b held, then a value held in it (b is seen).  No test of
+ * any_known: an empty bucket's min and max are neutral. */
+static inline void bucket_apply(struct html_bucket *b, const struct html_value *v)
+{
+	b->flags |= value_flags(v);
+	bool known = v->kind == HV_KNOWN;
+	if (known) {
+		uint32_t x = v->value;
+		b->min = x < b->min ? x : b->min;
+		b->max = x > b->max ? x : b->max;
+		b->last = x;
+		b->any_known = true;
+	}
+	b->last_known = known;
+}
+
+/* The bucket of two adjacent ones, a before b: a bucket b never saw
+ * carried a's last value through (already counted in a), and a bucket a
+ * never saw carried in what b then carried in (counted in b). */
+static struct html_bucket bucket_merge(const struct html_bucket *a, const struct html_bucket *b)
+{
+	if (!b->seen)
+		return *a;
+	if (!a->seen)
+		return *b;
+	struct html_bucket m = *b;
+	m.min = a->min < m.min ? a->min : m.min;
+	m.max = a->max > m.max ? a->max : m.max;
+	m.any_known |= a->any_known;
+	m.flags |= a->flags;
+	m.updates = a->updates > UINT32_MAX - b->updates ? UINT32_MAX : a->updates + b->updates;
+	return m;
+}
+
+/* Halves the resolution: buckets 2k and 2k+1 become bucket k (only
+ * those below top can have been seen). */
+static void series_merge(struct html_series *s)
+{
+	unsigned half = (s->top + 1) / 2;
+	for (unsigned k = 0; k < half; k++)
+		s->b[k] = bucket_merge(&s->b[2 * k], &s->b[2 * k + 1]);
+	buckets_clear(&s->b[half], s->top - half);
+	s->top = half;
+	s->bucket_ps *= 2;
+	s->cur /= 2;
+	s->cur_width = 0;
+}
+
+/* The bucket of time t when it is not the current one: widens the
+ * buckets until t is in one; on first use it holds the value carried
+ * in. */
+static OUT_OF_LINE struct html_bucket *series_move(struct html_series *s, uint64_t t)
+{
+	uint64_t d = t > s->t0 ? t - s->t0 : 0;
+	/* bucket_ps stays below 2^54: d / 2^53 < 2048 for any 64-bit d */
+	while (d / s->bucket_ps >= HTML_BUCKETS)
+		series_merge(s);
+	s->cur = (unsigned)(d / s->bucket_ps);
+	if (s->cur >= s->top)
+		s->top = s->cur + 1;
+	struct html_bucket *b = &s->b[s->cur];
+	if (!b->seen && s->has_value)
+		bucket_apply(b, &s->now);
+	b->seen = true;
+	/* t0 + cur * bucket_ps <= t0 + d <= t: no overflow */
+	s->cur_start = s->t0 + (uint64_t)s->cur * s->bucket_ps;
+	s->cur_width = s->bucket_ps;
+	return b;
+}
+
+/* The bucket of time t: most values fall in the bucket of the one
+ * before (a time before it wraps the difference: moved too). */
+static inline struct html_bucket *series_bucket(struct html_series *s, uint64_t t)
+{
+	if (t - s->cur_start < s->cur_width)
+		return &s->b[s->cur];
+	return series_move(s, t);
+}
+
+static inline void series_set(struct html_series *s, uint64_t t, const struct html_value *v)
+{
+	bucket_apply(series_bucket(s, t), v);
+	s->now = *v;
+	s->has_value = true;
+}
+
+void html_series_set(struct html_series *s, uint64_t t, const struct html_value *v)
+{
+	series_set(s, t, v);
+}
+
+void html_series_update(struct html_series *s, uint64_t t)
+{
+	struct html_bucket *b = series_bucket(s, t);
+	if (b->updates < UINT32_MAX)
+		b->updates++;
+}
+
+unsigned html_series_span(const struct html_series *s)
+{
+	unsigned n = s->top;
+	while (n > 0 && !s->b[n - 1].seen)
+		n--;
+	return n;
+}
+
+/* ---- the charts of an input ---------------------------------------------- */
+
+/* One transmitter's series of a chart, and what its next values are
+ * compared with. */
+struct html_trace {
+	struct html_series series;
+	uint8_t width; /* the largest seen */
+	bool limit_known;
+	bool limit_uncertain;
+	uint32_t limit;
+};
+
+struct html_chart {
+	uint8_t link, vc, ct;
+	struct html_trace *trace[DIR_COUNT];
+};
+
+struct html_charts *html_charts_new(void)
+{
+	struct html_charts *cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		return NULL;
+	cs->marks = malloc(HTML_FINDINGS_MAX * sizeof(*cs->marks));
+	if (!cs->marks) {
+		free(cs);
+		return NULL;
+	}
+	return cs;
+}
+
+void html_charts_free(struct html_charts *cs)
+{
+	if (!cs)
+		return;
+	for (unsigned i = 0; i < cs->count; i++) {
+		for (unsigned p = 0; p < DIR_COUNT; p++)
+			free(cs->charts[i]->trace[p]);
+		free(cs->charts[i]);
+	}
+	free(cs->marks);
+	free(cs);
+}
+
+void html_charts_time(struct html_charts *cs, uint64_t t_ps)
+{
+	if (!cs->has_t0) {
+		cs->t0 = t_ps;
+		cs->has_t0 = true;
+	}
+}
+
+/* The chart of link, vc and ct, made when make; NULL when there is none
+ * (or no room: counted once as dropped). */
+static struct html_chart *chart_get(struct html_charts *cs, unsigned link, unsigned vc,
+                                    enum credit_type ct, bool make)
+{
+	int16_t *slot = &cs->slot[link][vc][ct];
+	if (*slot > 0)
+		return cs->charts[*slot - 1];
+	if (*slot < 0 || !make)
+		return NULL;
+	struct html_chart *c = NULL;
+	if (cs->count < HTML_CHARTS_MAX) {
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			cs->out_of_memory = true;
+	}
+	if (!c) {
+		*slot = -1;
+		cs->dropped++;
+		return NULL;
+	}
+	c->link = (uint8_t)link;
+	c->vc = (uint8_t)vc;
+	c->ct = (uint8_t)ct;
+	cs->charts[cs->count++] = c;
+	*slot = (int16_t)cs->count;
+	return c;
+}
+
+static struct html_value value_of(const struct fc_probe_credit *c, bool uncertain)
+{
+	struct html_value v = { HV_UNKNOWN, uncertain, 0 };
+	if (c->infinite)
+		v.kind = HV_INFINITE;
+	else if (c->available_known) {
+		v.kind = HV_KNOWN;
+		v.value = c->available;
+	}
+	return v;
+}
+
+/* The limit moved forward: (new - old) mod 2^N in 1..2^N/2, the window
+ * in which an UpdateFC is not a regress [spec-digest 5.4, rules.md
+ * fc.update.regress]; from unknown to known counts too. */
+static bool limit_raised(const struct html_trace *tr, const struct fc_probe_credit *c)
+{
+	if (!c->limit_known || c->infinite)
+		return false;
+	if (!tr->limit_known)
+		return true;
+	unsigned w = c->width ? c->width : 8;
+	uint32_t mask = w >= 32 ? UINT32_MAX : (1u << w) - 1;
+	uint32_t d = (c->limit - tr->limit) & mask;
+	return d != 0 && d <= (mask >> 1) + 1;
+}
+
+static bool fc_dllp_at(const struct timeline_at *at)
+{
+	return at->pkt && at->pkt->rec->kind == REC_DLLP && dllp_is_fc(at->pkt->u.dllp.type);
+}
+
+/* The series of link, vc, ct and port, made at the credit's first limit
+ * (an InitFC or an UpdateFC seen): a VC never advertised has nothing to
+ * draw.  NULL while there is none. */
+static struct html_trace *trace_make(struct html_charts *cs, const struct timeline_at *at,
+                                     unsigned vc, enum link_dir port, enum credit_type ct,
+                                     const struct fc_probe_credit *c)
+{
+	bool has = c->limit_known || c->infinite;
+	struct html_chart *ch = chart_get(cs, at->link, vc, ct, has);
+	if (!ch)
+		return NULL;
+	struct html_trace *tr = ch->trace[port];
+	if (!tr) {
+		if (!has)
+			return NULL;
+		tr = malloc(sizeof(*tr));
+		if (!tr) {
+			cs->out_of_memory = true;
+			return NULL;
+		}
+		html_series_init(&tr->series, cs->t0);
+		tr->width = 0;
+		tr->limit_known = false;
+		ch->trace[port] = tr;
+	}
+	cs->trace[at->link][vc][ct][port] = tr;
+	return tr;
+}
+
+/* What a value told to tr changes besides its series: the width, and
+ * the limit its next values are compared with; true when an InitFC or
+ * UpdateFC raised the limit (an update on the chart). */
+static inline bool trace_note(struct html_trace *tr, const struct timeline_at *at,
+                              const struct fc_probe_credit *c)
+{
+	if (c->width > tr->width)
+		tr->width = c->width;
+	bool raised = fc_dllp_at(at) && limit_raised(tr, c);
+	tr->limit_known = c->limit_known && !c->infinite;
+	tr->limit = c->limit;
+	tr->limit_uncertain = c->limit_uncertain;
+	return raised;
+}
+
+/* A value in another bucket than the last, or with an update (the same
+ * as html_series_set() and html_series_update() at t, in either order). */
+static OUT_OF_LINE void trace_tell_moved(struct html_series *s, uint64_t t, struct html_value v,
+                                         bool raised)
+{
+	series_set(s, t, &v);
+	if (raised)
+		html_series_update(s, t);
+}
+
+/* A value of c's to tr: most land in the bucket of the one before, and
+ * take no call. */
+static inline void trace_tell(struct html_trace *tr, const struct timeline_at *at,
+                              const struct fc_probe_credit *c, bool lag)
+{
+	bool raised = trace_note(tr, at, c);
+	struct html_value v = value_of(c, c->limit_uncertain || lag);
+	struct html_series *s = &tr->series;
+	if (at->time_ps - s->cur_start >= s->cur_width) {
+		trace_tell_moved(s, at->time_ps, v, raised);
+		return;
+	}
+	struct html_bucket *b = &s->b[s->cur];
+	bucket_apply(b, &v);
+	if (raised && b->updates < UINT32_MAX)
+		b->updates++;
+	s->now = v;
+	s->has_value = true;
+}
+
+/* A value of a series not made yet (or never to be): once made, told
+ * as the next ones are. */
+static OUT_OF_LINE void credit_first(struct html_charts *cs, const struct timeline_at *at,
+                                     unsigned vc, enum link_dir port, enum credit_type ct,
+                                     const struct fc_probe_credit *c)
+{
+	html_charts_time(cs, at->time_ps);
+	if (trace_make(cs, at, vc, port, ct, c))
+		html_charts_credit(cs, at, vc, port, ct, c);
+}
+
+void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, unsigned vc,
+                        enum link_dir port, enum credit_type ct, const struct fc_probe_credit *c)
+{
+	if (at->link >= FC_LINK_COUNT || vc >= FC_VC_COUNT || ct >= CT_COUNT || port >= DIR_COUNT)
+		return;
+	/* (a series made means the time was told before) */
+	struct html_trace *tr = cs->trace[at->link][vc][ct][port];
+	if (!tr) {
+		credit_first(cs, at, vc, port, ct, c);
+		return;
+	}
+	trace_tell(tr, at, c, cs->lag[at->link][port]);
+}
+
+void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
+                      const struct fc_probe_port *now)
+{
+	if (at->link >= FC_LINK_COUNT || port >= DIR_COUNT)
+		return;
+	if (!cs->has_t0)
+		html_charts_time(cs, at->time_ps);
+	uint8_t lag = now->consumed_may_lag;
+	if (lag == cs->lag[at->link][port])
+		return;
+	cs->lag[at->link][port] = lag;
+	/* CC of every VC of this transmitter may lag from now (or no more) */
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+		for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+			struct html_trace *tr = cs->trace[at->link][vc][ct][port];
+			if (!tr || !tr->series.has_value)
+				continue;
+			struct html_value v = tr->series.now;
+			v.uncertain = lag || tr->limit_uncertain;
+			series_set(&tr->series, at->time_ps, &v);
+		}
+}
+
+/* The transmitter whose credits a finding is about: the record's sender
+ * (a TLP's), except for the findings at an InitFC or UpdateFC, the rules
+ * fc.adv.* and fc.update.* (rules.md): its sender is the receiver, and
+ * what it advertises is its partner's transmitter's limit. */
+static int credit_owner(const struct finding *f)
+{
+	const char *id = rule_info(f->rule)->id;
+	if (strncmp(id, "fc.adv.", 7) == 0 || strncmp(id, "fc.update.", 10) == 0)
+		return f->port == DIR_DOWN ? DIR_UP : DIR_DOWN;
+	return f->port;
+}
+
+void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
+                      uint32_t index)
+{
+	if (f->link < 0 || f->link >= FC_LINK_COUNT || f->port == FINDING_NO_PORT || f->port < 0 ||
+	    f->port >= DIR_COUNT || f->vc == FINDING_NO_VC || f->vc < 0 || f->vc >= FC_VC_COUNT ||
+	    f->credit_type == FINDING_NO_CREDIT || f->credit_type < 0 ||
+	    f->credit_type >= CT_COUNT || cs->mark_count >= HTML_FINDINGS_MAX)
+		return;
+	cs->marks[cs->mark_count++] = (struct html_mark){ t_ps,
+		                                          index,
+		                                          (uint8_t)f->link,
+		                                          (uint8_t)f->vc,
+		                                          (uint8_t)f->credit_type,
+		                                          (uint8_t)credit_owner(f) };
+}
+
+static int chart_cmp(const void *pa, const void *pb)
+{
+	const struct html_chart *a = *(const struct html_chart *const *)pa;
+	const struct html_chart *b = *(const struct html_chart *const *)pb;
+	unsigned ka = (unsigned)a->link << 16 | (unsigned)a->vc << 8 | a->ct;
+	unsigned kb = (unsigned)b->link << 16 | (unsigned)b->vc << 8 | b->ct;
+	return ka < kb ? -1 : ka > kb;
+}
+
+unsigned html_charts_sort(struct html_charts *cs)
+{
+	qsort(cs->charts, cs->count, sizeof(cs->charts[0]), chart_cmp);
+	/* the slots name the new places (the series stay where they are) */
+	for (unsigned i = 0; i < cs->count; i++) {
+		const struct html_chart *ch = cs->charts[i];
+		cs->slot[ch->link][ch->vc][ch->ct] = (int16_t)(i + 1);
+	}
+	return cs->count;
+}
+
+/* ---- the charts as JSON text ------------------------------------------------
+ * Written by hand, not built as Jansson values: a chart is numbers and
+ * fixed names only, and up to 2 x 2048 points of five numbers each would
+ * make some 25 000 values per chart to build, dump and free.  Every
+ * byte still goes through the block's escaper. */
+
+struct text_out {
+	struct html_escape *e;
+	size_t len;
+	char buf[4096];
+};
+
+static void out_flush(struct text_out *o)
+{
+	html_escape_write(o->buf, o->len, o->e);
+	o->len = 0;
+}
+
+/* n bytes of s (the page's own text) */
+static inline void out_mem(struct text_out *o, const char *s, size_t n)
+{
+	if (o->len + n > sizeof(o->buf))
+		out_flush(o);
+	if (n > sizeof(o->buf)) {
+		html_escape_write(s, n, o->e);
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+/* (inline: most are literals, whose length the compiler knows) */
+static inline void out_str(struct text_out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+/* "00" to "99": two digits a step */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                  "31323334353637383940414243444546474849505152535455565758596061"
+                                  "62636465666768697071727374757677787980818283848586878889909192"
+                                  "93949596979899";
+
+/* a number, or null when !known */
+static void out_num(struct text_out *o, bool known, uint64_t v)
+{
+	if (o->len + 20 > sizeof(o->buf))
+		out_flush(o);
+	if (!known) {
+		memcpy(o->buf + o->len, "null", 4);
+		o->len += 4;
+		return;
+	}
+	/* how many digits (at most 20: 10^19 < 2^64 < 10^20; p10 wraps
+	 * only as the loop ends), then the digits from the last, each pair
+	 * by one division */
+	unsigned n = 1;
+	for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10)
+		n++;
+	char *p = o->buf + o->len + n;
+	o->len += n;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+}
+
+/* key and number: ",\"key\":N" */
+static void out_key_num(struct text_out *o, const char *key, uint64_t v)
+{
+	out_str(o, key);
+	out_num(o, true, v);
+}
+
+static void series_write(struct text_out *o, const struct html_charts *cs,
+                         const struct html_chart *ch, unsigned port)
+{
+	const struct html_trace *tr = ch->trace[port];
+	const struct html_series *s = &tr->series;
+	out_str(o, "{\"port\":\"");
+	out_str(o, link_dir_name((enum link_dir)port));
+	out_key_num(o, "\",\"width\":", tr->width);
+	out_key_num(o, ",\"bucket_ps\":", s->bucket_ps);
+	unsigned span = html_series_span(s);
+	for (unsigned pass = 0; pass < 2; pass++) {
+		/* the points, then the updates of the same buckets */
+		out_str(o, pass ? "],\"updates\":[" : ",\"points\":[");
+		const char *sep = "[";
+		for (unsigned k = 0; k < span; k++) {
+			const struct html_bucket *b = &s->b[k];
+			if (!b->seen || (pass && !b->updates))
+				continue;
+			out_key_num(o, sep, s->t0 + k * s->bucket_ps);
+			sep = ",[";
+			if (pass) {
+				out_key_num(o, ",", b->updates);
+			} else {
+				out_str(o, ",");
+				out_num(o, b->any_known, b->min);
+				out_str(o, ",");
+				out_num(o, b->any_known, b->max);
+				out_str(o, ",");
+				out_num(o, b->last_known, b->last);
+				out_key_num(o, ",", b->flags);
+			}
+			out_str(o, "]");
+		}
+	}
+	out_str(o, "],\"findings\":[");
+	const char *sep = "[";
+	for (unsigned i = 0; i < cs->mark_count; i++) {
+		const struct html_mark *m = &cs->marks[i];
+		if (m->link != ch->link || m->vc != ch->vc || m->ct != ch->ct || m->port != port)
+			continue;
+		out_key_num(o, sep, m->t_ps);
+		sep = ",[";
+		out_key_num(o, ",", m->index);
+		out_str(o, "]");
+	}
+	out_str(o, "]}");
+}
+
+void html_charts_write(const struct html_charts *cs, unsigned i, struct html_escape *e)
+{
+	if (i >= cs->count)
+		return;
+	const struct html_chart *ch = cs->charts[i];
+	struct text_out o = { .e = e, .len = 0 };
+	out_key_num(&o, "{\"link\":", ch->link);
+	out_key_num(&o, ",\"vc\":", ch->vc);
+	out_str(&o, ",\"type\":\"");
+	out_str(&o, credit_type_name((enum credit_type)ch->ct));
+	out_str(&o, "\",\"series\":[");
+	const char *sep = "";
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		if (!ch->trace[p])
+			continue;
+		out_str(&o, sep);
+		sep = ",";
+		series_write(&o, cs, ch, p);
+	}
+	out_str(&o, "]}");
+	out_flush(&o);
+}

@@ -1,0 +1,737 @@
+/* vcd_write.c: --vcd FILE, the shadow model as a value change dump
+ * (vcd_write.h), IEEE 1364-2005 clause 18.
+ *
+ * VCD declares every variable ($var) before the first value change, but
+ * a capture shows its links and VCs as it goes.  So the changes are
+ * written as they come to a body file (an unlinked temporary file beside
+ * the output: it never outlives the run), the signals met are kept in a
+ * fixed table (vcd_write_internal.h), and at the end the header is
+ * written to the output followed by the body, renamed into place by
+ * base/out_file.h.  Memory: the table, at most FC_LINK_COUNT links.
+ *
+ *   $date ... $version dllpcheck V ... $comment input, encodings ...
+ *   $timescale 1 ps $end
+ *   $scope module dllpcheck $end
+ *     $scope module findings $end   rule pulses, record, link
+ *     $scope module link<N> $end    state
+ *       $scope module port_down $end  (and port_up: the transmitting port)
+ *         next_transmit_seq ackd_seq tlps_outstanding requests_outstanding
+ *         $scope module vc<N> $end  init, T_available T_CL T_CC T_uncertain
+ *   $enddefinitions $end
+ *   #t  value changes (only changes; no $dumpvars: a value is x until told)
+ */
+#include "autoconfig.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report/vcd_write.h"
+#include "report/vcd_write_internal.h"
+
+/* ---- errors --------------------------------------------------------------- */
+
+static void vcd_fail(struct vcd_write *w, const char *what)
+{
+	if (w->failed)
+		return;
+	w->failed = true;
+	snprintf(w->error, sizeof(w->error), "--vcd %s: %s", w->vcd_name, what);
+}
+
+static void vcd_fail_errno(struct vcd_write *w, const char *what)
+{
+	char msg[256];
+	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
+	vcd_fail(w, msg);
+}
+
+/* ---- the body: bytes and identifier codes --------------------------------- */
+
+static void body_flush(struct vcd_write *w)
+{
+	if (w->buf_len && !w->failed && fwrite(w->buf, 1, w->buf_len, w->body) != w->buf_len)
+		vcd_fail_errno(w, "cannot write the value changes (a temporary file beside it)");
+	w->buf_len = 0;
+}
+
+/* Room for n more bytes in the body's buffer. */
+static char *body_reserve(struct vcd_write *w, size_t n)
+{
+	if (w->buf_len + n > sizeof(w->buf))
+		body_flush(w);
+	return w->buf + w->buf_len;
+}
+
+unsigned vcd_code(uint32_t n, char *out)
+{
+	/* little-endian base 94; the last digit is never 0 unless it is the
+	 * only one, so every number has its own code */
+	unsigned len = 0;
+	do {
+		out[len++] = (char)(33 + n % 94);
+		n /= 94;
+	} while (n);
+	out[len] = '\0';
+	return len;
+}
+
+/* Decimal, two digits at a time (a time is a dozen digits, one per
+ * distinct time of the capture). */
+static char *put_u64(char *p, uint64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+	                            "25262728293031323334353637383940414243444546474849"
+	                            "50515253545556575859606162636465666768697071727374"
+	                            "75767778798081828384858687888990919293949596979899";
+	char tmp[20];
+	unsigned n = sizeof(tmp);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100);
+		v /= 100;
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * d, 2);
+	}
+	if (v >= 10) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * v, 2);
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	memcpy(p, tmp + n, sizeof(tmp) - n);
+	return p + (sizeof(tmp) - n);
+}
+
+/* ---- time and the findings' pulses ---------------------------------------- */
+
+/* The pulses due in the time being written fall there (written before
+ * the next #time, so at this time). */
+static void pulses_fall(struct vcd_write *w);
+
+/* Makes t the time being written.  The timeline's times are
+ * non-decreasing (timeline.h): nothing is clamped here. */
+static void vcd_time(struct vcd_write *w, uint64_t t)
+{
+	if (w->has_time && t == w->time_ps)
+		return;
+	struct vcd_findings *fs = &w->findings;
+	if (fs->pulses_high) {
+		pulses_fall(w);
+		/* those raised at the time left fall at this one */
+		for (unsigned r = 0; r < RULE_COUNT; r++)
+			if (fs->pulse[r] == PULSE_RAISED)
+				fs->pulse[r] = PULSE_DUE;
+	}
+	char *p = body_reserve(w, 24);
+	*p++ = '#';
+	p = put_u64(p, t);
+	*p++ = '\n';
+	w->buf_len = (size_t)(p - w->buf);
+	w->has_time = true;
+	w->time_ps = t;
+}
+
+/* The bits value needs (1 for 0). */
+static inline unsigned bit_length(uint64_t v)
+{
+	return v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
+}
+
+/* Writes a change of sig at time t (put()). */
+static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+{
+	if (!sig->code) {
+		sig->code = ++w->codes;
+		sig->code_len = (uint8_t)vcd_code(sig->code - 1, sig->code_str);
+	}
+	if (!w->has_time || t != w->time_ps)
+		vcd_time(w, t);
+	char *p = body_reserve(w, 96);
+	if (sig->width == 1) {
+		*p++ = x ? 'x' : (char)('0' + (value & 1));
+	} else {
+		*p++ = 'b';
+		if (x) {
+			*p++ = 'x';
+		} else {
+			/* whole nibbles from the top one that is not 0: a
+			 * leading 0 is zero-extended [IEEE 1364-2005 18.2.1] */
+			static const char nibble[16][4] = {
+				"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
+				"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
+			};
+			unsigned k = (bit_length(value) - 1) / 4;
+			char *digits = p;
+			do {
+				memcpy(p, nibble[(value >> (4 * k)) & 15], 4);
+				p += 4;
+			} while (k--);
+			/* never more digits than the variable has bits: the
+			 * extra ones are leading zeros */
+			size_t n = (size_t)(p - digits);
+			if (n > sig->width) {
+				memmove(digits, digits + (n - sig->width), sig->width);
+				p = digits + sig->width;
+			}
+		}
+		*p++ = ' ';
+	}
+	memcpy(p, sig->code_str, sizeof(sig->code_str));
+	p += sig->code_len;
+	*p++ = '\n';
+	w->buf_len = (size_t)(p - w->buf);
+	sig->x = x;
+	sig->value = value;
+}
+
+/* Writes value (x: unknown) of sig at time t, unless it is the value
+ * written last.  The hot path of --vcd: a few changes per record, more
+ * values told that did not change. */
+static inline void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+{
+	if (x)
+		value = 0;
+	if (sig->code && sig->x == x && sig->value == value)
+		return;
+	put_change(w, t, sig, x, value);
+}
+
+static void pulses_fall(struct vcd_write *w)
+{
+	struct vcd_findings *fs = &w->findings;
+	for (unsigned r = 0; r < RULE_COUNT && fs->pulses_high; r++) {
+		if (fs->pulse[r] != PULSE_DUE)
+			continue;
+		fs->pulse[r] = PULSE_LOW;
+		fs->pulses_high--;
+		put(w, w->time_ps, &fs->rule[r], false, 0);
+	}
+}
+
+/* ---- the timeline's changes ----------------------------------------------- */
+
+/* The signals of a link met for the first time. */
+static struct vcd_link *vcd_link_new(struct vcd_write *w, unsigned index)
+{
+	struct vcd_link *l = calloc(1, sizeof(*l));
+	if (!l) {
+		vcd_fail(w, "out of memory for the waveform's signals");
+		return NULL;
+	}
+	l->state.width = 3;
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		struct vcd_port *port = &l->port[p];
+		port->sig[VCD_NEXT_SEQ].width = 12;
+		port->sig[VCD_ACKD_SEQ].width = 12;
+		port->sig[VCD_TLPS].width = 12;
+		port->sig[VCD_REQUESTS].width = 32;
+		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
+			port->vc[vc].init.width = 3;
+			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+				struct vcd_credit *c = &port->vc[vc].ct[ct];
+				c->sig[VCD_AVAILABLE].width = 32;
+				c->sig[VCD_CL].width = 1; /* grows to the counters' */
+				c->sig[VCD_CC].width = 1;
+				c->sig[VCD_UNCERTAIN].width = 1;
+			}
+		}
+	}
+	w->link_sigs[index] = l;
+	return l;
+}
+
+static inline struct vcd_link *vcd_link_get(struct vcd_write *w, unsigned index)
+{
+	if (index >= FC_LINK_COUNT)
+		return NULL;
+	struct vcd_link *l = w->link_sigs[index];
+	return l ? l : vcd_link_new(w, index);
+}
+
+static void on_link_state(void *ctx, const struct timeline_at *at, uint8_t state)
+{
+	struct vcd_write *w = ctx;
+	struct vcd_link *l = vcd_link_get(w, at->link);
+	if (l)
+		put(w, at->time_ps, &l->state, state == PROBE_LINK_UNKNOWN, state);
+}
+
+/* What a credit's uncertain flag shows: its limit, or the transmitter's
+ * consumed count (a TLP of the port never seen intact). */
+static void put_uncertain(struct vcd_write *w, uint64_t t, struct vcd_port *port,
+                          struct vcd_credit *c)
+{
+	put(w, t, &c->sig[VCD_UNCERTAIN], false, c->limit_uncertain || port->may_lag);
+}
+
+static void on_port(void *ctx, const struct timeline_at *at, enum link_dir p,
+                    const struct fc_probe_port *now)
+{
+	struct vcd_write *w = ctx;
+	struct vcd_link *l = vcd_link_get(w, at->link);
+	if (!l)
+		return;
+	uint64_t t = at->time_ps;
+	struct vcd_port *port = &l->port[p];
+	put(w, t, &port->sig[VCD_NEXT_SEQ], !now->seq_known, now->next_transmit_seq & 0xFFFu);
+	put(w, t, &port->sig[VCD_ACKD_SEQ], !now->ackd_known, now->ackd_seq & 0xFFFu);
+	put(w, t, &port->sig[VCD_TLPS], !now->tlps_outstanding_known,
+	    now->tlps_outstanding & 0xFFFu);
+	put(w, t, &port->sig[VCD_REQUESTS], !now->requests_known, now->requests_outstanding);
+	if (now->consumed_may_lag != port->may_lag) {
+		port->may_lag = now->consumed_may_lag;
+		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+			for (unsigned ct = 0; ct < CT_COUNT; ct++)
+				if (port->vc[vc].ct[ct].told)
+					put_uncertain(w, t, port, &port->vc[vc].ct[ct]);
+	}
+}
+
+static void on_init(void *ctx, const struct timeline_at *at, unsigned vc, enum link_dir p,
+                    uint8_t state)
+{
+	struct vcd_write *w = ctx;
+	struct vcd_link *l = vcd_link_get(w, at->link);
+	if (l && vc < FC_VC_COUNT)
+		put(w, at->time_ps, &l->port[p].vc[vc].init, state == PROBE_INIT_UNKNOWN, state);
+}
+
+static void on_credit(void *ctx, const struct timeline_at *at, unsigned vc, enum link_dir p,
+                      enum credit_type ct, const struct fc_probe_credit *now)
+{
+	struct vcd_write *w = ctx;
+	struct vcd_link *l = vcd_link_get(w, at->link);
+	if (!l || vc >= FC_VC_COUNT || ct >= CT_COUNT)
+		return;
+	uint64_t t = at->time_ps;
+	struct vcd_port *port = &l->port[p];
+	struct vcd_credit *c = &port->vc[vc].ct[ct];
+	/* available: (CL - CC) mod 2^N; -1 for infinite; x when not known */
+	put(w, t, &c->sig[VCD_AVAILABLE], !now->infinite && !now->available_known,
+	    now->infinite ? 0xFFFFFFFFu : now->available);
+	/* CL and CC at the largest width the counters had */
+	bool cl_x = now->infinite || !now->limit_known;
+	bool cc_x = now->infinite || !now->consumed_known;
+	for (unsigned s = VCD_CL; s <= VCD_CC; s++) {
+		struct vcd_sig *sig = &c->sig[s];
+		uint32_t v = s == VCD_CL ? now->limit : now->consumed;
+		if (now->width > sig->width)
+			sig->width = now->width;
+		if (!(s == VCD_CL ? cl_x : cc_x) && bit_length(v) > sig->width)
+			sig->width = (uint8_t)bit_length(v);
+	}
+	put(w, t, &c->sig[VCD_CL], cl_x, now->limit);
+	put(w, t, &c->sig[VCD_CC], cc_x, now->consumed);
+	c->told = true;
+	c->limit_uncertain = now->limit_uncertain;
+	put_uncertain(w, t, port, c);
+}
+
+static void on_finding(void *ctx, const struct finding *f, uint64_t time_ps)
+{
+	struct vcd_write *w = ctx;
+	struct vcd_findings *fs = &w->findings;
+	if (f->rule >= RULE_COUNT)
+		return;
+	/* the time first: a pulse raised earlier falls there unless this
+	 * finding raises it again (it then stays 1) */
+	vcd_time(w, time_ps);
+	if (fs->pulse[f->rule] == PULSE_LOW) {
+		fs->pulses_high++;
+		fs->rule[f->rule].width = 1;
+		put(w, time_ps, &fs->rule[f->rule], false, 1);
+	}
+	fs->pulse[f->rule] = PULSE_RAISED;
+	if (fs->told_at_time && fs->told_time_ps == time_ps)
+		return;
+	fs->told_at_time = true;
+	fs->told_time_ps = time_ps;
+	put(w, time_ps, &fs->record, false, f->pos.record_no);
+	put(w, time_ps, &fs->link, f->link < 0, (uint32_t)f->link);
+}
+
+static void on_end(void *ctx, uint64_t last_time_ps)
+{
+	struct vcd_write *w = ctx;
+	if (!w->has_time)
+		return; /* nothing was written */
+	uint64_t t = last_time_ps > w->time_ps ? last_time_ps : w->time_ps;
+	/* a pulse raised at the last time falls 1 ps later, so that it is
+	 * seen */
+	for (unsigned r = 0; r < RULE_COUNT; r++)
+		if (w->findings.pulse[r] == PULSE_RAISED && t == w->time_ps)
+			t = w->time_ps + 1;
+	/* the waveform lasts to the capture's last record */
+	vcd_time(w, t);
+	pulses_fall(w);
+}
+
+void vcd_write_sink(struct vcd_write *w, struct timeline_sink *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->link_state = on_link_state;
+	out->port = on_port;
+	out->init = on_init;
+	out->credit = on_credit;
+	out->finding = on_finding;
+	out->end = on_end;
+	out->ctx = w;
+}
+
+/* ---- the declarations ----------------------------------------------------- */
+
+static const char *const port_scope[DIR_COUNT] = { "port_down", "port_up" };
+static const char *const port_sig_name[VCD_PORT_SIGS] = {
+	[VCD_NEXT_SEQ] = "next_transmit_seq",
+	[VCD_ACKD_SEQ] = "ackd_seq",
+	[VCD_TLPS] = "tlps_outstanding",
+	[VCD_REQUESTS] = "requests_outstanding",
+};
+static const char *const credit_sig_suffix[VCD_CREDIT_SIGS] = {
+	[VCD_AVAILABLE] = "available",
+	[VCD_CL] = "CL",
+	[VCD_CC] = "CC",
+	[VCD_UNCERTAIN] = "uncertain",
+};
+
+/* The walk's position: the scopes open, and those announced. */
+struct walk {
+	const struct vcd_walker *walker;
+	char path[128];
+	size_t len[8]; /* path length before each depth's name */
+	const char *name[8];
+	unsigned depth, announced;
+};
+
+static void walk_push(struct walk *k, const char *name)
+{
+	k->len[k->depth] = strlen(k->path);
+	k->name[k->depth] = name;
+	size_t n = k->len[k->depth];
+	snprintf(k->path + n, sizeof(k->path) - n, "%s%s", n ? "." : "", name);
+	k->depth++;
+}
+
+static void walk_pop(struct walk *k)
+{
+	k->depth--;
+	if (k->announced > k->depth) {
+		k->announced = k->depth;
+		k->walker->scope_end(k->walker->ctx, k->name[k->depth], k->path);
+	}
+	k->path[k->len[k->depth]] = '\0';
+}
+
+/* A declared signal: its scopes begin first (an empty scope is never
+ * written). */
+static void walk_var(struct walk *k, const struct vcd_sig *sig, enum vcd_var_kind kind,
+                     enum vcd_role role, const char *name)
+{
+	if (!sig->code)
+		return;
+	while (k->announced < k->depth) {
+		unsigned d = k->announced;
+		size_t cut = d + 1 < k->depth ? k->len[d + 1] : strlen(k->path);
+		char saved = k->path[cut];
+		k->path[cut] = '\0';
+		k->walker->scope_begin(k->walker->ctx, k->name[d], k->path);
+		k->path[cut] = saved;
+		k->announced++;
+	}
+	struct vcd_var v = { sig, kind, role, name };
+	k->walker->var(k->walker->ctx, &v, k->path);
+}
+
+void vcd_walk(const struct vcd_write *w, const struct vcd_walker *walker)
+{
+	struct walk k = { .walker = walker };
+	char name[64];
+	walk_push(&k, "dllpcheck");
+	walk_push(&k, "findings");
+	/* rule ids are the names, '.' and '-' as '_' (VCD identifiers) */
+	for (unsigned r = 0; r < RULE_COUNT; r++) {
+		snprintf(name, sizeof(name), "%s", rule_info(r)->id);
+		for (char *c = name; *c; c++)
+			if (*c == '.' || *c == '-')
+				*c = '_';
+		walk_var(&k, &w->findings.rule[r], VAR_WIRE, ROLE_PULSE, name);
+	}
+	walk_var(&k, &w->findings.record, VAR_WIRE, ROLE_RECORD, "record");
+	walk_var(&k, &w->findings.link, VAR_INTEGER, ROLE_SIGNED, "link");
+	walk_pop(&k);
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		const struct vcd_link *l = w->link_sigs[i];
+		if (!l)
+			continue;
+		char link_name[16];
+		snprintf(link_name, sizeof(link_name), "link%u", i);
+		walk_push(&k, link_name);
+		walk_var(&k, &l->state, VAR_WIRE, ROLE_ENUM, "state");
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			const struct vcd_port *port = &l->port[p];
+			walk_push(&k, port_scope[p]);
+			for (unsigned s = 0; s < VCD_PORT_SIGS; s++)
+				walk_var(&k, &port->sig[s],
+				         s == VCD_REQUESTS ? VAR_INTEGER : VAR_WIRE, ROLE_NUMBER,
+				         port_sig_name[s]);
+			for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
+				const struct vcd_vc *v = &port->vc[vc];
+				char vc_name[8];
+				snprintf(vc_name, sizeof(vc_name), "vc%u", vc);
+				walk_push(&k, vc_name);
+				walk_var(&k, &v->init, VAR_WIRE, ROLE_ENUM, "init");
+				for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+					for (unsigned s = 0; s < VCD_CREDIT_SIGS; s++) {
+						static const enum vcd_role role[VCD_CREDIT_SIGS] = {
+							ROLE_AVAILABLE, ROLE_COUNTER, ROLE_COUNTER,
+							ROLE_FLAG
+						};
+						snprintf(name, sizeof(name), "%s_%s",
+						         credit_type_name(ct),
+						         credit_sig_suffix[s]);
+						walk_var(&k, &v->ct[ct].sig[s],
+						         s == VCD_AVAILABLE ? VAR_INTEGER
+						                            : VAR_WIRE,
+						         role[s], name);
+					}
+				}
+				walk_pop(&k);
+			}
+			walk_pop(&k);
+		}
+		walk_pop(&k);
+	}
+	walk_pop(&k);
+}
+
+/* ---- the header ----------------------------------------------------------- */
+
+static void header_scope_begin(void *ctx, const char *name, const char *path)
+{
+	(void)path;
+	fprintf(ctx, "$scope module %s $end\n", name);
+}
+
+static void header_scope_end(void *ctx, const char *name, const char *path)
+{
+	(void)name, (void)path;
+	fputs("$upscope $end\n", ctx);
+}
+
+static void header_var(void *ctx, const struct vcd_var *v, const char *path)
+{
+	(void)path;
+	const char *code = v->sig->code_str;
+	if (v->kind == VAR_INTEGER)
+		fprintf(ctx, "$var integer 32 %s %s $end\n", code, v->name);
+	else if (v->sig->width == 1)
+		fprintf(ctx, "$var wire 1 %s %s $end\n", code, v->name);
+	else
+		fprintf(ctx, "$var wire %u %s %s [%u:0] $end\n", v->sig->width, code, v->name,
+		        v->sig->width - 1u);
+}
+
+/* The input's name in the comment: printable ASCII as is, anything else
+ * (and '$', so that no "$end" ends the comment early, and '\') as \xNN. */
+static void put_name(FILE *fp, const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c >= 0x20 && *c < 0x7f && *c != '$' && *c != '\\')
+			fputc(*c, fp);
+		else
+			fprintf(fp, "\\x%02x", *c);
+	}
+}
+
+/* The file's date: SOURCE_DATE_EPOCH when set (reproducible output, as
+ * reproducible-builds.org specifies it), otherwise now. */
+static void put_date(FILE *fp)
+{
+	time_t now = time(NULL);
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde && *sde) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(sde, &end, 10);
+		if (!*end && !errno && *sde != '-')
+			now = (time_t)v;
+	}
+	struct tm tm;
+	char buf[64];
+	if (gmtime_r(&now, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
+		fprintf(fp, "$date\n\t%s\n$end\n", buf);
+}
+
+/* What the values mean (also in dllpcheck(1), THE WAVEFORM). */
+static const char encodings[] =
+        "\tdllpcheck's shadow model over time (dllpcheck(1), THE WAVEFORM).\n"
+        "\tlink<N>.port_down/port_up: the transmitting port; vc<N>: its transmitter's\n"
+        "\tcredits on that VC, per type T in PH PD NPH NPD CplH CplD:\n"
+        "\tT_available integer: (CL - CC) mod 2^N; -1 infinite; x not known.\n"
+        "\tT_CL, T_CC: the counters (N bits); x not known or infinite.\n"
+        "\tT_uncertain: 1 when a damaged DLLP may have raised CL, or a TLP of the\n"
+        "\tport never seen intact may be missing from CC.\n"
+        "\tinit: 1 idle, 2 FC_INIT1, 3 FC_INIT2, 4 complete; x not known.\n"
+        "\tstate: 1 down, 2 init, 3 active, 4 L1; x not known.\n"
+        "\tnext_transmit_seq, ackd_seq, tlps_outstanding, requests_outstanding:\n"
+        "\tx when not known.\n"
+        "\tfindings: a wire per rule that fired (its id, '.' and '-' as '_'), 1 from\n"
+        "\ta finding's time to the next time written; record: the record number\n"
+        "\tof the first finding at that time; link: its link (x: none).\n";
+
+static void write_header(struct vcd_write *w, FILE *fp)
+{
+	put_date(fp);
+	fprintf(fp, "$version\n\tdllpcheck %s\n$end\n", PACKAGE_VERSION);
+	fputs("$comment\n\tinput: ", fp);
+	put_name(fp, w->input);
+	fprintf(fp, "\n%s$end\n", encodings);
+	fputs("$timescale 1 ps $end\n", fp);
+	struct vcd_walker walker = { header_scope_begin, header_scope_end, header_var, fp };
+	vcd_walk(w, &walker);
+	fputs("$enddefinitions $end\n", fp);
+}
+
+/* ---- open and close ------------------------------------------------------- */
+
+static void vcd_free(struct vcd_write *w)
+{
+	for (unsigned i = 0; i < FC_LINK_COUNT; i++)
+		free(w->link_sigs[i]);
+	free(w->vcd_name);
+	free(w->gtkw_name);
+	free(w->input);
+	free(w);
+}
+
+/* The body: a temporary file beside the VCD (the same file system, as
+ * large as the output may be), unlinked at once. */
+static FILE *body_open(const char *vcd_path)
+{
+	static const char suffix[] = ".body-XXXXXX";
+	size_t n = strlen(vcd_path);
+	char *name = malloc(n + sizeof(suffix));
+	if (!name)
+		return NULL;
+	memcpy(name, vcd_path, n);
+	memcpy(name + n, suffix, sizeof(suffix));
+	FILE *fp = NULL;
+	int fd = mkstemp(name);
+	if (fd >= 0) {
+		unlink(name);
+		fp = fdopen(fd, "w+");
+		if (!fp)
+			close(fd);
+	}
+	free(name);
+	return fp;
+}
+
+struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const char *input,
+                                 char *const *inputs, int input_count, char *err, size_t len)
+{
+	if (gtkw_path && out_file_same(gtkw_path, path)) {
+		snprintf(err, len, "--gtkw %s: the save file would replace the VCD itself", path);
+		return NULL;
+	}
+	struct vcd_write *w = calloc(1, sizeof(*w));
+	if (!w || !(w->vcd_name = strdup(path)) || !(w->input = strdup(input)) ||
+	    (gtkw_path && !(w->gtkw_name = strdup(gtkw_path)))) {
+		snprintf(err, len, "--vcd %s: out of memory", path);
+		if (w)
+			vcd_free(w);
+		return NULL;
+	}
+	w->findings.record.width = 64;
+	w->findings.link.width = 32;
+	if (!out_file_open(&w->vcd, path, "--vcd", false, inputs, input_count, err, len)) {
+		vcd_free(w);
+		return NULL;
+	}
+	/* beside the output's temporary file (whatever link the path was);
+	 * for a device or a FIFO written in place (/dev/null), tmpfile() */
+	errno = 0;
+	w->body = w->vcd.tmp ? body_open(w->vcd.tmp) : tmpfile();
+	if (!w->body) {
+		snprintf(err, len, "--vcd %s: cannot write (a temporary file beside it): %s", path,
+		         strerror(errno));
+		goto fail;
+	}
+	if (gtkw_path) {
+		if (!out_file_open(&w->gtkw, gtkw_path, "--gtkw", false, inputs, input_count, err,
+		                   len))
+			goto fail;
+		w->gtkw_open = true;
+	}
+	return w;
+fail:
+	if (w->body)
+		fclose(w->body);
+	fclose(w->vcd.fp);
+	char ignored[256];
+	out_file_finish(&w->vcd, false, ignored, sizeof(ignored));
+	vcd_free(w);
+	return NULL;
+}
+
+/* Copies the body after the header. */
+static void copy_body(struct vcd_write *w, FILE *out)
+{
+	body_flush(w);
+	if (w->failed)
+		return;
+	if (fflush(w->body) != 0 || fseek(w->body, 0, SEEK_SET) != 0) {
+		vcd_fail_errno(w,
+		               "cannot read back the value changes (a temporary file beside it)");
+		return;
+	}
+	size_t n;
+	while ((n = fread(w->buf, 1, sizeof(w->buf), w->body)) > 0)
+		if (fwrite(w->buf, 1, n, out) != n) {
+			vcd_fail_errno(w, "cannot write");
+			return;
+		}
+	if (ferror(w->body))
+		vcd_fail_errno(w,
+		               "cannot read back the value changes (a temporary file beside it)");
+}
+
+bool vcd_write_close(struct vcd_write *w, bool keep, char *err, size_t len)
+{
+	if (keep) {
+		write_header(w, w->vcd.fp);
+		copy_body(w, w->vcd.fp);
+		if (ferror(w->vcd.fp))
+			vcd_fail_errno(w, "cannot write");
+	}
+	fclose(w->body);
+	/* fclose flushes: its failure is a write error too */
+	if (fclose(w->vcd.fp) != 0 && keep)
+		vcd_fail_errno(w, "cannot write");
+	if (w->gtkw_open) {
+		if (keep && !w->failed)
+			vcd_gtkw_write(w);
+		if (fclose(w->gtkw.fp) != 0 && keep && !w->failed) {
+			w->failed = true;
+			snprintf(w->error, sizeof(w->error), "--gtkw %s: cannot write: %s",
+			         w->gtkw_name, strerror(errno));
+		}
+	}
+	/* both files appear, or neither */
+	bool ok = keep && !w->failed;
+	char msg[512];
+	if (!out_file_finish(&w->vcd, ok, msg, sizeof(msg)) && ok) {
+		ok = false;
+		snprintf(w->error, sizeof(w->error), "--vcd %.500s", msg);
+	}
+	if (w->gtkw_open && !out_file_finish(&w->gtkw, ok, msg, sizeof(msg)) && ok) {
+		ok = false;
+		snprintf(w->error, sizeof(w->error), "--gtkw %.500s", msg);
+	}
+	if (keep && !ok)
+		snprintf(err, len, "%s", w->error);
+	vcd_free(w);
+	return !keep || ok;
+}
