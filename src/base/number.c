@@ -177,3 +177,33 @@ bool number_dec_is_whole(const struct number_dec *n)
 	}
 	return true;
 }
+
+/* "00" to "99" */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+                                  "25262728293031323334353637383940414243444546474849"
+                                  "50515253545556575859606162636465666768697071727374"
+                                  "75767778798081828384858687888990919293949596979899";
+
+char *number_put_u64(char *p, uint64_t v)
+{
+	/* how many digits (at most 20: 10^19 < 2^64 < 10^20; p10 wraps only
+	 * as the loop ends), then the digits from the last */
+	unsigned n = 1;
+	for (uint64_t p10 = 10; n < NUMBER_U64_DIGITS && v >= p10; p10 *= 10)
+		n++;
+	char *end = p + n;
+	p = end;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return end;
+}

@@ -19,6 +19,13 @@
  * unspecified. */
 bool number_parse_u64(const char *s, size_t len, bool bare_hex, uint64_t *out, bool *too_big);
 
+/* Writes v in decimal at p (at most NUMBER_U64_DIGITS bytes, no NUL) and
+ * returns the end: the one fast writer of the outputs that write millions
+ * of numbers (the VCD's times, the HTML page's charts), two digits a
+ * division. */
+#define NUMBER_U64_DIGITS 20
+char *number_put_u64(char *p, uint64_t v);
+
 /* number_parse_u64() without bare hex, for a value of at most max: false
  * for anything else. */
 bool number_parse_max(const char *s, size_t len, uint64_t max, uint64_t *out);

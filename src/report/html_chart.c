@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/number.h"
 #include "report/html_chart.h"
 
 /* ---- the collector -------------------------------------------------------- */
@@ -466,42 +467,17 @@ static inline void out_str(struct text_out *o, const char *s)
 	out_mem(o, s, strlen(s));
 }
 
-/* "00" to "99": two digits a step */
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
-                                  "31323334353637383940414243444546474849505152535455565758596061"
-                                  "62636465666768697071727374757677787980818283848586878889909192"
-                                  "93949596979899";
-
 /* a number, or null when !known */
 static void out_num(struct text_out *o, bool known, uint64_t v)
 {
-	if (o->len + 20 > sizeof(o->buf))
+	if (o->len + NUMBER_U64_DIGITS > sizeof(o->buf))
 		out_flush(o);
 	if (!known) {
 		memcpy(o->buf + o->len, "null", 4);
 		o->len += 4;
 		return;
 	}
-	/* how many digits (at most 20: 10^19 < 2^64 < 10^20; p10 wraps
-	 * only as the loop ends), then the digits from the last, each pair
-	 * by one division */
-	unsigned n = 1;
-	for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10)
-		n++;
-	char *p = o->buf + o->len + n;
-	o->len += n;
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-		v /= 100;
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * v, 2);
-	} else {
-		*--p = (char)('0' + v);
-	}
+	o->len = (size_t)(number_put_u64(o->buf + o->len, v) - o->buf);
 }
 
 /* key and number: ",\"key\":N" */

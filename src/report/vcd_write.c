@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/number.h"
 #include "report/vcd_write.h"
 #include "report/vcd_write_internal.h"
 
@@ -78,32 +79,6 @@ unsigned vcd_code(uint32_t n, char *out)
 	return len;
 }
 
-/* Decimal, two digits at a time (a time is a dozen digits, one per
- * distinct time of the capture). */
-static char *put_u64(char *p, uint64_t v)
-{
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-	                            "25262728293031323334353637383940414243444546474849"
-	                            "50515253545556575859606162636465666768697071727374"
-	                            "75767778798081828384858687888990919293949596979899";
-	char tmp[20];
-	unsigned n = sizeof(tmp);
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100);
-		v /= 100;
-		n -= 2;
-		memcpy(tmp + n, pairs + 2 * d, 2);
-	}
-	if (v >= 10) {
-		n -= 2;
-		memcpy(tmp + n, pairs + 2 * v, 2);
-	} else {
-		tmp[--n] = (char)('0' + v);
-	}
-	memcpy(p, tmp + n, sizeof(tmp) - n);
-	return p + (sizeof(tmp) - n);
-}
-
 /* ---- time and the findings' pulses ---------------------------------------- */
 
 /* The pulses due in the time being written fall there (written before
@@ -126,7 +101,7 @@ static void vcd_time(struct vcd_write *w, uint64_t t)
 	}
 	char *p = body_reserve(w, 24);
 	*p++ = '#';
-	p = put_u64(p, t);
+	p = number_put_u64(p, t);
 	*p++ = '\n';
 	w->buf_len = (size_t)(p - w->buf);
 	w->has_time = true;
