@@ -607,10 +607,6 @@ static FILE *body_open(const char *vcd_path)
 struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const char *input,
                                  char *const *inputs, int input_count, char *err, size_t len)
 {
-	if (gtkw_path && out_file_same(gtkw_path, path)) {
-		snprintf(err, len, "--gtkw %s: the save file would replace the VCD itself", path);
-		return NULL;
-	}
 	struct vcd_write *w = calloc(1, sizeof(*w));
 	if (!w || !(w->vcd_name = strdup(path)) || !(w->input = strdup(input)) ||
 	    (gtkw_path && !(w->gtkw_name = strdup(gtkw_path)))) {

@@ -15,7 +15,10 @@ struct vcd_write;
 
 /* Opens the writer of one input's waveform: path the VCD, gtkw_path the
  * GTKWave save file (NULL: none), input the capture's name (for the
- * header's comment), inputs the run's inputs (never overwritten).  NULL,
+ * header's comment), inputs the run's inputs (never overwritten); that
+ * the run's outputs are different files is the caller's to check
+ * (cli/picture_paths.c: -o, the VCD and the save file, before anything is
+ * written).  NULL,
  * with a message in err naming the file, when it cannot be written. */
 struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const char *input,
                                  char *const *inputs, int input_count, char *err, size_t len);
