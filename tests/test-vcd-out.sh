@@ -327,7 +327,11 @@ elif [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1; then
 		"$size_10000 bytes; $rss_60000 KB ($plain_60000 KB) for $size_60000 bytes"
 	[ "$size_60000" -gt $((size_10000 * 4)) ] && pass ||
 		fail "the long capture's VCD ($size_60000 bytes) is not much longer than the short one's"
-	if [ $((rss_60000 - plain_60000)) -le $((rss_10000 - plain_10000 + 256)) ]; then pass; else
+	# 1 MB of slack: the allocator's and stdio's peaks vary by a few hundred
+	# KB from run to run (seen +60 KB then +404 KB in CI under load), while
+	# memory that grew with the capture would grow with the VCD, which
+	# grows by 4.6 MB between these lengths
+	if [ $((rss_60000 - plain_60000)) -le $((rss_10000 - plain_10000 + 1024)) ]; then pass; else
 		fail "the VCD's memory grows with the capture: +$((rss_10000 - plain_10000)) KB," \
 			"then +$((rss_60000 - plain_60000)) KB"
 	fi
