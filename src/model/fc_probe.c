@@ -6,22 +6,36 @@
 #include "model/fc_internal.h"
 #include "model/fc_probe.h"
 
-static void probe_credit(const struct fc_link *link, const struct fc_credit *c,
-                         struct fc_probe_credit *out)
+/* The probes fill their structs field by field and the timeline compares
+ * them with memcmp: no padding may hide in them. */
+_Static_assert(sizeof(struct fc_probe_credit) == 20, "struct fc_probe_credit has padding");
+_Static_assert(sizeof(struct fc_probe_port) == 16, "struct fc_probe_port has padding");
+_Static_assert(sizeof(struct fc_probe_link) == 4 + 2 * sizeof(struct fc_probe_port),
+               "struct fc_probe_link has padding");
+
+static inline void probe_credit(const struct fc_link *link, const struct fc_credit *c,
+                                struct fc_probe_credit *out)
 {
 	/* after a port-reset one port's credit state restarted and the
 	 * other's did not: until the link re-initialises, neither CL nor CC
-	 * of the model is what both ports hold [6.3; fc.reset.stale-credits] */
+	 * of the model is what both ports hold [6.3; fc.reset.stale-credits].
+	 * Every field is written (no memset: this runs for a credit or two of
+	 * every record of a run that draws). */
 	bool stale = link->port_reset_pending;
-	out->limit_known = c->limit_known && !stale;
-	out->consumed_known = c->consumed_known && !stale;
-	out->infinite = c->infinite && c->infinite_known && !stale;
-	out->available_known = fc_credit_tracked(c) && !stale;
-	out->limit_uncertain = c->limit_uncertain;
-	out->width = c->width;
-	out->limit = out->limit_known ? c->limit : 0;
-	out->consumed = out->consumed_known ? c->consumed : 0;
-	out->available = out->available_known ? fc_credit_available(c) : 0;
+	/* built in a local and stored at once: byte stores through out could
+	 * alias the model, and the compiler would reload it after each */
+	struct fc_probe_credit v;
+	v.limit_known = c->limit_known && !stale;
+	v.consumed_known = c->consumed_known && !stale;
+	v.infinite = c->infinite && c->infinite_known && !stale;
+	v.available_known = fc_credit_tracked(c) && !stale;
+	v.limit_uncertain = c->limit_uncertain;
+	v.width = c->width;
+	v.zero[0] = v.zero[1] = 0;
+	v.limit = v.limit_known ? c->limit : 0;
+	v.consumed = v.consumed_known ? c->consumed : 0;
+	v.available = v.available_known ? fc_credit_available(c) : 0;
+	*out = v;
 }
 
 /* A port's progress through FC_INIT1 and FC_INIT2 [6.2]: pv->fi1 and
@@ -45,10 +59,11 @@ static uint8_t probe_init(const struct fc_vc *v, const struct fc_port_vc *pv)
 void fc_probe_credit(const struct fc_model *m, unsigned index, unsigned vc, enum link_dir port,
                      enum credit_type ct, struct fc_probe_credit *out)
 {
-	memset(out, 0, sizeof(*out));
 	const struct fc_link *link = m->links[index];
 	if (link && vc < FC_VC_COUNT)
 		probe_credit(link, &link->vc[vc].port[port].credit[ct], out);
+	else
+		memset(out, 0, sizeof(*out));
 }
 
 void fc_probe_init(const struct fc_model *m, unsigned index, unsigned vc, uint8_t init[DIR_COUNT])
@@ -104,28 +119,47 @@ uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index)
 	return link ? link_state(link) : PROBE_LINK_UNKNOWN;
 }
 
+bool fc_probe_link_exists(const struct fc_model *m, unsigned index)
+{
+	return index < FC_LINK_COUNT && m->links[index];
+}
+
+bool fc_probe_consumed_may_lag(const struct fc_model *m, unsigned index, enum link_dir port)
+{
+	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
+	return link && fc_consumed_may_lag(link, port);
+}
+
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out)
 {
-	memset(out, 0, sizeof(*out));
 	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
-	if (!link)
+	if (!link) {
+		memset(out, 0, sizeof(*out));
 		return false;
+	}
+	/* every field written, no memset: this runs at most records of a run
+	 * that draws */
 	out->state = link_state(link);
+	out->zero[0] = out->zero[1] = out->zero[2] = 0;
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
-		struct fc_probe_port *pp = &out->port[p];
+		/* built in a local (see probe_credit) */
+		struct fc_probe_port v;
 		const struct dl_port *dl = &link->dl[p];
+		bool no_seq = link->tap_no_seq[p];
 		/* NEXT_TRANSMIT_SEQ is one past the newest number seen [7] */
-		pp->seq_known = link->seq_known[p] && !link->tap_no_seq[p];
-		pp->next_transmit_seq =
-		        pp->seq_known ? (uint16_t)((link->seq_high[p] + 1u) & 0xFFFu) : 0;
-		pp->ackd_known = dl->ackd_known && !link->tap_no_seq[p];
-		pp->ackd_seq = pp->ackd_known ? dl->ackd_seq : 0;
+		v.seq_known = link->seq_known[p] && !no_seq;
+		v.next_transmit_seq =
+		        v.seq_known ? (uint16_t)((link->seq_high[p] + 1u) & 0xFFFu) : 0;
+		v.ackd_known = dl->ackd_known && !no_seq;
+		v.ackd_seq = v.ackd_known ? dl->ackd_seq : 0;
 		unsigned out_count = (link->seq_high[p] - (unsigned)dl->ackd_seq) & 0xFFFu;
-		pp->tlps_outstanding_known = pp->seq_known && pp->ackd_known && out_count < 2048;
-		pp->tlps_outstanding = pp->tlps_outstanding_known ? (uint16_t)out_count : 0;
-		pp->consumed_may_lag = fc_consumed_may_lag(link, (enum link_dir)p);
-		pp->requests_known = link->tl_known;
-		pp->requests_outstanding = link->tl_known ? link->tl_stats[p].outstanding : 0;
+		v.tlps_outstanding_known = v.seq_known && v.ackd_known && out_count < 2048;
+		v.tlps_outstanding = v.tlps_outstanding_known ? (uint16_t)out_count : 0;
+		v.consumed_may_lag = fc_consumed_may_lag(link, (enum link_dir)p);
+		v.requests_known = link->tl_known;
+		v.zero = 0;
+		v.requests_outstanding = link->tl_known ? link->tl_stats[p].outstanding : 0;
+		out->port[p] = v;
 	}
 	return true;
 }

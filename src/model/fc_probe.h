@@ -45,6 +45,9 @@ struct fc_probe_credit {
 	bool available_known; /* limit and consumed known, not infinite */
 	bool limit_uncertain; /* a damaged DLLP may have raised the limit */
 	uint8_t width; /* counter width N */
+	uint8_t zero[2]; /* always 0: the struct has no padding, so that a
+	               * probe can fill it field by field and be compared
+	               * with memcmp */
 	uint32_t limit, consumed; /* CL and CC mod 2^N, when known */
 	uint32_t available; /* (CL - CC) mod 2^N (0 past an overrun) */
 };
@@ -63,6 +66,7 @@ struct fc_probe_port {
 	 * its own count on every VC */
 	bool consumed_may_lag;
 	bool requests_known; /* the transaction state is known */
+	uint8_t zero; /* always 0: no padding (see fc_probe_credit) */
 	uint16_t next_transmit_seq, ackd_seq;
 	uint16_t tlps_outstanding; /* sent and not acknowledged */
 	uint32_t requests_outstanding; /* non-posted requests not completed */
@@ -70,6 +74,7 @@ struct fc_probe_port {
 
 struct fc_probe_link {
 	uint8_t state; /* enum fc_probe_link_state */
+	uint8_t zero[3]; /* always 0: no padding (see fc_probe_credit) */
 	struct fc_probe_port port[DIR_COUNT];
 };
 
@@ -78,6 +83,11 @@ struct fc_probe_link {
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out);
 /* Only its state (enum fc_probe_link_state), of a link that exists. */
 uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index);
+/* Only whether the capture had a record on link index. */
+bool fc_probe_link_exists(const struct fc_model *m, unsigned index);
+/* Only fc_probe_port.consumed_may_lag of port's transmitter, of a link
+ * that exists. */
+bool fc_probe_consumed_may_lag(const struct fc_model *m, unsigned index, enum link_dir port);
 
 /* The values of one VC of link index (the link must exist: a true
  * fc_probe_link). */

@@ -359,14 +359,14 @@ void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, un
 	trace_tell(tr, at, c, cs->lag[at->link][port]);
 }
 
-void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
-                      const struct fc_probe_port *now)
+void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
+                     bool may_lag)
 {
 	if (at->link >= FC_LINK_COUNT || port >= DIR_COUNT)
 		return;
 	if (!cs->has_t0)
 		html_charts_time(cs, at->time_ps);
-	uint8_t lag = now->consumed_may_lag;
+	uint8_t lag = may_lag;
 	if (lag == cs->lag[at->link][port])
 		return;
 	cs->lag[at->link][port] = lag;

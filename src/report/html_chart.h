@@ -112,11 +112,11 @@ struct html_charts *html_charts_new(void);
 void html_charts_free(struct html_charts *cs);
 /* The input's first time (before any value): the series' origin. */
 void html_charts_time(struct html_charts *cs, uint64_t t_ps);
-/* The timeline's credit and port callbacks (timeline.h). */
+/* The timeline's credit and lag callbacks (timeline.h). */
 void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, unsigned vc,
                         enum link_dir port, enum credit_type ct, const struct fc_probe_credit *c);
-void html_charts_port(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
-                      const struct fc_probe_port *now);
+void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
+                     bool may_lag);
 /* A finding shown as the input's findings[index]: a marker on the series
  * of its link, VC and credit type, when it names them all, of the
  * transmitter whose credits it is about: the port that sent its record,

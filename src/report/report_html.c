@@ -164,13 +164,12 @@ static void on_link_state(void *ctx, const struct timeline_at *at, uint8_t state
 		saw_time(ctx, at->time_ps);
 }
 
-static void on_port(void *ctx, const struct timeline_at *at, enum link_dir port,
-                    const struct fc_probe_port *now)
+static void on_lag(void *ctx, const struct timeline_at *at, enum link_dir port, bool may_lag)
 {
 	struct html_input *hi = ctx;
 	if (at->pkt)
 		saw_time(hi, at->time_ps);
-	html_charts_port(hi->charts, at, port, now);
+	html_charts_lag(hi->charts, at, port, may_lag);
 }
 
 static void on_credit(void *ctx, const struct timeline_at *at, unsigned vc, enum link_dir port,
@@ -214,10 +213,10 @@ void report_html_sink(struct html_input *hi, struct timeline_sink *out)
 {
 	*out = (struct timeline_sink){
 		.link_state = on_link_state,
-		.port = on_port,
 		.credit = on_credit,
 		.finding = on_finding,
 		.end = on_end,
+		.lag = on_lag,
 		.ctx = hi,
 	};
 }

@@ -22,6 +22,8 @@ bool timeline_add_sink(struct timeline *tl, const struct timeline_sink *sink)
 	if (tl->sink_count >= TIMELINE_SINKS_MAX)
 		return false;
 	tl->sinks[tl->sink_count++] = *sink;
+	if (sink->port)
+		tl->want_ports = true;
 	return true;
 }
 
@@ -56,6 +58,14 @@ static void tell_port(struct timeline *tl, const struct timeline_at *at, enum li
 	for (unsigned s = 0; s < tl->sink_count; s++)
 		if (tl->sinks[s].port)
 			tl->sinks[s].port(tl->sinks[s].ctx, at, p, now);
+}
+
+static void tell_lag(struct timeline *tl, const struct timeline_at *at, enum link_dir p,
+                     bool may_lag)
+{
+	for (unsigned s = 0; s < tl->sink_count; s++)
+		if (tl->sinks[s].lag)
+			tl->sinks[s].lag(tl->sinks[s].ctx, at, p, may_lag);
 }
 
 static void tell_init(struct timeline *tl, const struct timeline_at *at, unsigned vc,
@@ -99,10 +109,36 @@ static void diff_link(struct timeline *tl, struct timeline_link *l, const struct
 		return;
 	if (first || now.state != l->link.state)
 		tell_link_state(tl, at, now.state);
-	for (unsigned p = 0; p < DIR_COUNT; p++)
-		if (first || memcmp(&now.port[p], &l->link.port[p], sizeof(now.port[p])) != 0)
-			tell_port(tl, at, (enum link_dir)p, &now.port[p]);
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		if (!first && memcmp(&now.port[p], &l->link.port[p], sizeof(now.port[p])) == 0)
+			continue;
+		tell_port(tl, at, (enum link_dir)p, &now.port[p]);
+		if (first || now.port[p].consumed_may_lag != l->link.port[p].consumed_may_lag)
+			tell_lag(tl, at, (enum link_dir)p, now.port[p].consumed_may_lag);
+	}
 	l->link = now;
+	l->told = true;
+}
+
+/* diff_link for sinks that want of the ports only whether CC may lag:
+ * the state and two flags probed, not the ports (most records change a
+ * port's sequence numbers, which no such sink draws). */
+static void diff_link_lag(struct timeline *tl, struct timeline_link *l, const struct fc_model *m,
+                          const struct timeline_at *at)
+{
+	if (!fc_probe_link_exists(m, at->link))
+		return;
+	bool first = !l->told;
+	uint8_t state = fc_probe_link_state(m, at->link);
+	if (first || state != l->link.state)
+		tell_link_state(tl, at, state);
+	l->link.state = state;
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		bool lag = fc_probe_consumed_may_lag(m, at->link, (enum link_dir)p);
+		if (first || lag != l->link.port[p].consumed_may_lag)
+			tell_lag(tl, at, (enum link_dir)p, lag);
+		l->link.port[p].consumed_may_lag = lag;
+	}
 	l->told = true;
 }
 
@@ -200,7 +236,10 @@ static void diff(struct timeline *tl, const struct fc_model *m, const struct tim
 	if (!l->told)
 		touch = &every_vc;
 	if (touch->ports || !l->told) {
-		diff_link(tl, l, m, at);
+		if (tl->want_ports)
+			diff_link(tl, l, m, at);
+		else
+			diff_link_lag(tl, l, m, at);
 	} else {
 		uint8_t state = fc_probe_link_state(m, at->link);
 		if (state != l->link.state) {

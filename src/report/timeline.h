@@ -48,6 +48,11 @@ struct timeline_sink {
 	/* the end of the input: last_time_ps is the latest time seen */
 	void (*end)(void *ctx, uint64_t last_time_ps);
 	void *ctx;
+	/* only fc_probe_port.consumed_may_lag of a port, told when it changes
+	 * (and at the link's first record), for a sink that needs no other
+	 * value of the ports: when no sink has port, the ports are not
+	 * probed at all, but for this (the HTML charts' uncertain shading) */
+	void (*lag)(void *ctx, const struct timeline_at *at, enum link_dir port, bool may_lag);
 };
 
 #define TIMELINE_SINKS_MAX 2
@@ -57,6 +62,7 @@ struct timeline_link; /* timeline.c */
 struct timeline {
 	struct timeline_sink sinks[TIMELINE_SINKS_MAX];
 	unsigned sink_count;
+	bool want_ports; /* a sink has port */
 	bool has_time;
 	uint64_t time_ps; /* the latest time seen */
 	struct timeline_link *followed[FC_LINK_COUNT]; /* a link's values as told */
