@@ -19,6 +19,14 @@ done <"$tmpdir/opts"
 run_dllpcheck --version
 expect_status 0 "--version"
 expect_grep "$tmpdir/out" '^dllpcheck [0-9]' "--version prints the version"
+# and the libraries it runs with, as they answer at run time
+expect_grep "$tmpdir/out" '^libpcap version [0-9]' "--version names libpcap's version"
+expect_grep "$tmpdir/out" '^Jansson [0-9]' "--version names Jansson's version"
+expect_grep "$tmpdir/out" '^zlib [0-9]' "--version names zlib's version"
+expect_grep "$tmpdir/out" '^libzstd [0-9]' "--version names libzstd's version"
+run_dllpcheck -V
+expect_status 0 "-V"
+expect_grep "$tmpdir/out" '^libpcap version [0-9]' "-V is --version"
 
 run_dllpcheck --usage
 expect_status 0 "--usage"

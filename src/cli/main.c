@@ -19,12 +19,19 @@
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
+#include "cli/version.h"
 #include "model/fc_model.h"
 #include "read/pcap_writer.h"
 #include "report/decode_print.h"
 #include "report/report.h"
 
-const char *argp_program_version = PACKAGE_STRING;
+/* -V/--version: the version and the libraries' (cli/version.c) */
+static void print_version(FILE *stream, struct argp_state *state)
+{
+	(void)state;
+	version_print(stream);
+}
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = print_version;
 const char *argp_program_bug_address = PACKAGE_BUGREPORT;
 
 static const char program_doc[] =
