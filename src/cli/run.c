@@ -1,24 +1,17 @@
-/* run.c: the inputs of a run.  Each input is analysed on its own; with
- * -j N, N child processes analyse inputs at once, each writing its part of
- * the report and its result to temporary files, and the parent copies
- * them out in input order, so the output is byte for byte that of -j 1.
- * Memory stays bounded: at most RUN_AHEAD inputs are finished and waiting
- * for an earlier one. */
-#include <errno.h>
-#include <signal.h>
+/* run.c: the inputs of a run.  Each input is analysed on its own, one
+ * after the other, or with -j N by a pool of N worker processes
+ * (run_pool.c) whose parts of the report are written out in input order,
+ * so the output is byte for byte that of -j 1. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli/dump_columns.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
 #include "cli/run.h"
+#include "cli/run_pool.h"
 #include "report/decode_print.h"
 #include "report/report_html.h"
-
-#define RUN_AHEAD 64
 
 /* --decode: each record printed; a malformed one makes the status 1. */
 static void decode_text_packet(void *ctx, const struct packet *pkt, bool fit)
@@ -68,8 +61,8 @@ static void run_decode(const struct config *cfg, struct reader *r, const char *p
 	                : EXIT_CLEAN;
 }
 
-static void input_error(const struct config *cfg, const char *path, const char *format, FILE *out,
-                        FILE *msgs, const char *error)
+void run_input_error(const struct config *cfg, const char *path, const char *format, FILE *out,
+                     FILE *msgs, const char *error)
 {
 	if (msgs)
 		fprintf(msgs, "dllpcheck: %s\n", error);
@@ -102,7 +95,7 @@ void run_one(const struct config *cfg, int index, FILE *out, struct input_result
 	if (!r) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, NULL, out, stderr, err);
+		run_input_error(cfg, path, NULL, out, stderr, err);
 		return;
 	}
 	if (!cfg->quiet && cfg->mode != MODE_DUMP_COLUMNS)
@@ -126,7 +119,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, in
 	if (!report_hold_open(&hold, out, err, sizeof(err))) {
 		res->status = EXIT_ERROR;
 		snprintf(res->error, sizeof(res->error), "%s: %.200s", path, err);
-		input_error(cfg, path, r->format_name, out, msgs, res->error);
+		run_input_error(cfg, path, r->format_name, out, msgs, res->error);
 		return;
 	}
 	res->opened = true;
@@ -153,7 +146,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, in
 		res->status = EXIT_ERROR;
 		snprintf(res->format, sizeof(res->format), "%s", r->format_name);
 		snprintf(res->error, sizeof(res->error), "%s", err);
-		input_error(cfg, path, r->format_name, out, msgs, err);
+		run_input_error(cfg, path, r->format_name, out, msgs, err);
 	}
 }
 
@@ -171,7 +164,7 @@ static void report_begin(const struct config *cfg, FILE *out)
 		report_html_begin(out, cfg->input_count);
 }
 
-static void report_between(const struct config *cfg, FILE *out, int index)
+void run_report_between(const struct config *cfg, FILE *out, int index)
 {
 	if (!cfg->quiet && cfg->mode == MODE_ANALYZE && cfg->format == OUT_JSON && index > 0)
 		report_json_separator(out);
@@ -204,135 +197,6 @@ static void report_end(const struct config *cfg, FILE *out, const struct input_r
 	}
 }
 
-/* ---- -j N ------------------------------------------------------------------ */
-
-struct job {
-	pid_t pid;
-	FILE *out; /* its part of the report */
-	FILE *result; /* its struct input_result */
-	bool done;
-};
-
-static bool copy_stream(FILE *from, FILE *to)
-{
-	char buf[65536];
-	size_t n;
-	rewind(from);
-	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
-		if (fwrite(buf, 1, n, to) != n)
-			return false;
-	return !ferror(from);
-}
-
-static bool job_start(const struct config *cfg, int index, struct job *job, FILE *out)
-{
-	job->out = tmpfile();
-	job->result = tmpfile();
-	job->done = false;
-	if (!job->out || !job->result)
-		return false;
-	fflush(out);
-	fflush(stderr);
-	job->pid = fork();
-	if (job->pid < 0)
-		return false;
-	if (job->pid == 0) {
-		struct input_result res;
-		run_one(cfg, index, job->out, &res);
-		bool ok = fflush(job->out) == 0 && fwrite(&res, sizeof(res), 1, job->result) == 1 &&
-		          fflush(job->result) == 0;
-		_exit(ok ? 0 : 3);
-	}
-	return true;
-}
-
-/* Waits for one job to end; false when there is none to wait for. */
-static bool job_reap(struct job *jobs, int count)
-{
-	int wstatus;
-	pid_t pid = wait(&wstatus);
-	if (pid < 0)
-		return false;
-	for (int i = 0; i < count; i++) {
-		if (jobs[i].pid == pid) {
-			jobs[i].done = true;
-			jobs[i].pid = 0;
-			if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
-				jobs[i].pid = -1; /* mark it failed */
-			return true;
-		}
-	}
-	return true;
-}
-
-static bool job_collect(struct job *job, FILE *out, struct input_result *res, const char *path)
-{
-	bool ok = job->pid != -1 && job->out && job->result;
-	if (ok) {
-		rewind(job->result);
-		ok = fread(res, sizeof(*res), 1, job->result) == 1;
-	}
-	if (ok)
-		ok = copy_stream(job->out, out);
-	if (!ok) {
-		memset(res, 0, sizeof(*res));
-		res->status = EXIT_ERROR;
-		snprintf(res->error, sizeof(res->error), "%s: the analysis process failed", path);
-		fprintf(stderr, "dllpcheck: %s\n", res->error);
-	}
-	if (job->out)
-		fclose(job->out);
-	if (job->result)
-		fclose(job->result);
-	return ok;
-}
-
-static int run_parallel(const struct config *cfg, FILE *out, struct input_result *results)
-{
-	int n = cfg->input_count;
-	struct job *jobs = calloc((size_t)n, sizeof(*jobs));
-	if (!jobs) {
-		fprintf(stderr, "dllpcheck: out of memory\n");
-		return EXIT_ERROR;
-	}
-	int next_start = 0, next_emit = 0, running = 0, status = EXIT_CLEAN;
-	while (next_emit < n) {
-		while (running < cfg->jobs && next_start < n &&
-		       next_start < next_emit + RUN_AHEAD) {
-			if (!job_start(cfg, next_start, &jobs[next_start], out)) {
-				fprintf(stderr, "dllpcheck: cannot start a job: %s\n",
-				        strerror(errno));
-				jobs[next_start].pid = -1;
-				jobs[next_start].done = true;
-				if (jobs[next_start].out && jobs[next_start].pid == -1) {
-					/* tmpfiles are closed by job_collect */
-				}
-			} else {
-				running++;
-			}
-			next_start++;
-		}
-		if (jobs[next_emit].done) {
-			report_between(cfg, out, next_emit);
-			job_collect(&jobs[next_emit], out, &results[next_emit],
-			            cfg->inputs[next_emit]);
-			if (results[next_emit].status > status)
-				status = results[next_emit].status;
-			next_emit++;
-			continue;
-		}
-		if (!job_reap(jobs, n)) {
-			/* no child left to wait for: this one is lost */
-			jobs[next_emit].pid = -1;
-			jobs[next_emit].done = true;
-			continue;
-		}
-		running--;
-	}
-	free(jobs);
-	return status;
-}
-
 int run_batch(const struct config *cfg, FILE *out)
 {
 	int n = cfg->input_count;
@@ -344,10 +208,10 @@ int run_batch(const struct config *cfg, FILE *out)
 	report_begin(cfg, out);
 	int status = EXIT_CLEAN;
 	if (cfg->jobs > 1 && n > 1) {
-		status = run_parallel(cfg, out, results);
+		status = run_pool(cfg, out, results);
 	} else {
 		for (int i = 0; i < n; i++) {
-			report_between(cfg, out, i);
+			run_report_between(cfg, out, i);
 			run_one(cfg, i, out, &results[i]);
 			if (results[i].status > status)
 				status = results[i].status;
