@@ -5,6 +5,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -594,8 +595,22 @@ static int write_pcap(const struct config *cfg)
 	return status;
 }
 
+/* The heap kept between inputs: each input allocates the same few
+ * buffers of a megabyte (the reader's window and stdio buffer) and the
+ * model's links, and frees them at its end; by default glibc gives the
+ * largest back to the kernel (mmap above 128 KiB, the heap trimmed above
+ * 128 KiB free) and faults them in again for the next input, which made
+ * the page faults most of a small capture's cost (1000 captures of 20
+ * records: 0.10 s of system time of 0.15 s; 0.01 s with these). */
+static void keep_heap(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 8 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
 int main(int argc, char **argv)
 {
+	keep_heap();
 	struct config cfg;
 	config_init(&cfg);
 

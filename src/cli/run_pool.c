@@ -2,18 +2,20 @@
  * run_pool.h).
  *
  * Each worker is forked at the start with a socket pair to the parent and
- * one temporary file of its own.  The parent hands a worker an input's
- * index; the worker analyses it (run_one), appends its part of the report
- * to its temporary file and answers with where the part lies in that file
- * and the input's result.  The parent writes the parts out in input order
+ * one temporary file of its own.  The parent hands a worker a task, the
+ * index of an input (or of a run of small consecutive ones); the worker
+ * analyses each (run_one), appends its part of the report to its
+ * temporary file and answers, input by input, with where the part lies in
+ * that file and the input's result.  The parent writes the parts out in input order
  * (pread from the worker's file: the file is shared, its offset is not
  * touched), so the output is byte for byte that of -j 1, and hands the
  * worker the next input at once: a worker never waits for an earlier
  * input to finish.  A worker's file is rewound when every part in it has
  * been written out, so the disk it uses is the parts not yet written.
  *
- * The set-up an input costs is two small messages and a copy of its part
- * (the fork, the file and the socket are paid once per worker).  Memory is
+ * The set-up an input costs is a message and a copy of its part (the
+ * fork, the file and the socket are paid once per worker; a task's
+ * message once per run of small inputs).  Memory is
  * the results of at most RUN_POOL_AHEAD inputs ahead of the one written
  * next.  A worker that dies fails the input it had (the report says so)
  * and is replaced.
@@ -24,17 +26,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/run.h"
 #include "cli/run_pool.h"
 
-#define RUN_POOL_AHEAD 64
+#define RUN_POOL_AHEAD 256
+/* A task is a run of consecutive inputs, up to this many and this many
+ * bytes: 1000 captures of a few hundred bytes each cost a message, a
+ * wake-up of the parent and of a worker per input otherwise, more than
+ * their analysis (an input of unknown size, standard input or a FIFO, is
+ * a task of its own). */
+#define RUN_POOL_CHUNK_INPUTS 32
+#define RUN_POOL_CHUNK_BYTES (1u << 20)
 
 /* parent -> worker */
 struct pool_task {
-	int32_t index; /* the input; -1: exit */
+	int32_t index; /* the first input; -1: exit */
+	int32_t count; /* inputs index .. index + count - 1 */
 	uint64_t offset; /* where in the worker's file its part goes: 0 once
 	                  * every part in it was written out */
 };
@@ -51,7 +62,8 @@ struct pool_worker {
 	pid_t pid; /* 0: none */
 	int sock; /* the parent's end; -1: none */
 	FILE *file; /* the parts (shared with the worker) */
-	int task; /* the input it has, -1: idle */
+	int task; /* the next input it is to answer for, -1: idle */
+	int task_end; /* one past the last input of its task */
 	unsigned pending; /* its parts done and not yet written out */
 	uint64_t end; /* the end of the last part in its file */
 };
@@ -89,20 +101,26 @@ static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file
 		if (!io_all(sock, &task, sizeof(task), false) || task.index < 0)
 			_exit(0);
 		uint64_t end = task.offset;
-		struct pool_done done;
-		memset(&done, 0, sizeof(done));
-		done.index = task.index;
-		done.offset = end;
-		bool ok = fseeko(file, (off_t)end, SEEK_SET) == 0;
-		run_one(cfg, task.index, file, &done.result);
-		ok = ok && fflush(file) == 0;
-		off_t now = ftello(file);
-		ok = ok && now >= (off_t)end;
-		done.ok = ok;
-		done.length = ok ? (uint64_t)now - end : 0;
-		fflush(stderr);
-		if (!io_all(sock, &done, sizeof(done), true))
-			_exit(3);
+		bool placed = fseeko(file, (off_t)end, SEEK_SET) == 0;
+		for (int32_t k = 0; k < task.count; k++) {
+			struct pool_done done;
+			memset(&done, 0, sizeof(done));
+			done.index = task.index + k;
+			done.offset = end;
+			run_one(cfg, done.index, file, &done.result);
+			bool ok = placed && fflush(file) == 0;
+			off_t now = ftello(file);
+			ok = ok && now >= (off_t)end;
+			done.ok = ok;
+			done.length = ok ? (uint64_t)now - end : 0;
+			if (ok)
+				end = (uint64_t)now;
+			fflush(stderr);
+			/* each answered at once: the parent writes it out as soon
+			 * as the inputs before it are */
+			if (!io_all(sock, &done, sizeof(done), true))
+				_exit(3);
+		}
 	}
 }
 
@@ -110,6 +128,7 @@ static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file
 
 struct pool {
 	const struct config *cfg;
+	uint64_t *sizes; /* of each input, UINT64_MAX: not a regular file */
 	FILE *out;
 	struct input_result *results;
 	struct pool_worker *workers;
@@ -157,7 +176,7 @@ static bool worker_start(struct pool *p, int wi)
 static void worker_stop(struct pool_worker *w)
 {
 	if (w->sock >= 0) {
-		struct pool_task quit = { -1, 0 };
+		struct pool_task quit = { -1, 0, 0 };
 		(void)io_all(w->sock, &quit, sizeof(quit), true);
 		close(w->sock);
 		w->sock = -1;
@@ -203,10 +222,19 @@ static bool pool_give(struct pool *p, int wi)
 	struct pool_worker *w = &p->workers[wi];
 	if (w->pending == 0)
 		w->end = 0; /* every part in its file is written out */
-	struct pool_task task = { p->next_start, w->end };
+	/* the next inputs, as many as make a task */
+	int n = p->cfg->input_count, first = p->next_start, count = 1;
+	uint64_t bytes = p->sizes[first];
+	while (count < RUN_POOL_CHUNK_INPUTS && first + count < n &&
+	       first + count < p->next_emit + RUN_POOL_AHEAD && bytes < RUN_POOL_CHUNK_BYTES &&
+	       p->sizes[first + count] <= RUN_POOL_CHUNK_BYTES - bytes)
+		bytes += p->sizes[first + count++];
+	struct pool_task task = { first, count, w->end };
 	if (!io_all(w->sock, &task, sizeof(task), true))
 		return false;
-	w->task = p->next_start++;
+	w->task = first;
+	w->task_end = first + count;
+	p->next_start = first + count;
 	return true;
 }
 
@@ -231,7 +259,8 @@ static bool pool_answer(struct pool *p, int wi)
 		input_failed(in, &p->results[done.index], p->cfg->inputs[done.index],
 		             "its part of the report could not be written (a temporary file)");
 	}
-	w->task = -1;
+	if (++w->task == w->task_end)
+		w->task = -1;
 	return true;
 }
 
@@ -240,13 +269,11 @@ static bool pool_answer(struct pool *p, int wi)
 static bool pool_replace(struct pool *p, int wi)
 {
 	struct pool_worker *w = &p->workers[wi];
-	if (w->task >= 0) {
-		struct pool_input *in = &p->inputs[w->task];
+	for (int i = w->task; i >= 0 && i < w->task_end; i++) {
+		struct pool_input *in = &p->inputs[i];
 		in->done = true;
 		in->worker = -1;
-		in->length = 0;
-		input_failed(in, &p->results[w->task], p->cfg->inputs[w->task],
-		             "the analysis process failed");
+		input_failed(in, &p->results[i], p->cfg->inputs[i], "the analysis process failed");
 	}
 	if (w->sock >= 0)
 		close(w->sock);
@@ -287,16 +314,29 @@ static void pool_emit(struct pool *p, int *status)
 int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 {
 	int n = cfg->input_count;
-	struct pool p = { cfg, out, results, NULL, cfg->jobs < n ? cfg->jobs : n, NULL, 0, 0 };
+	struct pool p = {
+		.cfg = cfg,
+		.out = out,
+		.results = results,
+		.worker_count = cfg->jobs < n ? cfg->jobs : n,
+	};
 	p.workers = calloc((size_t)p.worker_count, sizeof(*p.workers));
 	p.inputs = calloc((size_t)n, sizeof(*p.inputs));
+	p.sizes = calloc((size_t)n, sizeof(*p.sizes));
 	struct pollfd *fds = calloc((size_t)p.worker_count, sizeof(*fds));
-	if (!p.workers || !p.inputs || !fds) {
+	if (!p.workers || !p.inputs || !p.sizes || !fds) {
 		fprintf(stderr, "dllpcheck: out of memory\n");
 		free(p.workers);
 		free(p.inputs);
+		free(p.sizes);
 		free(fds);
 		return EXIT_ERROR;
+	}
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		bool regular = strcmp(cfg->inputs[i], "-") != 0 && stat(cfg->inputs[i], &st) == 0 &&
+		               S_ISREG(st.st_mode);
+		p.sizes[i] = regular ? (uint64_t)st.st_size : UINT64_MAX;
 	}
 	int status = EXIT_CLEAN, started = 0;
 	for (int wi = 0; wi < p.worker_count; wi++)
@@ -372,6 +412,7 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 	}
 	free(p.workers);
 	free(p.inputs);
+	free(p.sizes);
 	free(fds);
 	return status;
 }
