@@ -242,4 +242,23 @@ expect_grep "$tmpdir/out" '^\{"type":"finding",.*"rule":"fc\.credit\.overrun"' "
 expect_grep "$tmpdir/out" '^\{"type":"batch",.*"exit_status":2\}$' "batch with a missing file: batch line exit_status 2"
 run_dllpcheck --format=junit does-not-exist.pcap "$errors"
 expect_grep "$tmpdir/out" '<failure type="fc\.credit\.overrun"' "batch with a missing file: JUnit of the others"
+
+# ---------------------------------------------------------------- signature
+# A finding's signature is what stays the same when the same fault shows in
+# another capture: the overrun of samples/overrun.* has one signature in
+# the pcap, the text trace and the export (their records, offsets and lines
+# differ), and it names rule, link, port, VC and type.
+sigs() { grep -o '"signature":"[^"]*"' "$tmpdir/out" | sort -u | tr '\n' ' '; }
+run_dllpcheck --format=jsonl samples/overrun.pcap
+want=$(sigs)
+[ "$want" = '"signature":"fc.credit.overrun/0/up/0/PH" ' ] && pass || fail "overrun.pcap signatures: $want"
+for f in samples/overrun.trace samples/overrun-export.csv; do
+	run_dllpcheck --format=jsonl "$f"
+	[ "$(sigs)" = "$want" ] && pass || fail "$f: signatures $(sigs), the pcap's: $want"
+	run_dllpcheck --format=json "$f"
+	[ "$(sigs)" = "$want" ] && pass || fail "$f JSON: signatures $(sigs), the pcap's: $want"
+done
+# a finding that names no VC or type: '-' in their place
+run_dllpcheck --format=jsonl samples/crc-errors.pcap
+expect_grep "$tmpdir/out" '"rule":"dllp\.crc".*"signature":"dllp\.crc/0/up/-/-"' "dllp.crc's signature has no VC or type"
 finish

@@ -44,6 +44,11 @@ struct input_result {
  * findings (report_json_finding with a struct json_input as ctx),
  * input_end, or input_error; with a "," between inputs written by the
  * caller (report_json_separator); then end. */
+/* A finding's "signature" in JSON and JSON Lines: RULE/LINK/PORT/VC/TYPE,
+ * '-' for each the finding does not name (e.g. fc.credit.overrun/0/up/0/PH,
+ * dllp.crc/0/down/-/-); written into buf, which it returns. */
+const char *report_finding_signature(const struct finding *f, char *buf, size_t len);
+
 struct json_input {
 	FILE *out;
 	unsigned findings;

@@ -55,7 +55,29 @@ static json_t *finding_json(const struct finding *f, bool typed)
 	for (unsigned i = 0; i < f->evidence_count; i++)
 		json_object_set_new(ev, f->evidence[i].name, json_integer(f->evidence[i].value));
 	json_object_set_new(o, "evidence", ev);
+	char signature[96];
+	json_object_set_new(o, "signature",
+	                    json_string(report_finding_signature(f, signature, sizeof(signature))));
 	return o;
+}
+
+/* The finding's signature (issue 18): what stays the same when the same
+ * fault shows in another capture, for a farm to count it once: the rule,
+ * link, port, VC and credit type, '-' for what the finding does not name;
+ * never the record, time, offsets, message or evidence. */
+const char *report_finding_signature(const struct finding *f, char *buf, size_t len)
+{
+	char link[16] = "-", vc[16] = "-";
+	if (f->link >= 0)
+		snprintf(link, sizeof(link), "%d", f->link);
+	if (f->vc != FINDING_NO_VC)
+		snprintf(vc, sizeof(vc), "%d", f->vc);
+	snprintf(buf, len, "%s/%s/%s/%s/%s", rule_info(f->rule)->id, link,
+	         f->port != FINDING_NO_PORT ? link_dir_name((enum link_dir)f->port) : "-", vc,
+	         f->credit_type != FINDING_NO_CREDIT
+	                 ? credit_type_name((enum credit_type)f->credit_type)
+	                 : "-");
+	return buf;
 }
 
 static void dump_line(FILE *out, json_t *o)
