@@ -49,6 +49,15 @@ expect_grep "$tmpdir/out" '"encapsulation": *"agilent"' "clean: JSON names the e
 run_dllpcheck --format=json "$srcdir/samples/clean-init.pcap"
 if grep -q '"encapsulation"' "$tmpdir/out"; then fail "our pcap: an encapsulation key"; else pass; fi
 
+# --write-pcap keeps the records in our encapsulation
+run_dllpcheck --write-pcap "$w/ours.pcap" "$w/clean.pcap"
+expect_status 0 "clean: --write-pcap"
+"$DLLPCHECK" --decode "$w/ours.pcap" >"$w/ours.decode" || fail "--decode of the written pcap"
+sed 's/ packet=[0-9]*$//' "$w/clean.decode" >"$w/clean.nopacket"
+if cmp -s "$w/clean.nopacket" "$w/ours.decode"; then pass; else
+	fail "clean: --write-pcap changed the records"; diff "$w/clean.nopacket" "$w/ours.decode" | head
+fi
+
 # damage
 run_dllpcheck --decode "$w/damage.pcap"
 expect_status 1 "damage: --decode"

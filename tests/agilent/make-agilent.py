@@ -11,8 +11,9 @@ analyzer record each, framed with their K symbols as on the lanes (SDP ...
 END, STP ... END), link events dropped (the export has none).  Written:
 
   clean.pcap      every packet, the K-symbol bitmap on every other record,
-                  SKP and TS1 ordered-set records between, a nullified copy
-                  (EDB, LCRC inverted) of the first TLP before it
+                  the scrambled flag on every third, SKP and TS1 ordered-set
+                  records between, a nullified copy (EDB, LCRC inverted) of
+                  the first TLP before it
   clean.pcapng    the same as pcapng (if_tsresol 9), as pad2pcapng writes it
   damage.pcap     the same with damage, one kind per record (see DAMAGE)
   seed.pcap       a short one for the fuzz corpus
@@ -25,6 +26,7 @@ import sys
 
 STP, SDP, END, EDB, COM, SKP = 0xFB, 0x5C, 0xFD, 0xFE, 0xBC, 0x1C
 F_UP = 1 << 28
+F_SCRAMBLED = 1 << 29  # the link scrambles; the symbols are descrambled
 F_DISPARITY = 1 << 11
 F_SYMBOL = 1 << 3
 F_X4_2G5 = (1 << 8) | 2  # 2.5 GT/s, x4: informational
@@ -123,11 +125,13 @@ def build(pkts, damage):
         meta = i % 2 == 0
         syms = symbols(kind, payload)
         d = damage.get(i)
-        flags, kmarks, orig = 0, (), 0
+        # the scrambled flag on every third: it changes nothing (the
+        # analyzer's symbols are descrambled)
+        flags, kmarks, orig = F_SCRAMBLED if i % 3 == 0 else 0, (), 0
         if d == "symbol-error":
-            flags = F_SYMBOL
+            flags |= F_SYMBOL
         elif d == "disparity-error":
-            flags = F_DISPARITY
+            flags |= F_DISPARITY
         elif d == "k-inside":
             meta, kmarks = True, (3,)
         elif d == "no-end":
