@@ -1,6 +1,6 @@
 #!/bin/sh
 # The Agilent/Keysight analyzer export (LINKTYPE_USER11, issue 17 part 3;
-# dllpcheck-capture(5) AGILENT EXPORTS) and the seam that reads other
+# dllpcheck-capture(5) CAPTURES FROM OTHER TOOLS) and the seam that reads other
 # tools' captures in a pcap/pcapng (src/read/link_decoder.h):
 #   - tests/agilent/make-agilent.py builds the captures from the format's
 #     description out of samples/clean-init.pcap;

@@ -1,13 +1,14 @@
 /* agilent_decoder.c: the Agilent/Keysight PCIe analyzer export as
  * cyrozap's tools write it: a pcap or pcapng of LINKTYPE_USER11 (158),
  * one analyzer record per packet (agilent_decoder.h, link_decoder.h;
- * dllpcheck-capture(5), AGILENT EXPORTS).
+ * dllpcheck-capture(5), CAPTURES FROM OTHER TOOLS).
  *
  * Layout, from the public source of cyrozap/agilent-pcie-analyzer-re at
- * commit 0153bfd573e06443ab9408757158a569f0f4544c: the dissector
- * wireshark/proto_pcie_capture.c (the header, its flags, the metadata),
- * wireshark/proto_pcie.c dissect_pcie_frame (the symbols: one frame per
- * record), and the writer tools/agilent_pad/examples/pad2pcapng.rs (commit
+ * commit 0153bfd573e06443ab9408757158a569f0f4544c (the header part also
+ * read, the same, at c8a7aa42c4e602342fed9761493ee9b38432d250): the
+ * dissector wireshark/proto_pcie_capture.c (the header, its flags, the
+ * metadata), wireshark/proto_pcie.c dissect_pcie_frame (the symbols: one
+ * frame per record), and the writer tools/agilent_pad/examples/pad2pcapng.rs (commit
  * 08dacbcf5fd5c5377c84f288acd4eea7407d6ce3: the 20-byte header built
  * from the PAD file's record, then the record's data, in an EPB of an
  * interface with if_tsresol 9).  Little-endian:
@@ -271,12 +272,12 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 		uint32_t kmap_len = 2u * ((off + 7u) / 8u);
 		if (off > avail || kmap_len > avail - off) {
 			a->skipped += pkt->caplen;
-			agl_report(
-			        a, pkt->byte_offset, 0,
-			        "metadata offset %u: the %u symbols and their %u bytes of "
-			        "K-symbol and disparity bitmaps run past the %u bytes after the header%s",
-			        off, off, kmap_len, avail,
-			        pkt->caplen < pkt->len ? " (cut by the snapshot length)" : "");
+			agl_report(a, pkt->byte_offset, 0,
+			           "metadata offset %u: the %u symbols and their %u bytes of "
+			           "K-symbol and disparity bitmaps run past the %u bytes after the "
+			           "header%s",
+			           off, off, kmap_len, avail,
+			           pkt->caplen < pkt->len ? " (cut by the snapshot length)" : "");
 			return;
 		}
 		kmap = d + AGL_HDR_LEN + off;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """make-agilent.py: small Agilent/Keysight analyzer exports (LINKTYPE_USER11)
-built from the format's description (dllpcheck-capture(5), AGILENT EXPORTS;
-src/read/agilent_decoder.c), for tests/test-agilent.sh and the fuzz seed.
+built from the format's description (dllpcheck-capture(5), CAPTURES FROM
+OTHER TOOLS; src/read/agilent_decoder.c), for tests/test-agilent.sh and
+the fuzz seeds.
 
     make-agilent.py IN.pcap OUTDIR
 
