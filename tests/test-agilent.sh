@@ -66,7 +66,8 @@ run_dllpcheck "$w/damage.pcap"
 expect_status 1 "damage: analysis"
 expect_grep "$tmpdir/out" 'error capture.malformed: Agilent record: 10 bytes, fewer than the 20-byte header' "damage: cut header"
 expect_grep "$tmpdir/out" 'warning dl.ack.unreceived' "damage: the model sees the damaged TLPs"
-expect_grep "$tmpdir/out" 'findings: 4 error' "damage: 4 malformed records"
+expect_grep "$tmpdir/out" 'findings: 5 error' "damage: 5 malformed records"
+expect_grep "$tmpdir/out" "40 symbols after the packet's end" "damage: two packets in one record"
 run_dllpcheck --format=json "$w/damage.pcap"
 size=$(wc -c <"$w/damage.pcap")
 got=$(sed -n 's/.*"bytes_read": *\([0-9]*\).*"bytes_skipped": *\([0-9]*\).*/\1 \2/p' "$tmpdir/out" | head -1)

@@ -31,8 +31,9 @@
  * the stream as the analyzer de-striped it): STP ... END is a TLP, STP ...
  * EDB a nullified one, SDP + 6 + END a DLLP, with its checks (a TLP of
  * fewer than 18 symbols, a DLLP of other than 6 bytes, a K symbol inside
- * a packet).  A record is one frame, so a packet still open at its end has
- * lost its END.  A record that starts with COM is an ordered set (no
+ * a packet).  A record is one frame: a packet still open at its end has
+ * lost its END, and symbols after its END/EDB other than PAD (a second
+ * packet) are reported, not read.  A record that starts with COM is an ordered set (no
  * record); one that starts with a D symbol is no packet: reported.
  *
  * Readings of the source (marked UNVERIFIED in the man page):
@@ -43,7 +44,7 @@
  *  - K-bitmap bit i of a block is symbol 8n + i (the source names the
  *    bytes, not the bit order); without metadata a symbol is a K symbol
  *    only as the frame's first (STP, SDP, COM) or an STP/SDP frame's last
- *    (END, EDB);
+ *    but its trailing PADs (END, EDB), and those PADs;
  *  - the symbol-error and disparity-error flags are per record: the
  *    record's packet is PHY_ERROR; the disparity polarity bytes are the
  *    running disparity, not errors, and are not read;
@@ -223,16 +224,17 @@ static void agl_on_packet(void *ctx, const struct lane_packet *lp)
 }
 
 /* Whether symbol i is a K symbol: the bitmap when the record has one,
- * else the frame's first (a start) and, after STP/SDP, its last. */
-static bool agl_is_k(const uint8_t *sym, uint32_t n, const uint8_t *kmap, uint32_t i)
+ * else the frame's first (a start) and, after STP/SDP, its last but the
+ * PADs after it (end: the index of that last) and those PADs. */
+static bool agl_is_k(const uint8_t *sym, uint32_t end, const uint8_t *kmap, uint32_t i)
 {
 	if (kmap)
 		return (kmap[2u * (i / 8u)] >> (i % 8u)) & 1u;
 	if (i == 0)
 		return sym[0] == K_STP || sym[0] == K_SDP || sym[0] == K_COM;
-	if (i == n - 1 && (sym[0] == K_STP || sym[0] == K_SDP))
+	if (i == end)
 		return sym[i] == K_END || sym[i] == K_EDB;
-	return false;
+	return i > end && sym[i] == K_PAD;
 }
 
 static void agl_packet(void *state, const struct link_packet *pkt)
@@ -302,7 +304,11 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 		           n, AGL_MAX_FRAME);
 		return;
 	}
-	bool k0 = agl_is_k(sym, n, kmap, 0);
+	/* without the bitmap: the frame's last symbol but trailing PADs */
+	uint32_t end = n - 1;
+	while (!kmap && end > 0 && sym[end] == K_PAD)
+		end--;
+	bool k0 = agl_is_k(sym, end, kmap, 0);
 	if (k0 && sym[0] == K_COM) {
 		/* an ordered set: no record; an error in it belongs to no packet */
 		a->decoded += pkt->caplen;
@@ -321,17 +327,37 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 	}
 	a->decoded += pkt->caplen;
 	struct lane_pos pos = { .time_ps = a->time_ps, .line = pkt->packet_no };
-	for (uint32_t i = 0; i < n; i++) {
+	/* one record, one frame: the symbols go in until the framer gives its
+	 * packet (at END/EDB, or a second start, which it then holds open) */
+	uint32_t i = 0;
+	while (i < n && a->q_len == 0) {
 		pos.byte_offset = sym_off + i;
 		frame8b10b_begin(&a->frame, 1u, 1u);
-		frame8b10b_symbol(&a->frame, &pos, 0, sym[i], 0, agl_is_k(sym, n, kmap, i), 0, 0,
+		frame8b10b_symbol(&a->frame, &pos, 0, sym[i], 0, agl_is_k(sym, end, kmap, i), 0, 0,
 		                  0);
+		i++;
 	}
-	if (frame8b10b_open(&a->frame, NULL)) {
+	if (a->q_len == 0) {
+		/* the record ended with the packet open: its END is lost */
 		a->ending = true;
 		frame8b10b_break(&a->frame, &pos, 0, false);
 		a->ending = false;
+		return;
 	}
+	if (frame8b10b_open(&a->frame, NULL)) {
+		/* a second start: not this record's packet; the framer forgets it */
+		i--;
+		frame8b10b_init(&a->frame, 1u, &a->det, agl_on_packet, a);
+	}
+	/* after the packet: PADs (a wide link's filler) are nothing; any other
+	 * symbol is more than one frame, reported once, not read */
+	uint32_t rest = i;
+	while (rest < n && sym[rest] == K_PAD && agl_is_k(sym, end, kmap, rest))
+		rest++;
+	if (rest < n)
+		agl_report(a, sym_off + rest, 0,
+		           "%u symbols after the packet's end (one packet a record), not read",
+		           n - rest);
 	(void)AGL_F_SCRAMBLED; /* read as descrambled: see the header comment */
 	(void)AGL_META_EXTRA;
 }

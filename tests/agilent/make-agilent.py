@@ -12,7 +12,8 @@ analyzer record each, framed with their K symbols as on the lanes (SDP ...
 END, STP ... END), link events dropped (the export has none).  Written:
 
   clean.pcap      every packet, the K-symbol bitmap on every other record,
-                  the scrambled flag on every third, SKP and TS1 ordered-set
+                  the scrambled flag on every third, 4 PADs after END on
+                  every fourth, SKP and TS1 ordered-set
                   records between, a nullified copy (EDB, LCRC inverted) of
                   the first TLP before it
   clean.pcapng    the same as pcapng (if_tsresol 9), as pad2pcapng writes it
@@ -25,7 +26,7 @@ import os
 import struct
 import sys
 
-STP, SDP, END, EDB, COM, SKP = 0xFB, 0x5C, 0xFD, 0xFE, 0xBC, 0x1C
+STP, SDP, END, EDB, COM, SKP, PAD = 0xFB, 0x5C, 0xFD, 0xFE, 0xBC, 0x1C, 0xF7
 F_UP = 1 << 28
 F_SCRAMBLED = 1 << 29  # the link scrambles; the symbols are descrambled
 F_DISPARITY = 1 << 11
@@ -125,6 +126,9 @@ def build(pkts, damage):
             n += 1
         meta = i % 2 == 0
         syms = symbols(kind, payload)
+        if i % 4 == 1:
+            # PAD after END, as on a wide link: nothing
+            syms = syms + [(PAD, True)] * 4
         d = damage.get(i)
         # the scrambled flag on every third: it changes nothing (the
         # analyzer's symbols are descrambled)
@@ -136,7 +140,9 @@ def build(pkts, damage):
         elif d == "k-inside":
             meta, kmarks = True, (3,)
         elif d == "no-end":
-            syms = syms[:-1]
+            syms = [x for x in syms if x != (PAD, True)][:-1]
+        elif d == "two-in-one":
+            meta, syms = True, syms + syms  # the bitmap shows the first END
         rec = record(n, t, up, syms, meta=meta, flags=flags, kmarks=kmarks)
         if d == "truncated":
             # the capture kept 24 of the record's bytes (a snapshot length)
@@ -163,6 +169,7 @@ DAMAGE = {
     11: "garbage",  # no STP/SDP/COM: malformed
     15: "bad-offset",  # metadata offset past the record: malformed
     19: "cut-header",  # fewer than 20 bytes: malformed
+    21: "two-in-one",  # two packets in one record: the first kept, the rest reported
 }
 
 
