@@ -45,6 +45,20 @@ expect_grep "$tmpdir/out" '\(pcap, agilent\)' "clean: the text report names the 
 run_dllpcheck --format=json "$w/clean.pcapng"
 expect_grep "$tmpdir/out" '"format": *"pcapng"' "clean: JSON format stays the container's"
 expect_grep "$tmpdir/out" '"encapsulation": *"agilent"' "clean: JSON names the encapsulation"
+# the reports hold to their schemas with the new key
+cp "$tmpdir/out" "$w/clean.json"
+"$DLLPCHECK" --format=jsonl "$w/damage.pcap" >"$w/damage.jsonl" || true
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	if $PY "$srcdir/tests/validate-json.py" --check-counts "$srcdir/schema/dllpcheck-report.schema.json" "$w/clean.json" >"$w/v1" 2>&1 &&
+		$PY "$srcdir/tests/validate-json.py" --lines --check-counts "$srcdir/schema/dllpcheck-jsonl.schema.json" "$w/damage.jsonl" >"$w/v2" 2>&1; then
+		pass
+	else
+		fail "the JSON reports do not hold to their schemas: $(cat "$w/v1" "$w/v2" | head -3)"
+	fi
+	grep -q '"encapsulation":"agilent"' "$w/damage.jsonl" && pass || fail "JSON Lines: no encapsulation"
+else
+	echo "# python3-jsonschema missing: the schemas not checked"
+fi
 # our own encapsulation: no encapsulation key
 run_dllpcheck --format=json "$srcdir/samples/clean-init.pcap"
 if grep -q '"encapsulation"' "$tmpdir/out"; then fail "our pcap: an encapsulation key"; else pass; fi
