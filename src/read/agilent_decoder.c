@@ -68,17 +68,18 @@
 #include "read/pcap_file.h"
 
 #define AGL_HDR_LEN 20u
-#define AGL_F_SCRAMBLED (1u << 29)
+#define AGL_F_SCRAMBLED (1u << 29) /* not used: see "descrambled" above */
 #define AGL_F_UP (1u << 28)
 #define AGL_F_DISPARITY (1u << 11)
 #define AGL_F_SYMBOL (1u << 3)
-#define AGL_META_EXTRA 0x8000u
+#define AGL_META_EXTRA 0x8000u /* not used: the extra metadata is not read */
 #define AGL_META_OFFSET 0x7FFFu
 /* The longest frame: STP, the largest TLP record's bytes, END. */
 #define AGL_MAX_FRAME (TLP_MAX_RECORD_LEN + 2u)
-/* What one record can make: a frame is one packet, but a damaged one may
- * hold a start, an END and a second start, each a result. */
-#define AGL_QUEUE 4u
+/* What one record can make: its packet (or a report of it) and a report
+ * of what follows the packet, or one report of the record: at most 2
+ * (agl_packet stops framing at the first result). */
+#define AGL_QUEUE 2u
 
 struct agl_out {
 	enum reader_result res; /* READER_RECORD or READER_MALFORMED */
@@ -96,7 +97,6 @@ struct agilent {
 	const struct link_packet *pkt;
 	enum link_dir dir;
 	bool flagged; /* the analyzer flagged a symbol or disparity error */
-	const char *flag_why;
 	uint32_t number; /* the analyzer's record number */
 	bool have_header; /* its 20-byte header was there */
 	uint64_t time_ps, time_base_s;
@@ -125,7 +125,7 @@ static uint64_t get64(const uint8_t *p)
 static struct agl_out *agl_slot(struct agilent *a)
 {
 	if (a->q_len == AGL_QUEUE)
-		return NULL; /* cannot happen: a frame makes at most AGL_QUEUE */
+		return NULL; /* cannot happen: a record makes at most AGL_QUEUE */
 	struct agl_out *o = &a->q[a->q_len++];
 	memset(&o->rec, 0, sizeof(o->rec));
 	memset(&o->bad, 0, sizeof(o->bad));
@@ -358,8 +358,6 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 		agl_report(a, sym_off + rest, 0,
 		           "%u symbols after the packet's end (one packet a record), not read",
 		           n - rest);
-	(void)AGL_F_SCRAMBLED; /* read as descrambled: see the header comment */
-	(void)AGL_META_EXTRA;
 }
 
 static enum reader_result agl_next(void *state, struct record *rec, struct reader_malformed *bad)
