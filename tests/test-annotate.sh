@@ -21,7 +21,9 @@
 #      (a bounded block that says what it does not carry), a long
 #      comment (an input's long UTF-8 name in the summary), a name that is
 #      not UTF-8 (escaped as \xNN); -o, --vcd
-#      or an input naming the file is refused before anything is written.
+#      or an input naming the file is refused before anything is written;
+#   5. the memory of annotating a long capture does not grow with its
+#      length.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
 if ! command -v python3 >/dev/null 2>&1; then
@@ -284,6 +286,42 @@ for mode in --decode "--write-pcap $tmpdir/w.pcap" --dump-columns; do
 done
 run_dllpcheck --annotate - "$tmpdir/in.trace"
 expect_status 2 "--annotate - (standard output)"
+# ---- 5: memory independent of the capture's length ----------------------------
+# peak RSS with --annotate, and what it adds to the analysis's own, at two
+# lengths: the file grows six-fold, the memory not (not under sanitizers:
+# their allocator makes RSS mean little)
+if grep -a -q -e __asan_init -e __ubsan_handle "$DLLPCHECK"; then
+	echo "NOTE: $DLLPCHECK is built with sanitizers: peak memory not compared"
+elif [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1; then
+	# peak_rss ARGS...: $rss (KB) of dllpcheck ARGS
+	peak_rss() {
+		/usr/bin/time -v "$DLLPCHECK" "$@" >/dev/null 2>"$tmpdir/time" || true
+		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmpdir/time")
+	}
+	for n in 10000 60000; do
+		sh "$srcdir/tests/gen-long-clean.sh" $n >"$tmpdir/long$n.trace"
+		peak_rss -q "$tmpdir/long$n.trace"
+		eval "plain_$n=$rss"
+		peak_rss -q --annotate "$tmpdir/long$n.pcapng" "$tmpdir/long$n.trace"
+		eval "rss_$n=$rss"
+		eval "size_$n=$(wc -c <"$tmpdir/long$n.pcapng")"
+	done
+	# shellcheck disable=SC2154
+	echo "peak RSS with --annotate: $rss_10000 KB (analysis alone $plain_10000 KB) for" \
+		"$size_10000 bytes of pcapng; $rss_60000 KB ($plain_60000 KB) for $size_60000 bytes"
+	[ "$size_60000" -gt $((size_10000 * 4)) ] && pass ||
+		fail "the long capture's pcapng ($size_60000 bytes) is not much longer than the short one's"
+	# 1 MB of slack for the allocator's and stdio's peaks (as test-vcd-out.sh)
+	if [ $((rss_60000 - plain_60000)) -le $((rss_10000 - plain_10000 + 1024)) ]; then pass; else
+		fail "--annotate's memory grows with the capture: +$((rss_10000 - plain_10000)) KB," \
+			"then +$((rss_60000 - plain_60000)) KB"
+	fi
+	run_dllpcheck -q "$tmpdir/long60000.pcapng"
+	expect_status 0 "the long capture's annotated pcapng, checked"
+else
+	echo "NOTE: /usr/bin/time -v not available: peak memory not measured"
+fi
+
 # no temporary file left anywhere in the test's directories
 if find "$tmpdir" -name '*.dllpcheck-*' -o -name '*.body-*' | grep -q .; then
 	fail "a temporary file was left behind"
