@@ -148,7 +148,7 @@ static void note_comment(const struct note *n, uint64_t here, char *out, size_t 
 			snprintf(out, len,
 			         "about the bytes from offset %" PRIu64 " (after record %" PRIu64
 			         "), not in this file: %s",
-			         n->byte_offset, n->record_no - 1, n->text);
+			         n->byte_offset, n->record_no ? n->record_no - 1 : 0, n->text);
 		return;
 	}
 }
