@@ -35,6 +35,7 @@ struct config {
 	const char *output_path; /* -o */
 	const char *vcd_path; /* --vcd: the shadow model as a waveform */
 	const char *gtkw_path; /* --gtkw: its GTKWave save file (default beside it) */
+	const char *annotate_path; /* --annotate: the capture with the findings as comments */
 	bool update_period_given;
 	char **inputs;
 	int input_count;

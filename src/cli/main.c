@@ -85,6 +85,7 @@ enum {
 	OPT_LANES_DIR,
 	OPT_VCD,
 	OPT_GTKW,
+	OPT_ANNOTATE,
 };
 
 static const struct argp_option options[] = {
@@ -187,6 +188,11 @@ static const struct argp_option options[] = {
 	  "save file beside it (FILE with .gtkw); for several inputs FILE-N.vcd",
 	  3 },
 	{ "gtkw", OPT_GTKW, "FILE", 0, "Write the GTKWave save file of --vcd to FILE", 3 },
+	{ "annotate", OPT_ANNOTATE, "OUT", 0,
+	  "Also write the input as a pcapng OUT with every finding as a comment on its "
+	  "record and the summary as the file's comment, for Wireshark; for several "
+	  "inputs OUT-N.pcapng",
+	  3 },
 	{ "jobs", 'j', "N", 0, "Analyse N inputs at once (output identical to -j 1)", 3 },
 	{ "stats", OPT_STATS, NULL, 0,
 	  "Add statistics to the report: per port, VC and credit type, time at "
@@ -405,6 +411,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--gtkw takes a file name (not standard output)");
 		cfg->gtkw_path = arg;
 		break;
+	case OPT_ANNOTATE:
+		if (!*arg || strcmp(arg, "-") == 0)
+			argp_error(state, "--annotate takes a file name (not standard output)");
+		cfg->annotate_path = arg;
+		break;
 	case 'j':
 		if (!parse_uint(arg, 256, &v) || v < 1)
 			argp_error(state, "-j takes a number of jobs from 1 to 256, not '%s'", arg);
@@ -477,6 +488,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state,
 			           "--vcd draws an analysis: not with --decode, --write-pcap "
 			           "or --dump-columns");
+		if (cfg->annotate_path && cfg->mode != MODE_ANALYZE)
+			argp_error(state,
+			           "--annotate writes an analysis' findings: not with --decode, "
+			           "--write-pcap or --dump-columns");
 		if (cfg->gtkw_path && !cfg->vcd_path)
 			argp_error(state,
 			           "--gtkw names the save file of --vcd: give --vcd FILE too");
@@ -626,7 +641,7 @@ int main(int argc, char **argv)
 	if (cfg.mode == MODE_WRITE_PCAP)
 		return write_pcap(&cfg);
 
-	/* no two outputs of the run one file (-o, --vcd, --gtkw) */
+	/* no two outputs of the run one file (-o, --vcd, --gtkw, --annotate) */
 	char err[600];
 	if (!picture_paths_check(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "dllpcheck: %s\n", err);

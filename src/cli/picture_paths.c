@@ -49,8 +49,42 @@ void picture_paths(const struct config *cfg, int index, char *vcd, size_t vcd_le
 	}
 }
 
+void annotate_path(const struct config *cfg, int index, char *buf, size_t len)
+{
+	batch_path(cfg->annotate_path, cfg, index, buf, len);
+}
+
+/* The annotated capture of input index and the other outputs: -o, and the
+ * input's VCD and save file. */
+static bool annotate_check(const struct config *cfg, int index, char *err, size_t len)
+{
+	char ann[4096], vcd[4096], gtkw[4096];
+	annotate_path(cfg, index, ann, sizeof(ann));
+	bool has_vcd = cfg->vcd_path != NULL, has_gtkw = false;
+	if (has_vcd)
+		picture_paths(cfg, index, vcd, sizeof(vcd), gtkw, sizeof(gtkw), &has_gtkw);
+	const char *clash = NULL, *with = NULL;
+	if (cfg->output_path && strcmp(cfg->output_path, "-") != 0 &&
+	    out_file_same(cfg->output_path, ann))
+		clash = "-o", with = cfg->output_path;
+	else if (has_vcd && out_file_same(vcd, ann))
+		clash = "--vcd", with = vcd;
+	else if (has_gtkw && out_file_same(gtkw, ann))
+		clash = "--gtkw", with = gtkw;
+	if (!clash)
+		return true;
+	snprintf(err, len,
+	         "%s %.1000s and the annotated capture (--annotate %.1000s) would be one file: "
+	         "give each output a name of its own",
+	         clash, with, ann);
+	return false;
+}
+
 bool picture_paths_check(const struct config *cfg, char *err, size_t len)
 {
+	for (int i = 0; cfg->annotate_path && i < cfg->input_count; i++)
+		if (!annotate_check(cfg, i, err, len))
+			return false;
 	if (!cfg->vcd_path)
 		return true;
 	for (int i = 0; i < cfg->input_count; i++) {

@@ -1,6 +1,7 @@
 /* pipeline.c: one input through the whole analysis: reader -> decoder ->
  * packet rules -> shadow model -> findings -> report, and, for the
- * pictures (--vcd, --format=html), the model's values over time. */
+ * pictures (--vcd, --format=html), the model's values over time, and the
+ * records with their findings as a pcapng (--annotate). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,15 +9,17 @@
 #include "cli/picture_paths.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
+#include "report/annotate.h"
 #include "report/report_html.h"
 #include "report/timeline.h"
 #include "report/vcd_write.h"
 
 /* What the analysis hooks are given: the model and, when something is
- * drawn, the timeline that follows it. */
+ * drawn, the timeline that follows it, and the annotated capture. */
 struct pipeline_pass {
 	struct fc_model *model;
 	struct timeline *timeline;
+	struct annotate *annotate;
 	/* the report format's own emit, behind the timeline's */
 	void (*emit)(void *ctx, const struct finding *f);
 	void *emit_ctx;
@@ -44,21 +47,30 @@ static void model_on_malformed(void *ctx, const struct reader_malformed *bad)
 		timeline_damaged(pass->timeline, pass->model, link, bad->has_time, bad->time_ps);
 }
 
-/* ... and the timeline after it, when something is drawn. */
-static void drawn_on_packet(void *ctx, const struct packet *pkt, bool fit)
+/* ... and the timeline after it, when something is drawn; the annotated
+ * capture's block of the record begins first, so that the model's
+ * findings about it reach it. */
+static void tee_on_packet(void *ctx, const struct packet *pkt, bool fit)
 {
 	struct pipeline_pass *pass = ctx;
+	if (pass->annotate)
+		annotate_record(pass->annotate, pkt->rec);
 	fc_model_apply(pass->model, pkt, fit);
-	timeline_record(pass->timeline, pass->model, pkt, fit);
+	if (pass->timeline)
+		timeline_record(pass->timeline, pass->model, pkt, fit);
 }
 
-/* Every finding reported: to the report format, then to the pictures. */
-static void drawn_emit(void *ctx, const struct finding *f)
+/* Every finding reported: to the report format, then to the pictures and
+ * the annotated capture. */
+static void tee_emit(void *ctx, const struct finding *f)
 {
 	struct pipeline_pass *pass = ctx;
 	if (pass->emit)
 		pass->emit(pass->emit_ctx, f);
-	timeline_finding(pass->timeline, f);
+	if (pass->timeline)
+		timeline_finding(pass->timeline, f);
+	if (pass->annotate)
+		annotate_finding(pass->annotate, f);
 }
 
 static void input_failed(struct input_result *res, const char *msg)
@@ -92,6 +104,21 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 		}
 		vcd_write_sink(vcd, &tsink);
 		timeline_add_sink(&timeline, &tsink);
+	}
+	struct annotate *annotate = NULL;
+	if (cfg->annotate_path) {
+		char apath[4096];
+		annotate_path(cfg, index, apath, sizeof(apath));
+		annotate = annotate_open(apath, path, cfg->reader.dlt, cfg->inputs,
+		                         cfg->input_count, err, sizeof(err));
+		if (!annotate) {
+			res->status = EXIT_ERROR;
+			snprintf(res->error, sizeof(res->error), "%.500s", err);
+			if (vcd)
+				vcd_write_close(vcd, false, err, sizeof(err));
+			timeline_free(&timeline);
+			return;
+		}
 	}
 	void (*emit)(void *, const struct finding *) = NULL;
 	void *emit_ctx = out;
@@ -128,20 +155,21 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 		timeline_add_sink(&timeline, &tsink);
 	}
 	bool drawn = timeline_active(&timeline);
+	/* the findings and records go to more than the report */
+	bool tee = drawn || annotate;
 
 	struct fc_model model;
-	struct pipeline_pass pass = { &model, drawn ? &timeline : NULL, emit, emit_ctx };
+	struct pipeline_pass pass = { &model, drawn ? &timeline : NULL, annotate, emit, emit_ctx };
 	struct finding_sink sink;
-	if (drawn)
-		finding_sink_init(&sink, drawn_emit, &pass);
+	if (tee)
+		finding_sink_init(&sink, tee_emit, &pass);
 	else
 		finding_sink_init(&sink, emit, emit_ctx);
 	memcpy(sink.enabled, cfg->rule_enabled, sizeof(sink.enabled));
 
 	fc_model_init(&model, &cfg->fc, &sink);
-	struct analysis_hooks hooks = { drawn ? drawn_on_packet : model_on_packet,
-		                        model_on_malformed, &pass,
-		                        cfg->progress ? progress_report : NULL };
+	struct analysis_hooks hooks = { tee ? tee_on_packet : model_on_packet, model_on_malformed,
+		                        &pass, cfg->progress ? progress_report : NULL };
 	if (hold)
 		report_hold_hooks(hold, &hooks);
 	analysis_run(r, &sink, &hooks, &res->stats);
@@ -193,6 +221,11 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 	 * goes too */
 	bool keep = res->stats.records_decoded > 0;
 	if (vcd && !vcd_write_close(vcd, keep, err, sizeof(err)))
+		input_failed(res, err);
+	/* an incomplete analysis (below) leaves no capture whose summary
+	 * would tell a verdict */
+	if (annotate && !annotate_close(annotate, keep && !model_failed, &rep, res->status,
+	                                cfg->fail_on, err, sizeof(err)))
 		input_failed(res, err);
 	if (model_failed) {
 		/* the library reported it; an incomplete analysis never passes */

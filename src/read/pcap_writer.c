@@ -44,15 +44,20 @@ struct pcap_writer *pcap_writer_open(FILE *fp, const char *name, int dlt, char *
 	return w;
 }
 
+void pcap_pseudo_header(const struct record *rec, uint8_t out[PCAP_PSEUDO_HDR_LEN])
+{
+	out[0] = PCAP_PSEUDO_VERSION;
+	out[1] = (uint8_t)rec->kind;
+	out[2] = (uint8_t)((rec->flags & ~1u) | (rec->dir == DIR_UP ? 1u : 0u));
+	out[3] = rec->link;
+}
+
 void pcap_writer_write(struct pcap_writer *w, const struct record *rec)
 {
 	uint32_t len = rec->len;
 	if (len > TLP_MAX_RECORD_LEN)
 		len = TLP_MAX_RECORD_LEN;
-	w->buf[0] = PCAP_PSEUDO_VERSION;
-	w->buf[1] = (uint8_t)rec->kind;
-	w->buf[2] = (uint8_t)((rec->flags & ~1u) | (rec->dir == DIR_UP ? 1u : 0u));
-	w->buf[3] = rec->link;
+	pcap_pseudo_header(rec, w->buf);
 	memcpy(w->buf + PCAP_PSEUDO_HDR_LEN, rec->bytes, len);
 
 	struct pcap_pkthdr hdr;

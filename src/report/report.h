@@ -26,6 +26,10 @@ struct input_report {
 /* Text (report_text.c) */
 void report_text_finding(void *ctx, const struct finding *f);
 void report_text_input(FILE *out, const struct input_report *r);
+/* The first lines of report_text_input: the input's counts and findings
+ * by severity, the time base, the findings by rule (--annotate's section
+ * comment too). */
+void report_text_summary(FILE *out, const struct input_report *r);
 
 /* JSON Lines (report_json.c): one object per line. */
 void report_jsonl_finding(void *ctx, const struct finding *f);

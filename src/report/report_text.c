@@ -263,7 +263,7 @@ static void print_stats(FILE *out, unsigned index, const struct fc_link_view *li
 		print_transactions(out, (enum link_dir)p, &link->tl_stats[p]);
 }
 
-void report_text_input(FILE *out, const struct input_report *r)
+void report_text_summary(FILE *out, const struct input_report *r)
 {
 	const struct input_stats *stats = r->stats;
 	const struct finding_sink *sink = r->sink;
@@ -291,6 +291,11 @@ void report_text_input(FILE *out, const struct input_report *r)
 			fprintf(out, "   %-32s %-8s %" PRIu64 "\n", rule_info(i)->id,
 			        severity_name(rule_info(i)->severity), sink->count_by_rule[i]);
 	}
+}
+
+void report_text_input(FILE *out, const struct input_report *r)
+{
+	report_text_summary(out, r);
 	if (!r->model)
 		return;
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {

@@ -581,29 +581,6 @@ static void vcd_free(struct vcd_write *w)
 	free(w);
 }
 
-/* The body: a temporary file beside the VCD (the same file system, as
- * large as the output may be), unlinked at once. */
-static FILE *body_open(const char *vcd_path)
-{
-	static const char suffix[] = ".body-XXXXXX";
-	size_t n = strlen(vcd_path);
-	char *name = malloc(n + sizeof(suffix));
-	if (!name)
-		return NULL;
-	memcpy(name, vcd_path, n);
-	memcpy(name + n, suffix, sizeof(suffix));
-	FILE *fp = NULL;
-	int fd = mkstemp(name);
-	if (fd >= 0) {
-		unlink(name);
-		fp = fdopen(fd, "w+");
-		if (!fp)
-			close(fd);
-	}
-	free(name);
-	return fp;
-}
-
 struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const char *input,
                                  char *const *inputs, int input_count, char *err, size_t len)
 {
@@ -624,7 +601,7 @@ struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const 
 	/* beside the output's temporary file (whatever link the path was);
 	 * for a device or a FIFO written in place (/dev/null), tmpfile() */
 	errno = 0;
-	w->body = w->vcd.tmp ? body_open(w->vcd.tmp) : tmpfile();
+	w->body = spool_open(w->vcd.tmp);
 	if (!w->body) {
 		snprintf(err, len, "--vcd %s: cannot write (a temporary file beside it): %s", path,
 		         strerror(errno));
@@ -653,20 +630,12 @@ static void copy_body(struct vcd_write *w, FILE *out)
 	body_flush(w);
 	if (w->failed)
 		return;
-	if (fflush(w->body) != 0 || fseek(w->body, 0, SEEK_SET) != 0) {
+	enum spool_result res = spool_copy(w->body, out, NULL);
+	if (res == SPOOL_READ_FAILED)
 		vcd_fail_errno(w,
 		               "cannot read back the value changes (a temporary file beside it)");
-		return;
-	}
-	size_t n;
-	while ((n = fread(w->buf, 1, sizeof(w->buf), w->body)) > 0)
-		if (fwrite(w->buf, 1, n, out) != n) {
-			vcd_fail_errno(w, "cannot write");
-			return;
-		}
-	if (ferror(w->body))
-		vcd_fail_errno(w,
-		               "cannot read back the value changes (a temporary file beside it)");
+	else if (res == SPOOL_WRITE_FAILED)
+		vcd_fail_errno(w, "cannot write");
 }
 
 bool vcd_write_close(struct vcd_write *w, bool keep, char *err, size_t len)

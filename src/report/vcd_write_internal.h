@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "base/out_file.h"
+#include "base/spool.h"
 #include "core/rules.h"
 #include "model/fc_model.h"
 
@@ -82,7 +83,7 @@ struct vcd_write {
 	char *vcd_name; /* the VCD's path, as given (messages, [dumpfile]) */
 	char *gtkw_name;
 	char *input; /* the capture's name, for the header's comment */
-	FILE *body; /* the value changes, as they come (unlinked temporary) */
+	FILE *body; /* the value changes, as they come (base/spool.h) */
 	char buf[VCD_BUF_SIZE]; /* the body's pending bytes */
 	size_t buf_len;
 	bool has_time; /* a #time was written */

@@ -29,6 +29,9 @@ int main(void)
 	srunner_add_suite(sr, suite_timeline());
 	srunner_add_suite(sr, suite_html());
 	srunner_add_suite(sr, suite_vcd_write());
+	srunner_add_suite(sr, suite_spool());
+	srunner_add_suite(sr, suite_pcapng_writer());
+	srunner_add_suite(sr, suite_annotate());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

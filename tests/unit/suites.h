@@ -28,5 +28,8 @@ Suite *suite_tl_stats(void);
 Suite *suite_timeline(void);
 Suite *suite_html(void);
 Suite *suite_vcd_write(void);
+Suite *suite_spool(void);
+Suite *suite_pcapng_writer(void);
+Suite *suite_annotate(void);
 
 #endif
