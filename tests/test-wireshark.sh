@@ -6,7 +6,8 @@
 # records of tests/wireshark-cases.py), and tests/wireshark-compare.py
 # compares every record field for field with `dllpcheck --decode
 # --format=jsonl`, the Info column with the `--decode` line and the expert
-# infos with the CRC and malformed verdicts.  Then: the link-type preference
+# infos with the CRC and malformed verdicts; the CRC verdicts on the golden
+# vectors (tests/vectors) as well.  Then: the link-type preference
 # (as --dlt), a display filter, and that the comparison fails when the
 # dissector is wrong (a copy of it with one field broken).
 #
@@ -85,7 +86,27 @@ done
 # records, flags, reserved encodings) and 400 pseudo-random ones.
 python3 "$srcdir/tests/wireshark-cases.py" "$tmpdir/cases.pcap"
 set -- "$@" "$tmpdir/cases.pcap"
+# The golden vectors (below) as records.
+python3 "$srcdir/tests/wireshark-vectors.py" "$srcdir/tests/vectors" "$tmpdir/vectors.pcap" \
+	>/dev/null
+set -- "$@" "$tmpdir/vectors.pcap"
 compare "$@"
+
+# The dissector's CRC-16, LCRC and ECRC against the golden vectors
+# themselves (tests/vectors, copies of shared/vectors): 38 good DLLPs and a
+# corrupted one, 20 good TLPs (one with an ECRC) and a nullified one.
+python3 "$srcdir/tests/wireshark-vectors.py" "$srcdir/tests/vectors" "$tmpdir/vectors.pcap" \
+	>"$tmpdir/vectors.expected"
+"$TSHARK" -n -X "lua_script:$lua" -r "$tmpdir/vectors.pcap" -T fields -e dllpcheck.dllp.crc \
+	-e dllpcheck.tlp.lcrc -e dllpcheck.tlp.ecrc >"$tmpdir/vectors.got" 2>/dev/null || true
+if diff "$tmpdir/vectors.expected" "$tmpdir/vectors.got" >"$tmpdir/diff" &&
+	[ "$(wc -l <"$tmpdir/vectors.got")" -eq 60 ]; then
+	pass
+	echo "ok   the CRC verdicts of the 60 golden vectors"
+else
+	fail "the dissector's CRC verdicts differ from tests/vectors (expected, got):"
+	head -20 "$tmpdir/diff"
+fi
 
 # The link type is a preference, as --dlt: the same records on
 # LINKTYPE_USER3 (150) decode with -o dllpcheck.dlt:150 and --dlt 150 alike,
