@@ -24,8 +24,42 @@
 -- checked, and a record that does not fit its kind is shown malformed
 -- with the reason dllpcheck gives, never dissected past its end.
 
-local band, bor, bxor, bnot = bit32.band, bit32.bor, bit32.bxor, bit32.bnot
-local lshift, rshift = bit32.lshift, bit32.rshift
+-- Unsigned 32-bit operations: bit32 (Lua 5.2, Wireshark 4.0 and 4.2);
+-- else LuaBitOp's bit, whose results are signed (made unsigned here); else
+-- Lua 5.3's own operators (loaded from text: a 5.2 parser refuses them).
+local function bit_ops()
+	if bit32 then return bit32 end
+	local function u(x) return x % 4294967296 end
+	if bit then
+		local b = bit
+		return {
+			band = function(...) return u(b.band(...)) end,
+			bor = function(...) return u(b.bor(...)) end,
+			bxor = function(...) return u(b.bxor(...)) end,
+			bnot = function(x) return u(b.bnot(x)) end,
+			lshift = function(x, n) return u(b.lshift(x, n)) end,
+			rshift = function(x, n) return u(b.rshift(x, n)) end,
+		}
+	end
+	return load([[
+		local M = 0xFFFFFFFF
+		local function fold(op, a, ...)
+			local r = a & M
+			for _, v in ipairs({ ... }) do r = op(r, v & M) end
+			return r
+		end
+		return {
+			band = function(...) return fold(function(x, y) return x & y end, ...) end,
+			bor = function(...) return fold(function(x, y) return x | y end, ...) end,
+			bxor = function(...) return fold(function(x, y) return x ~ y end, ...) end,
+			bnot = function(x) return ~x & M end,
+			lshift = function(x, n) return (x << n) & M end,
+			rshift = function(x, n) return (x & M) >> n end,
+		}]])()
+end
+local bits = bit_ops()
+local band, bor, bxor, bnot = bits.band, bits.bor, bits.bxor, bits.bnot
+local lshift, rshift = bits.lshift, bits.rshift
 local fmt = string.format
 
 local p = Proto("dllpcheck", "dllpcheck PCIe link traffic")
@@ -343,11 +377,11 @@ end
 ---------------------------------------------------------------------------
 -- Helpers
 
--- the bytes of tvb[off, off+n) as a 1-based array of numbers
+-- the bytes of tvb[off, off+n) as a 1-based array of numbers (n is at
+-- most a TLP record, 4154 bytes: within what string.byte may return)
 local function byte_array(tvb, off, n)
-	local a = {}
-	for i = 1, n do a[i] = tvb(off + i - 1, 1):uint() end
-	return a
+	if n <= 0 then return {} end
+	return { tvb:raw(off, n):byte(1, -1) }
 end
 
 local function be32(b, i)
