@@ -444,10 +444,10 @@ local function dissect_dllp(tvb, off, len, flags, tree, pinfo)
 		t:add(f.d_data_scale, tvb(off + 2, 1))
 		t:add(f.d_data_fc, tvb(off + 2, 2))
 		-- the credits a field stands for [1.5]; 0 at init is infinite [5.4]
-		if init and hfc == 0 then t:add(f.d_hdr_inf, c, true)
-		else t:add(f.d_hdr_credits, c, lshift(hfc, scale_shift[hs])) end
-		if init and dfc == 0 then t:add(f.d_data_inf, c, true)
-		else t:add(f.d_data_credits, c, lshift(dfc, scale_shift[ds])) end
+		if init and hfc == 0 then t:add(f.d_hdr_inf, c, true):set_generated()
+		else t:add(f.d_hdr_credits, c, lshift(hfc, scale_shift[hs])):set_generated() end
+		if init and dfc == 0 then t:add(f.d_data_inf, c, true):set_generated()
+		else t:add(f.d_data_credits, c, lshift(dfc, scale_shift[ds])):set_generated() end
 		if not mr then
 			local function fcf(n, v, s)
 				if v == 0 and init then return fmt(" %s=inf%s", n, scale_suffix[s]) end
