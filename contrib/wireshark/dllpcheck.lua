@@ -358,8 +358,10 @@ p.prefs.dlt = Pref.enum("Link type", 147, "The pcap link type that carries the d
 local wtap_table = DissectorTable.get("wtap_encap")
 local registered
 
+-- wtap_encaps (wtap before 1.99.9 and still in 4.0): USER0 is 45 ... USER15 60
+local encaps = wtap_encaps or wtap
 local function wtap_of(dlt)
-	return wtap["USER" .. (dlt - 147)]
+	return encaps["USER" .. (dlt - 147)]
 end
 
 local function register()
