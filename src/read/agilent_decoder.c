@@ -354,10 +354,14 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 	uint32_t rest = i;
 	while (rest < n && sym[rest] == K_PAD && agl_is_k(sym, end, kmap, rest))
 		rest++;
-	if (rest < n)
+	if (rest < n) {
+		/* those bytes were not decoded: skipped, in the byte accounting */
+		a->decoded -= n - rest;
+		a->skipped += n - rest;
 		agl_report(a, sym_off + rest, 0,
 		           "%u symbols after the packet's end (one packet a record), not read",
 		           n - rest);
+	}
 }
 
 static enum reader_result agl_next(void *state, struct record *rec, struct reader_malformed *bad)

@@ -151,7 +151,8 @@ static json_t *tlp_json(const struct tlp *t)
 {
 	static const enum credit_type hdr_ct[FC_CLASS_COUNT] = { CT_PH, CT_NPH, CT_CPLH };
 	json_t *o = json_object();
-	if (t->has_seq)
+	/* a record cut before its sequence field has none to show */
+	if (t->seq_present)
 		set_int(o, "seq", t->seq);
 	json_t *prefixes = json_array();
 	for (unsigned i = 0; i < t->prefix_count; i++)

@@ -168,7 +168,7 @@ static void print_ecrc(FILE *out, const struct tlp *t)
 static void print_tlp(FILE *out, const struct tlp *t, bool truncated)
 {
 	fputs(" TLP", out);
-	if (t->has_seq)
+	if (t->seq_present) /* not for a record cut before its sequence field */
 		fprintf(out, " seq=0x%03X", t->seq);
 	if (t->prefix_count) {
 		fputs(" prefix=[", out);

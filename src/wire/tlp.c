@@ -411,6 +411,7 @@ enum tlp_status tlp_decode(const uint8_t *bytes, size_t len, size_t wire_len, bo
 		set_error(out, TLP_ERR_TOO_SHORT);
 	} else {
 		if (has_seq) {
+			out->seq_present = true;
 			out->seq_reserved = bytes[0] >> 4;
 			out->seq = (uint16_t)((bytes[0] & 0x0Fu) << 8 | bytes[1]);
 		}

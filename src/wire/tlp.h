@@ -64,7 +64,8 @@ enum tlp_status {
 
 struct tlp {
 	/* Data link layer */
-	bool has_seq;
+	bool has_seq; /* the record's format carries the sequence field */
+	bool seq_present; /* and its 2 bytes were there: seq was read */
 	uint16_t seq; /* 12 bits */
 	uint8_t seq_reserved; /* the 4 bits above it */
 	enum crc_status lcrc; /* GOOD, BAD, NULLIFIED or ABSENT */
