@@ -34,6 +34,11 @@ struct reader_opts {
 	bool csv_steered; /* an export option was given: INPUT_AUTO
 	                            * reads a non-pcap input as an export */
 	const struct lane_options *lanes; /* VCD lane mapping; NULL: found by name */
+	/* network captures (read/net/net_decoder.h): the Warp Pipe TCP port
+	 * (0: 2115) and the directions of Warp Pipe's server side and of the
+	 * NetTLP adapter (DIR_DOWN by default; --dir-map server=, adapter=) */
+	uint16_t warp_pipe_port;
+	enum link_dir net_server_dir, net_adapter_dir;
 };
 
 enum reader_result {
@@ -44,6 +49,11 @@ enum reader_result {
 	READER_RESYNC, /* a damaged pcap record header: *bad says where the
 	                    * bytes that are no record start and how many they
 	                    * are; call again (capture-format.md section 1) */
+	READER_NOTE, /* no record and no damage: bad->reason says what the
+	                    * reader passed over (a network capture's packets of
+	                    * no PCIe traffic, once), bad->skipped how many
+	                    * packets, pos the first; call again
+	                    * (capture.not-pcie) */
 };
 
 struct reader_malformed {

@@ -147,9 +147,10 @@ static enum net_parse_result ethertype(const char *layer, const uint8_t *d, uint
 
 	while (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD) {
 		if (tags == VLAN_MAX_TAGS)
-			return say(NET_NOT_IP, why, why_len,
-			           "%s: a frame with more than %u VLAN tags (the next at offset %u)",
-			           layer, VLAN_MAX_TAGS, *off);
+			return say(
+			        NET_NOT_IP, why, why_len,
+			        "%s: a frame with more than %u VLAN tags (the next at offset %u)",
+			        layer, VLAN_MAX_TAGS, *off);
 		if (caplen - *off < VLAN_TAG_LEN)
 			return say(NET_DAMAGED, why, why_len,
 			           "%s: VLAN tag cut at offset %u: %u bytes of %u", layer, *off,
@@ -251,7 +252,8 @@ static enum net_parse_result link_layer(uint32_t lt, const uint8_t *d, uint32_t 
 	case LT_IPV6:
 		return raw_ip("ipv6", d, caplen, 6, l3, why, why_len);
 	default:
-		return say(NET_DAMAGED, why, why_len, "link type %u is not a network link type", lt);
+		return say(NET_DAMAGED, why, why_len, "link type %u is not a network link type",
+		           lt);
 	}
 }
 
@@ -286,15 +288,17 @@ static enum net_parse_result ipv4(const uint8_t *d, uint32_t caplen, uint32_t of
 	uint32_t avail = caplen - off;
 
 	if (avail < IPV4_MIN_HDR)
-		return say(NET_DAMAGED, why, why_len, "ipv4: header cut at offset %u: %u bytes of %u",
-		           off, avail, IPV4_MIN_HDR);
+		return say(NET_DAMAGED, why, why_len,
+		           "ipv4: header cut at offset %u: %u bytes of %u", off, avail,
+		           IPV4_MIN_HDR);
 	if (h[0] >> 4 != 4)
 		return say(NET_DAMAGED, why, why_len, "ipv4: version %u at offset %u", h[0] >> 4,
 		           off);
 	uint32_t ihl = (h[0] & 0x0Fu) * 4u;
 	if (ihl < IPV4_MIN_HDR)
 		return say(NET_DAMAGED, why, why_len,
-		           "ipv4: header length %u (IHL %u) below 20 at offset %u", ihl, ihl / 4, off);
+		           "ipv4: header length %u (IHL %u) below 20 at offset %u", ihl, ihl / 4,
+		           off);
 	if (ihl > avail)
 		return say(NET_DAMAGED, why, why_len,
 		           "ipv4: header cut at offset %u: %u bytes of its %u", off, avail, ihl);
@@ -307,10 +311,11 @@ static enum net_parse_result ipv4(const uint8_t *d, uint32_t caplen, uint32_t of
 		uint8_t copy[60];
 		memcpy(copy, h, ihl);
 		copy[10] = copy[11] = 0;
-		return say(NET_DAMAGED, why, why_len,
-		           "ipv4: header checksum 0x%04x is wrong (the header's bytes give 0x%04x) at "
-		           "offset %u",
-		           be16(h + 10), (uint16_t)~ipv4_sum(copy, ihl), off + 10);
+		return say(
+		        NET_DAMAGED, why, why_len,
+		        "ipv4: header checksum 0x%04x is wrong (the header's bytes give 0x%04x) at "
+		        "offset %u",
+		        be16(h + 10), (uint16_t)~ipv4_sum(copy, ihl), off + 10);
 	}
 	np->src.family = np->dst.family = 4;
 	memcpy(np->src.bytes, h + 12, 4);
@@ -341,8 +346,9 @@ static enum net_parse_result ipv6(const uint8_t *d, uint32_t caplen, uint32_t of
 	uint32_t avail = caplen - off;
 
 	if (avail < IPV6_HDR_LEN)
-		return say(NET_DAMAGED, why, why_len, "ipv6: header cut at offset %u: %u bytes of %u",
-		           off, avail, IPV6_HDR_LEN);
+		return say(NET_DAMAGED, why, why_len,
+		           "ipv6: header cut at offset %u: %u bytes of %u", off, avail,
+		           IPV6_HDR_LEN);
 	if (h[0] >> 4 != 6)
 		return say(NET_DAMAGED, why, why_len, "ipv6: version %u at offset %u", h[0] >> 4,
 		           off);
@@ -461,10 +467,11 @@ static enum net_parse_result need(const char *layer, const struct ip_span *s, ui
                                   char *why, size_t why_len)
 {
 	if (hdr > s->wire_end - s->pos)
-		return say(NET_DAMAGED, why, why_len,
-		           "%s: header of %u bytes at offset %u runs past the IP datagram (%u bytes "
-		           "left)",
-		           layer, hdr, s->pos, s->wire_end - s->pos);
+		return say(
+		        NET_DAMAGED, why, why_len,
+		        "%s: header of %u bytes at offset %u runs past the IP datagram (%u bytes "
+		        "left)",
+		        layer, hdr, s->pos, s->wire_end - s->pos);
 	if (hdr > s->cap_end - s->pos)
 		return say(NET_DAMAGED, why, why_len, "%s: header cut at offset %u: %u bytes of %u",
 		           layer, s->pos, s->cap_end - s->pos, hdr);
@@ -483,8 +490,8 @@ static enum net_parse_result transport(const uint8_t *d, const struct ip_span *s
 		hdr = (d[s->pos + 12] >> 4) * 4u;
 		if (hdr < TCP_MIN_HDR)
 			return say(NET_DAMAGED, why, why_len,
-			           "tcp: data offset %u (%u bytes) below 5 at offset %u", hdr / 4, hdr,
-			           s->pos + 12);
+			           "tcp: data offset %u (%u bytes) below 5 at offset %u", hdr / 4,
+			           hdr, s->pos + 12);
 		if ((r = need("tcp", s, hdr, why, why_len)) != NET_PARSED)
 			return r;
 		np->transport = NET_TCP;
@@ -500,10 +507,11 @@ static enum net_parse_result transport(const uint8_t *d, const struct ip_span *s
 			return say(NET_DAMAGED, why, why_len, "udp: length %u below 8 at offset %u",
 			           ulen, s->pos + 4);
 		if (ulen > s->wire_end - s->pos)
-			return say(NET_DAMAGED, why, why_len,
-			           "udp: length %u at offset %u runs past the IP datagram (%u bytes "
-			           "left)",
-			           ulen, s->pos + 4, s->wire_end - s->pos);
+			return say(
+			        NET_DAMAGED, why, why_len,
+			        "udp: length %u at offset %u runs past the IP datagram (%u bytes "
+			        "left)",
+			        ulen, s->pos + 4, s->wire_end - s->pos);
 		hdr = UDP_HDR_LEN;
 		np->transport = NET_UDP;
 		end = s->pos + ulen;
@@ -521,8 +529,7 @@ static enum net_parse_result transport(const uint8_t *d, const struct ip_span *s
 	np->payload_offset = s->pos + hdr;
 	np->payload = d + np->payload_offset;
 	np->wire_len = end - np->payload_offset;
-	np->payload_len =
-	        s->cap_end >= end ? np->wire_len : s->cap_end - np->payload_offset;
+	np->payload_len = s->cap_end >= end ? np->wire_len : s->cap_end - np->payload_offset;
 	return NET_PARSED;
 }
 

@@ -122,7 +122,8 @@ enum reader_result nettlp_datagram(struct nettlp *nt, const struct net_packet *n
 	bad->kind = REC_TLP;
 	if (np->wire_len <= NETTLP_HDR_LEN) {
 		snprintf(bad->reason, sizeof(bad->reason),
-		         "nettlp: a UDP datagram of %u bytes to port 0x%04x: %s", np->wire_len, port,
+		         "nettlp: a UDP datagram of %u bytes to port 0x%04x: %s", np->wire_len,
+		         port,
 		         np->wire_len < NETTLP_HDR_LEN ? "shorter than the 6-byte NetTLP header"
 		                                       : "a NetTLP header and no TLP");
 		return READER_MALFORMED;
@@ -164,7 +165,7 @@ enum reader_result nettlp_datagram(struct nettlp *nt, const struct net_packet *n
 		l->adapter_known = true;
 	}
 	enum link_dir dir = addr_eq(&np->src, &l->adapter) ? nt->opts.adapter_dir
-	                                                    : (enum link_dir)!nt->opts.adapter_dir;
+	                                                   : (enum link_dir) !nt->opts.adapter_dir;
 
 	memset(rec, 0, sizeof(*rec));
 	rec->time_ps = pkt->time_ps;
