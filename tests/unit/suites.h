@@ -28,5 +28,6 @@ Suite *suite_tl_stats(void);
 Suite *suite_timeline(void);
 Suite *suite_html(void);
 Suite *suite_vcd_write(void);
+Suite *suite_net_decap(void);
 
 #endif
