@@ -111,6 +111,10 @@ struct reader_ops {
 	/* optional: the bytes of the input in what was read (headers and
 	 * records) and in regions skipped; they add up to its size */
 	void (*bytes)(void *state, uint64_t *read, uint64_t *skipped);
+	/* optional: the encapsulation inside the container when it is another
+	 * tool's (pcap or pcapng of a link type read by a link_decoder,
+	 * link_decoder.h: "agilent", ...), NULL for our own */
+	const char *(*encapsulation)(void *state);
 };
 
 struct reader {
@@ -125,6 +129,9 @@ struct reader {
 	const char *name;
 	uint64_t dz_last_record; /* reader_next on a decompressed input */
 	bool dz_reported;
+	/* another tool's encapsulation in a pcap/pcapng (reader_ops), NULL
+	 * for ours and for every other format */
+	const char *encapsulation;
 };
 
 /* The stdio buffer of a file that reader_open opens: libpcap reads each
@@ -176,9 +183,16 @@ extern const struct reader_ops pcap_reader_ops;
  * it and the pcapng one below; pcap_reader_new (libpcap) stays the
  * reference they are tested against. */
 void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
+/* The same, and a file of another link type than opts->dlt read by the
+ * decoder link_decoder_for() gives (link_decoder.h): what reader_open
+ * uses.  pcapfile_reader_new reads only our encapsulation. */
+void *pcapfile_reader_open(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                           size_t errlen);
 extern const struct reader_ops pcapfile_reader_ops;
 /* The project's own pcapng reader (reader_pcapngfile.c), likewise. */
 void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
+void *pcapngfile_reader_open(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                             size_t errlen);
 extern const struct reader_ops pcapngfile_reader_ops;
 
 /* The lane-level VCD reader (read/lanes/reader_vcd.c): the header read
