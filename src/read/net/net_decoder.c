@@ -27,7 +27,7 @@ struct net_decoder {
 	struct record own_rec;
 	struct reader_malformed own_bad;
 	/* the packets that are not PCIe traffic, reported once at the end */
-	uint64_t other_packets, other_first;
+	uint64_t other_packets, other_first, other_first_offset;
 	char other_first_what[64];
 	bool note_given;
 	/* of the packets' data: in PCIe packets, and skipped (not PCIe,
@@ -55,14 +55,15 @@ static void own_report(struct net_decoder *d, const struct link_packet *pkt, con
 	d->own_res = READER_MALFORMED;
 	reader_malformed_unknown(&d->own_bad);
 	position(d, pkt, &d->own_bad.pos);
-	snprintf(d->own_bad.reason, sizeof(d->own_bad.reason), "packet %llu: %.40s%.130s",
-	         (unsigned long long)pkt->packet_no, what, why);
+	snprintf(d->own_bad.reason, sizeof(d->own_bad.reason), "%.40s%.140s (offsets in the packet)",
+	         what, why);
 }
 
 static void not_pcie(struct net_decoder *d, const struct link_packet *pkt, const char *what)
 {
 	if (d->other_packets++ == 0) {
 		d->other_first = pkt->packet_no;
+		d->other_first_offset = pkt->byte_offset;
 		snprintf(d->other_first_what, sizeof(d->other_first_what), "%.63s", what);
 	}
 	d->skipped += pkt->caplen;
@@ -103,7 +104,7 @@ static void nd_packet(void *state, const struct link_packet *pkt)
 			                           : "a NetTLP datagram lost: ",
 			           why);
 		} else {
-			not_pcie(d, pkt, why);
+			not_pcie(d, pkt, "an IP fragment that shows no port of ours");
 		}
 		return;
 	case NET_PARSED:
@@ -201,6 +202,7 @@ static enum reader_result nd_next(void *state, struct record *rec, struct reader
 		reader_malformed_unknown(bad);
 		memset(&bad->pos, 0, sizeof(bad->pos));
 		bad->pos.file = d->name;
+		bad->pos.byte_offset = d->other_first_offset;
 		bad->pos.source_packet = d->other_first;
 		bad->pos.has_source_packet = true;
 		bad->pos.record_no = d->record_no + 1;
