@@ -30,6 +30,7 @@ int main(void)
 	srunner_add_suite(sr, suite_html());
 	srunner_add_suite(sr, suite_vcd_write());
 	srunner_add_suite(sr, suite_net_decap());
+	srunner_add_suite(sr, suite_net_decoder());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

@@ -29,5 +29,6 @@ Suite *suite_timeline(void);
 Suite *suite_html(void);
 Suite *suite_vcd_write(void);
 Suite *suite_net_decap(void);
+Suite *suite_net_decoder(void);
 
 #endif
