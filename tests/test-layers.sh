@@ -5,7 +5,7 @@
 #
 #   base < core < wire < read, decode < model < report < cli
 #
-# read/, read/csv/ and read/lanes/ are one layer; read and decode sit side by side
+# read/, read/csv/, read/lanes/ and read/net/ are one layer; read and decode sit side by side
 # and may not include each other.  The model's files form no call cycle
 # (tests/call-cycles.py).
 . "${srcdir:-.}/tests/test-subr.sh"
@@ -14,7 +14,7 @@ set -e
 rank() {
 	case $1 in
 	base) echo 0 ;; core) echo 1 ;; wire) echo 2 ;;
-	read | read/csv | read/lanes) echo 3 ;; decode) echo 3 ;;
+	read | read/csv | read/lanes | read/net) echo 3 ;; decode) echo 3 ;;
 	model) echo 4 ;; report) echo 5 ;; cli) echo 6 ;;
 	*) echo 99 ;;
 	esac

@@ -153,6 +153,7 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 	struct input_report rep = {
 		.file = path,
 		.format = r->format_name,
+		.encapsulation = r->encapsulation,
 		.stats = &res->stats,
 		.sink = &sink,
 		.model = &model,

@@ -22,8 +22,10 @@
  *
  * Positions of the records a decoder makes (contract reading, see the
  * issue-17 note): pos.record_no counts the records the input yielded
- * (1-based, increasing, as for every other format) and is set by the
- * decoder; pos.source_packet is the number of the capture's packet that
+ * (1-based, increasing, as for every other format); the reader sets it
+ * on every record and report next() returns (READER_RESYNC: the number
+ * the next record gets), in one count with its own reports of packets
+ * it could not frame, whatever the decoder put there; pos.source_packet is the number of the capture's packet that
  * holds the record's first byte (the frame number Wireshark shows),
  * has_source_packet true; pos.byte_offset is the file offset of that
  * first byte when it is known, else of the packet's data.  file is the
@@ -80,5 +82,11 @@ struct link_decoder {
  * the link types it does read) or it cannot be made (out of memory). */
 bool link_decoder_for(uint32_t linktype, const struct reader_opts *opts, const char *name,
                       struct link_decoder *dec, char *err, size_t errlen);
+
+/* The byte accounting of a reader (reader_ops.bytes) with a decoder: the
+ * bytes of packet data the decoder skipped move from read to skipped, so
+ * that read + skipped stays the file's size.  Nothing for no decoder
+ * (ops NULL) or one without bytes(). */
+void link_decoder_account(const struct link_decoder *dec, uint64_t *read, uint64_t *skipped);
 
 #endif

@@ -130,13 +130,13 @@ static bool takes_pcapng(const unsigned char *head, size_t len)
 static void *open_pcapfile(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
                            size_t errlen)
 {
-	return pcapfile_reader_new(fp, name, opts->dlt, err, errlen);
+	return pcapfile_reader_open(fp, name, opts, err, errlen);
 }
 
 static void *open_pcapngfile(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
                              size_t errlen)
 {
-	return pcapngfile_reader_new(fp, name, opts->dlt, err, errlen);
+	return pcapngfile_reader_open(fp, name, opts, err, errlen);
 }
 
 /* a file forced to pcap that has neither magic number: libpcap says why
@@ -331,8 +331,10 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	const struct reader_format *f = reader_format_for(fmt, head, head_len);
 	r->ops = f->ops;
 	r->state = f->open(fp, name, opts, err, errlen);
-	if (r->state)
+	if (r->state) {
 		r->format_name = f->name_of ? f->name_of(r->state) : f->format_name;
+		r->encapsulation = r->ops->encapsulation ? r->ops->encapsulation(r->state) : NULL;
+	}
 	if (!r->state) {
 		free(r);
 		return NULL;

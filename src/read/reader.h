@@ -34,6 +34,11 @@ struct reader_opts {
 	bool csv_steered; /* an export option was given: INPUT_AUTO
 	                            * reads a non-pcap input as an export */
 	const struct lane_options *lanes; /* VCD lane mapping; NULL: found by name */
+	/* network captures (read/net/net_decoder.h): the Warp Pipe TCP port
+	 * (0: 2115) and the directions of Warp Pipe's server side and of the
+	 * NetTLP adapter (DIR_DOWN by default; --dir-map server=, adapter=) */
+	uint16_t warp_pipe_port;
+	enum link_dir net_server_dir, net_adapter_dir;
 };
 
 enum reader_result {
@@ -44,6 +49,11 @@ enum reader_result {
 	READER_RESYNC, /* a damaged pcap record header: *bad says where the
 	                    * bytes that are no record start and how many they
 	                    * are; call again (capture-format.md section 1) */
+	READER_NOTE, /* no record and no damage: bad->reason says what the
+	                    * reader passed over (a network capture's packets of
+	                    * no PCIe traffic, once), bad->skipped how many
+	                    * packets, pos the first; call again
+	                    * (capture.not-pcie) */
 };
 
 struct reader_malformed {
@@ -101,6 +111,10 @@ struct reader_ops {
 	/* optional: the bytes of the input in what was read (headers and
 	 * records) and in regions skipped; they add up to its size */
 	void (*bytes)(void *state, uint64_t *read, uint64_t *skipped);
+	/* optional: the encapsulation inside the container when it is another
+	 * tool's (pcap or pcapng of a link type read by a link_decoder,
+	 * link_decoder.h: "agilent", ...), NULL for our own */
+	const char *(*encapsulation)(void *state);
 };
 
 struct reader {
@@ -115,6 +129,9 @@ struct reader {
 	const char *name;
 	uint64_t dz_last_record; /* reader_next on a decompressed input */
 	bool dz_reported;
+	/* another tool's encapsulation in a pcap/pcapng (reader_ops), NULL
+	 * for ours and for every other format */
+	const char *encapsulation;
 };
 
 /* The stdio buffer of a file that reader_open opens: libpcap reads each
@@ -166,9 +183,16 @@ extern const struct reader_ops pcap_reader_ops;
  * it and the pcapng one below; pcap_reader_new (libpcap) stays the
  * reference they are tested against. */
 void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
+/* The same, and a file of another link type than opts->dlt read by the
+ * decoder link_decoder_for() gives (link_decoder.h): what reader_open
+ * uses.  pcapfile_reader_new reads only our encapsulation. */
+void *pcapfile_reader_open(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                           size_t errlen);
 extern const struct reader_ops pcapfile_reader_ops;
 /* The project's own pcapng reader (reader_pcapngfile.c), likewise. */
 void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen);
+void *pcapngfile_reader_open(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                             size_t errlen);
 extern const struct reader_ops pcapngfile_reader_ops;
 
 /* The lane-level VCD reader (read/lanes/reader_vcd.c): the header read

@@ -15,6 +15,10 @@
  * bytes and records are handed over from it without a copy, so memory
  * does not grow with the file; the resync search looks ahead through the
  * same window (a candidate record is at most 16 + 262144 bytes).
+ *
+ * A file of another link type than --dlt names holds another tool's
+ * encapsulation: its packets go to the decoder link_decoder_for() gives
+ * (link_decoder.h), and the records are what it makes of them.
  */
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@
 
 #include "base/attrs.h"
 #include "base/stream_window.h"
+#include "read/link_decoder.h"
 #include "read/pcap_file.h"
 #include "read/reader.h"
 
@@ -44,6 +49,12 @@ struct pcapfile_reader {
 	uint64_t bytes_read, bytes_skipped;
 	bool have_prev; /* the time of the last record framed */
 	int64_t prev_sec, prev_ns;
+	/* another tool's encapsulation (ops NULL: ours): its decoder, whether
+	 * it was told the file ended, and the number of the last record or
+	 * report it made, which record_no (the packets) is not then */
+	struct link_decoder dec;
+	bool dec_ended;
+	uint64_t dec_no;
 };
 
 static void pf_position(const struct pcapfile_reader *r, uint64_t record_no, uint64_t offset,
@@ -55,7 +66,9 @@ static void pf_position(const struct pcapfile_reader *r, uint64_t record_no, uin
 	pos->line = 0;
 }
 
-void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
+/* opts NULL: our encapsulation only (the reference comparisons) */
+static void *pf_open(FILE *fp, const char *name, int dlt, const struct reader_opts *opts, char *err,
+                     size_t errlen)
 {
 	struct pcapfile_reader *r = calloc(1, sizeof(*r));
 	if (!r || !sw_init(&r->w, fp, PF_WINDOW, PF_WINDOW)) {
@@ -72,9 +85,13 @@ void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t
 	if (!pcap_file_hdr_parse(sw_data(&r->w), n, &r->fh, name, err, errlen))
 		goto fail;
 	if (r->fh.linktype != (uint32_t)dlt) {
-		pcap_linktype_error(err, errlen, name, (int)r->fh.linktype,
-		                    pcap_datalink_val_to_name((int)r->fh.linktype), dlt);
-		goto fail;
+		if (!opts)
+			pcap_linktype_error(err, errlen, name, (int)r->fh.linktype,
+			                    pcap_datalink_val_to_name((int)r->fh.linktype), dlt);
+		else
+			link_decoder_for(r->fh.linktype, opts, name, &r->dec, err, errlen);
+		if (!r->dec.ops)
+			goto fail;
 	}
 	sw_take(&r->w, PCAP_FILE_HDR_LEN);
 	r->bytes_read = PCAP_FILE_HDR_LEN;
@@ -87,12 +104,30 @@ fail:
 	return NULL;
 }
 
+void *pcapfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
+{
+	return pf_open(fp, name, dlt, NULL, err, errlen);
+}
+
+void *pcapfile_reader_open(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                           size_t errlen)
+{
+	return pf_open(fp, name, opts->dlt, opts, err, errlen);
+}
+
+/* The number the next record of the input gets: the next packet's, or
+ * with a decoder the one after its last record. */
+static uint64_t pf_next_no(const struct pcapfile_reader *r)
+{
+	return (r->dec.ops ? r->dec_no : r->record_no) + 1;
+}
+
 static COLD_PATH enum reader_result pf_fatal(struct pcapfile_reader *r,
                                              struct reader_malformed *bad)
 {
 	r->done = true;
 	memset(bad, 0, sizeof(*bad));
-	pf_position(r, r->record_no + 1, sw_offset(&r->w), &bad->pos);
+	pf_position(r, pf_next_no(r), sw_offset(&r->w), &bad->pos);
 	snprintf(bad->reason, sizeof(bad->reason), "cannot read: %s", strerror(r->w.read_errno));
 	return READER_FATAL;
 }
@@ -128,14 +163,18 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 	if (!found)
 		r->done = true;
 	memset(bad, 0, sizeof(*bad));
-	pf_position(r, r->record_no + 1, from, &bad->pos);
+	pf_position(r, pf_next_no(r), from, &bad->pos);
 	reader_resync_report(bad, "record header", "record", why, skipped, found, sw_offset(w));
 	return READER_RESYNC;
 }
 
-static enum reader_result pf_next(void *state, struct record *rec, struct reader_malformed *bad)
+/* Frames the next packet of the file: READER_RECORD with *pkt filled
+ * (its data valid until the next call) and *offset the file offset of
+ * its record header, else what stopped it (READER_EOF, a resync, a fatal
+ * error).  Inline: our encapsulation's path is one record per call. */
+static inline enum reader_result pf_packet(struct pcapfile_reader *r, struct link_packet *pkt,
+                                           uint64_t *offset, struct reader_malformed *bad)
 {
-	struct pcapfile_reader *r = state;
 	char why[120];
 
 	if (r->done)
@@ -168,19 +207,77 @@ static enum reader_result pf_next(void *state, struct record *rec, struct reader
 		         rh.caplen, avail - PCAP_REC_HDR_LEN);
 		return pf_resync(r, bad, why);
 	}
-	const uint8_t *data = sw_data(w) + PCAP_REC_HDR_LEN;
-	pf_position(r, ++r->record_no, sw_offset(w), &rec->pos);
+	*offset = sw_offset(w);
+	pkt->data = sw_data(w) + PCAP_REC_HDR_LEN;
+	/* as libpcap: the bytes beyond the snapshot length are skipped */
+	pkt->caplen = pcap_rec_data_len(&r->fh, &rh);
+	pkt->len = rh.len;
+	pkt->packet_no = ++r->record_no;
+	pkt->byte_offset = *offset + PCAP_REC_HDR_LEN;
 	sw_take(w, need);
 	r->bytes_read += need;
 	r->have_prev = true;
 	r->prev_sec = rh.ts_sec;
 	r->prev_ns = rh.ts_ns;
-	rec->time_ps = pcap_clock_ps(&r->clock, rh.ts_sec, rh.ts_ns);
-	rec->time_base_s = r->clock.base_s;
-	/* as libpcap: the bytes beyond the snapshot length are skipped */
-	return pcap_payload_record(data, pcap_rec_data_len(&r->fh, &rh), rh.len, rec, bad)
-	               ? READER_RECORD
-	               : READER_MALFORMED;
+	pkt->time_ps = pcap_clock_ps(&r->clock, rh.ts_sec, rh.ts_ns);
+	pkt->time_base_s = r->clock.base_s;
+	return READER_RECORD;
+}
+
+/* Another tool's encapsulation: what the decoder made of the packets so
+ * far, then the next packet, until the file ends and the decoder gives
+ * out what it held.  The records and reports are numbered here, in one
+ * count with the reader's own reports (link_decoder.h). */
+static enum reader_result pf_next_decoded(struct pcapfile_reader *r, struct record *rec,
+                                          struct reader_malformed *bad)
+{
+	const struct link_decoder_ops *ops = r->dec.ops;
+	for (;;) {
+		enum reader_result res = ops->next(r->dec.state, rec, bad);
+		if (res == READER_RECORD) {
+			rec->pos.record_no = ++r->dec_no;
+			return res;
+		}
+		if (res == READER_MALFORMED) {
+			bad->pos.record_no = ++r->dec_no;
+			return res;
+		}
+		if (res != READER_EOF) {
+			bad->pos.record_no = r->dec_no + 1;
+			return res;
+		}
+		if (r->dec_ended)
+			return READER_EOF;
+		struct link_packet pkt;
+		uint64_t offset;
+		res = pf_packet(r, &pkt, &offset, bad);
+		if (res == READER_RECORD) {
+			ops->packet(r->dec.state, &pkt);
+		} else if (res == READER_EOF) {
+			ops->end(r->dec.state);
+			r->dec_ended = true;
+		} else {
+			return res; /* a resync, or fatal: the decoder's records
+			             * held are given out if called again */
+		}
+	}
+}
+
+static enum reader_result pf_next(void *state, struct record *rec, struct reader_malformed *bad)
+{
+	struct pcapfile_reader *r = state;
+	if (r->dec.ops)
+		return pf_next_decoded(r, rec, bad);
+	struct link_packet pkt;
+	uint64_t offset;
+	enum reader_result res = pf_packet(r, &pkt, &offset, bad);
+	if (res != READER_RECORD)
+		return res;
+	pf_position(r, pkt.packet_no, offset, &rec->pos);
+	rec->time_ps = pkt.time_ps;
+	rec->time_base_s = pkt.time_base_s;
+	return pcap_payload_record(pkt.data, pkt.caplen, pkt.len, rec, bad) ? READER_RECORD
+	                                                                    : READER_MALFORMED;
 }
 
 static void pf_bytes(void *state, uint64_t *read, uint64_t *skipped)
@@ -188,6 +285,13 @@ static void pf_bytes(void *state, uint64_t *read, uint64_t *skipped)
 	const struct pcapfile_reader *r = state;
 	*read = r->bytes_read;
 	*skipped = r->bytes_skipped;
+	link_decoder_account(&r->dec, read, skipped);
+}
+
+static const char *pf_encapsulation(void *state)
+{
+	const struct pcapfile_reader *r = state;
+	return r->dec.ops ? r->dec.ops->format_name : NULL;
 }
 
 static void pf_close(void *state)
@@ -197,6 +301,8 @@ static void pf_close(void *state)
 		return;
 	fclose(r->fp);
 	sw_free(&r->w);
+	if (r->dec.ops)
+		r->dec.ops->free(r->dec.state);
 	free(r);
 }
 
@@ -205,4 +311,5 @@ const struct reader_ops pcapfile_reader_ops = {
 	.next = pf_next,
 	.close = pf_close,
 	.bytes = pf_bytes,
+	.encapsulation = pf_encapsulation,
 };

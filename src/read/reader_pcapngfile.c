@@ -21,6 +21,11 @@
  * the window grows only as far as the largest block (16 MiB, libpcap's
  * limit), and at most PNG_MAX_IFS interfaces are kept per section, so
  * memory does not grow with the file.
+ *
+ * A file whose first interface has another link type than --dlt names
+ * holds another tool's encapsulation: its packets go to the decoder
+ * link_decoder_for() gives (link_decoder.h), and the records are what it
+ * makes of them (the later interfaces must have the same type, as today).
  */
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -29,6 +34,7 @@
 
 #include "base/attrs.h"
 #include "base/stream_window.h"
+#include "read/link_decoder.h"
 #include "read/pcap_file.h"
 #include "read/pcapng_file.h"
 #include "read/reader.h"
@@ -48,6 +54,11 @@ struct pcapngfile_reader {
 	struct pcap_clock clock;
 	uint64_t record_no;
 	uint64_t bytes_read, bytes_skipped;
+	/* another tool's encapsulation (ops NULL: ours), as in
+	 * reader_pcapfile.c: the decoder, told the end, its last number */
+	struct link_decoder dec;
+	bool dec_ended;
+	uint64_t dec_no;
 };
 
 static void png_position(const struct pcapngfile_reader *r, uint64_t record_no, uint64_t offset,
@@ -101,7 +112,9 @@ static bool png_block(struct pcapngfile_reader *r, uint32_t *type, uint32_t *len
 	return true;
 }
 
-void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
+/* opts NULL: our encapsulation only (the reference comparisons) */
+static void *png_open(FILE *fp, const char *name, int dlt, const struct reader_opts *opts,
+                      char *err, size_t errlen)
 {
 	struct pcapngfile_reader *r = calloc(1, sizeof(*r));
 	if (!r || !sw_init(&r->w, fp, PNG_WINDOW, PCAPNG_BLOCK_MAX)) {
@@ -157,9 +170,14 @@ void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size
 			}
 			if (r->linktype != (uint32_t)dlt) {
 				int found = (int)r->linktype;
-				pcap_linktype_error(err, errlen, name, found,
-				                    pcap_datalink_val_to_name(found), dlt);
-				goto fail;
+				if (!opts)
+					pcap_linktype_error(err, errlen, name, found,
+					                    pcap_datalink_val_to_name(found), dlt);
+				else
+					link_decoder_for(r->linktype, opts, name, &r->dec, err,
+					                 errlen);
+				if (!r->dec.ops)
+					goto fail;
 			}
 			r->ifcount = 1;
 			sw_take(w, len);
@@ -177,12 +195,29 @@ fail:
 	return NULL;
 }
 
+void *pcapngfile_reader_new(FILE *fp, const char *name, int dlt, char *err, size_t errlen)
+{
+	return png_open(fp, name, dlt, NULL, err, errlen);
+}
+
+void *pcapngfile_reader_open(FILE *fp, const char *name, const struct reader_opts *opts, char *err,
+                             size_t errlen)
+{
+	return png_open(fp, name, opts->dlt, opts, err, errlen);
+}
+
+/* The number the next record of the input gets (reader_pcapfile.c). */
+static uint64_t png_next_no(const struct pcapngfile_reader *r)
+{
+	return (r->dec.ops ? r->dec_no : r->record_no) + 1;
+}
+
 static COLD_PATH enum reader_result png_fatal(struct pcapngfile_reader *r,
                                               struct reader_malformed *bad)
 {
 	r->done = true;
 	memset(bad, 0, sizeof(*bad));
-	png_position(r, r->record_no + 1, sw_offset(&r->w), &bad->pos);
+	png_position(r, png_next_no(r), sw_offset(&r->w), &bad->pos);
 	snprintf(bad->reason, sizeof(bad->reason), "cannot read: %s", strerror(r->w.read_errno));
 	return READER_FATAL;
 }
@@ -220,7 +255,7 @@ static COLD_PATH enum reader_result png_resync(struct pcapngfile_reader *r,
 	if (!found)
 		r->done = true;
 	memset(bad, 0, sizeof(*bad));
-	png_position(r, r->record_no + 1, from, &bad->pos);
+	png_position(r, png_next_no(r), from, &bad->pos);
 	reader_resync_report(bad, "block", "block", why, skipped, found, sw_offset(w));
 	return READER_RESYNC;
 }
@@ -229,7 +264,12 @@ static COLD_PATH enum reader_result png_malformed(struct pcapngfile_reader *r, u
                                                   struct reader_malformed *bad, const char *why)
 {
 	memset(bad, 0, sizeof(*bad));
-	png_position(r, ++r->record_no, offset, &bad->pos);
+	/* with a decoder the packets are not the records: the report takes
+	 * the next number of the input's records */
+	if (r->dec.ops)
+		png_position(r, ++r->dec_no, offset, &bad->pos);
+	else
+		png_position(r, ++r->record_no, offset, &bad->pos);
 	snprintf(bad->reason, sizeof(bad->reason), "%s", why);
 	return READER_MALFORMED;
 }
@@ -267,9 +307,13 @@ static bool png_add_interface(struct pcapngfile_reader *r, const uint8_t *body, 
 	return ok;
 }
 
-static enum reader_result png_next(void *state, struct record *rec, struct reader_malformed *bad)
+/* The next packet of the file: READER_RECORD with *pkt filled (its data
+ * valid until the next call) and *offset the file offset of its block,
+ * else what stopped it (READER_EOF, a block reported, a resync, a fatal
+ * error).  Inline: our encapsulation's path is one record per call. */
+static inline enum reader_result png_packet(struct pcapngfile_reader *r, struct link_packet *lp,
+                                            uint64_t *offset_out, struct reader_malformed *bad)
 {
-	struct pcapngfile_reader *r = state;
 	struct stream_window *w = &r->w;
 	char why[200];
 
@@ -315,15 +359,70 @@ static enum reader_result png_next(void *state, struct record *rec, struct reade
 		}
 		int64_t sec, ns;
 		pcapng_time(ifc, pkt.t, &sec, &ns);
-		png_position(r, ++r->record_no, offset, &rec->pos);
-		rec->time_ps = pcap_clock_ps(&r->clock, sec, ns);
-		rec->time_base_s = r->clock.base_s;
-		return pcap_payload_record(pkt.data, pkt.caplen, pkt.len, rec, bad)
-		               ? READER_RECORD
-		               : READER_MALFORMED;
+		*offset_out = offset;
+		lp->data = pkt.data;
+		lp->caplen = pkt.caplen;
+		lp->len = pkt.len;
+		lp->packet_no = ++r->record_no;
+		lp->byte_offset = offset + (uint64_t)(pkt.data - (body - 8));
+		lp->time_ps = pcap_clock_ps(&r->clock, sec, ns);
+		lp->time_base_s = r->clock.base_s;
+		return READER_RECORD;
 	}
 	r->done = true;
 	return READER_EOF;
+}
+
+/* Another tool's encapsulation (as pf_next_decoded in reader_pcapfile.c). */
+static enum reader_result png_next_decoded(struct pcapngfile_reader *r, struct record *rec,
+                                           struct reader_malformed *bad)
+{
+	const struct link_decoder_ops *ops = r->dec.ops;
+	for (;;) {
+		enum reader_result res = ops->next(r->dec.state, rec, bad);
+		if (res == READER_RECORD) {
+			rec->pos.record_no = ++r->dec_no;
+			return res;
+		}
+		if (res == READER_MALFORMED) {
+			bad->pos.record_no = ++r->dec_no;
+			return res;
+		}
+		if (res != READER_EOF) {
+			bad->pos.record_no = r->dec_no + 1;
+			return res;
+		}
+		if (r->dec_ended)
+			return READER_EOF;
+		struct link_packet pkt;
+		uint64_t offset;
+		res = png_packet(r, &pkt, &offset, bad);
+		if (res == READER_RECORD) {
+			ops->packet(r->dec.state, &pkt);
+		} else if (res == READER_EOF) {
+			ops->end(r->dec.state);
+			r->dec_ended = true;
+		} else {
+			return res; /* numbered by png_malformed / png_next_no */
+		}
+	}
+}
+
+static enum reader_result png_next(void *state, struct record *rec, struct reader_malformed *bad)
+{
+	struct pcapngfile_reader *r = state;
+	if (r->dec.ops)
+		return png_next_decoded(r, rec, bad);
+	struct link_packet pkt;
+	uint64_t offset;
+	enum reader_result res = png_packet(r, &pkt, &offset, bad);
+	if (res != READER_RECORD)
+		return res;
+	png_position(r, pkt.packet_no, offset, &rec->pos);
+	rec->time_ps = pkt.time_ps;
+	rec->time_base_s = pkt.time_base_s;
+	return pcap_payload_record(pkt.data, pkt.caplen, pkt.len, rec, bad) ? READER_RECORD
+	                                                                    : READER_MALFORMED;
 }
 
 static void png_bytes(void *state, uint64_t *read, uint64_t *skipped)
@@ -331,6 +430,13 @@ static void png_bytes(void *state, uint64_t *read, uint64_t *skipped)
 	const struct pcapngfile_reader *r = state;
 	*read = r->bytes_read;
 	*skipped = r->bytes_skipped;
+	link_decoder_account(&r->dec, read, skipped);
+}
+
+static const char *png_encapsulation(void *state)
+{
+	const struct pcapngfile_reader *r = state;
+	return r->dec.ops ? r->dec.ops->format_name : NULL;
 }
 
 static void png_close(void *state)
@@ -340,6 +446,8 @@ static void png_close(void *state)
 		return;
 	fclose(r->fp);
 	sw_free(&r->w);
+	if (r->dec.ops)
+		r->dec.ops->free(r->dec.state);
 	free(r);
 }
 
@@ -348,4 +456,5 @@ const struct reader_ops pcapngfile_reader_ops = {
 	.next = png_next,
 	.close = png_close,
 	.bytes = png_bytes,
+	.encapsulation = png_encapsulation,
 };

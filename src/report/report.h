@@ -13,6 +13,9 @@
 struct input_report {
 	const char *file;
 	const char *format; /* "pcap", "pcapng", "text" */
+	/* another tool's encapsulation inside a pcap/pcapng ("agilent", ...;
+	 * reader.encapsulation), NULL for ours and other formats */
+	const char *encapsulation;
 	const struct input_stats *stats;
 	const struct finding_sink *sink;
 	const struct fc_model *model; /* NULL: no model (decode only) */

@@ -361,6 +361,10 @@ static void input_summary_fields(json_t *o, const struct input_report *r)
 {
 	json_object_set_new(o, "file", json_string_outside(r->file));
 	json_object_set_new(o, "format", json_string(r->format));
+	/* only for another tool's encapsulation: "format" keeps naming the
+	 * container, as for every pcap before (issue 17) */
+	if (r->encapsulation)
+		json_object_set_new(o, "encapsulation", json_string(r->encapsulation));
 	json_object_set_new(o, "records", records_json(r->stats));
 	json_object_set_new(o, "summary",
 	                    counts_json(r->sink->count_by_severity, r->sink->count_by_rule));

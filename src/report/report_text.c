@@ -268,9 +268,11 @@ void report_text_input(FILE *out, const struct input_report *r)
 	const struct input_stats *stats = r->stats;
 	const struct finding_sink *sink = r->sink;
 	fprintf(out,
-	        "== %s (%s): %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64 " malformed",
-	        r->file, r->format, stats->records_read, stats->records_decoded,
-	        stats->records_malformed);
+	        "== %s (%s%s%s): %" PRIu64 " records read, %" PRIu64 " decoded, %" PRIu64
+	        " malformed",
+	        r->file, r->format, r->encapsulation ? ", " : "",
+	        r->encapsulation ? r->encapsulation : "", stats->records_read,
+	        stats->records_decoded, stats->records_malformed);
 	/* the byte accounting only when bytes were skipped (capture.resync):
 	 * otherwise every byte is in a record */
 	if (stats->bytes_skipped)

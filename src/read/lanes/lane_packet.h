@@ -57,6 +57,14 @@ struct lane_packet {
 
 typedef void (*lane_packet_fn)(void *ctx, const struct lane_packet *pkt);
 
+/* A record cannot say whether its TLP ended with END or EDB; the LCRC
+ * tells the data link layer instead (inverted: nullified, spec-digest
+ * 3.4).  True when the two disagree, an EDB after an intact LCRC or an
+ * END after an inverted one: the ending was damaged on the lanes, and the
+ * record is to be marked so (PHY_ERROR), not passed as a good or a
+ * nullified TLP (lane_packet.c). */
+bool lane_packet_ending_disagrees(const struct lane_packet *pkt);
+
 /* An observer of the symbols as decoded (optional, for --dump-columns):
  * lane, position, the byte before descrambling and after, whether it is a
  * K symbol (8b/10b) or, at 128b/130b, flags LANE_SYM_OS / LANE_SYM_SYNC,

@@ -249,24 +249,6 @@ static bool any_retraining(const struct vcd_reader *vr)
 	return false;
 }
 
-/* A record cannot say whether its TLP ended with END or EDB; the LCRC
- * tells the data link layer instead (inverted: nullified, spec-digest
- * 3.4).  When the two disagree, an EDB after an intact LCRC or an END
- * after an inverted one, the ending was damaged on the lanes, and the
- * record is marked so, not passed as a good or a nullified TLP. */
-static bool ending_disagrees(const struct lane_packet *pkt)
-{
-	if (pkt->kind != LANE_TLP || pkt->len < 2 + 4 + 4)
-		return false;
-	uint8_t want[4];
-	const uint8_t *got = pkt->bytes + pkt->len - 4;
-	tlp_lcrc_bytes(pkt->bytes, pkt->len - 4, want);
-	bool intact = memcmp(got, want, 4) == 0, inverted = true;
-	for (unsigned i = 0; i < 4; i++)
-		inverted = inverted && (uint8_t)(got[i] ^ want[i]) == 0xFFu;
-	return pkt->nullified ? intact : inverted;
-}
-
 static void on_packet(void *ctx, const struct lane_packet *pkt)
 {
 	struct vcd_reader *vr = ctx;
@@ -303,7 +285,8 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 		if (!e)
 			return;
 		e->kind = pkt->kind == LANE_DLLP ? REC_DLLP : REC_TLP;
-		e->flags = pkt->phy_error || ending_disagrees(pkt) ? REC_F_PHY_ERROR : 0;
+		e->flags =
+		        pkt->phy_error || lane_packet_ending_disagrees(pkt) ? REC_F_PHY_ERROR : 0;
 		e->has_lane = true;
 		e->lane = pkt->lane;
 		if (!q_bytes(e, pkt->bytes,
