@@ -379,10 +379,14 @@ static enum reader_result frame_report(struct warp_pipe *wp, const struct wp_con
 	/* skipped bytes may have held any number of packets */
 	bad->lost_span = true;
 	const char *why = out->why ? out->why : "out of step";
-	if (out->resumed || !out->until || out->until == end_capture)
+	if (out->resumed || !out->until || out->until == end_capture) {
 		reader_resync_report(bad, "Warp Pipe stream", "verified frame", why, out->skipped,
 		                     out->resumed, out->resume.byte_offset);
-	else {
+		/* the skipped bytes are the stream's, not one stretch of the
+		 * file: where it went on is said, not summed */
+		bad->has_resume_offset = out->resumed;
+		bad->resume_offset = out->resume.byte_offset;
+	} else {
 		bad->skipped = out->skipped;
 		bad->resumed = false;
 		snprintf(bad->reason, sizeof(bad->reason),
