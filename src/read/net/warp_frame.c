@@ -263,8 +263,18 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 				f->have_len = true;
 				f->frame_len = len;
 			}
-			if (avail < f->frame_len)
-				return f->broken ? cut(f, out) : WARP_FRAME_MORE;
+			if (avail < f->frame_len && f->broken)
+				return cut(f, out);
+			if (avail < f->frame_len && !f->blocked)
+				return WARP_FRAME_MORE;
+			if (avail < f->frame_len) {
+				/* never in practice (a frame of known length needs
+				 * no mark): out of step rather than stuck */
+				snprintf(f->why_buf, sizeof(f->why_buf),
+				         "a frame over more than %u segments", WARP_FRAME_MARKS);
+				warp_frame_lose_step(f, f->why_buf);
+				continue;
+			}
 			out->kind = kind_of(p[0]);
 			out->bytes = p + 1;
 			out->len = f->frame_len - 1;
