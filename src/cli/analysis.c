@@ -36,7 +36,9 @@ static void raise_resync(struct finding_sink *sink, const struct reader_malforme
 	finding_add_evidence(&f, "bytes_skipped", (int64_t)bad->skipped);
 	if (bad->resumed)
 		finding_add_evidence(&f, "resume_offset",
-		                     (int64_t)(bad->pos.byte_offset + bad->skipped));
+		                     (int64_t)(bad->has_resume_offset
+		                                       ? bad->resume_offset
+		                                       : bad->pos.byte_offset + bad->skipped));
 	else
 		finding_add_evidence(&f, "bytes_unread", (int64_t)bad->skipped);
 	rules_raise(sink, &f);

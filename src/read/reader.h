@@ -80,6 +80,11 @@ struct reader_malformed {
 	 * whether a record follows them (false: they run to the end) */
 	uint64_t skipped;
 	bool resumed;
+	/* READER_RESYNC, resumed: where reading went on, when the skipped
+	 * bytes are not one stretch of the file (a TCP stream's, spread over
+	 * its packets: read/net/warp_pipe.h); else pos.byte_offset + skipped */
+	bool has_resume_offset;
+	uint64_t resume_offset;
 };
 
 /* Clears what a malformed record showed of itself (before a reader fills
@@ -89,6 +94,7 @@ static inline void reader_malformed_unknown(struct reader_malformed *bad)
 	bad->has_dir = bad->has_link = false;
 	bad->has_lane = bad->has_time = false;
 	bad->lost_span = false;
+	bad->has_resume_offset = false;
 	bad->kind = 0;
 }
 

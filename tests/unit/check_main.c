@@ -31,6 +31,8 @@ int main(void)
 	srunner_add_suite(sr, suite_vcd_write());
 	srunner_add_suite(sr, suite_net_decap());
 	srunner_add_suite(sr, suite_net_decoder());
+	srunner_add_suite(sr, suite_tcp_stream());
+	srunner_add_suite(sr, suite_warp_pipe());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

@@ -30,5 +30,7 @@ Suite *suite_html(void);
 Suite *suite_vcd_write(void);
 Suite *suite_net_decap(void);
 Suite *suite_net_decoder(void);
+Suite *suite_tcp_stream(void);
+Suite *suite_warp_pipe(void);
 
 #endif
