@@ -23,12 +23,15 @@ w=$tmpdir
 $PY "$d/make-net.py" "$w" || fail "make-net.py"
 
 # records without their number, time and packet: the same in every capture
-plain() { sed 's/^[0-9]* [0-9.]* //; s/ packet=[0-9]*$//' "$1"; }
+plain() { grep -v '^#' "$1" | sed 's/^[0-9]* [0-9.]* //; s/ packet=[0-9]*$//'; }
 
 run_dllpcheck --decode "$w/eth4.pcap"
 expect_status 0 "eth4: --decode"
 cp "$tmpdir/out" "$w/eth4.decode"
 compare_golden "$d/eth4.expected" "$w/eth4.decode" "eth4: --decode"
+expect_grep "$w/eth4.decode" '^# note packet 1 offset 40: 4 packets of no PCIe traffic' "eth4: --decode shows the note"
+run_dllpcheck --decode "$w/eth6.pcapng"
+expect_grep "$tmpdir/out" '^# note packet 2 offset [0-9]+: 3 packets .* the first packet 2 \(ipv4 protocol 1\)' "eth6: the note names ICMP's protocol"
 plain "$w/eth4.decode" >"$w/eth4.plain"
 for f in eth6.pcapng sll2.pcap; do
 	run_dllpcheck --decode "$w/$f"

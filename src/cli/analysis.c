@@ -87,6 +87,8 @@ static bool analysis_record(void *ctx, enum reader_result res, const struct reco
 		/* no record, no damage: the model is not told */
 		if (a->sink)
 			raise_not_pcie(a->sink, bad);
+		if (hooks && hooks->on_note)
+			hooks->on_note(hooks->ctx, bad);
 		return true;
 	}
 	stats->records_read++;

@@ -539,6 +539,14 @@ static void report_malformed_stderr(void *ctx, const struct reader_malformed *ba
 	        bad->reason);
 }
 
+static void report_note_stderr(void *ctx, const struct reader_malformed *bad)
+{
+	FILE *msgs = ((struct write_ctx *)ctx)->msgs;
+	fprintf(msgs, "dllpcheck: %s: packet %llu offset %llu: note: %s\n", bad->pos.file,
+	        (unsigned long long)bad->pos.source_packet,
+	        (unsigned long long)bad->pos.byte_offset, bad->reason);
+}
+
 /* Every readable record of the input into the writer; the exit status. */
 static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 {
@@ -559,7 +567,8 @@ static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 	struct input_stats stats;
 	memset(&stats, 0, sizeof(stats));
 	struct write_ctx wc = { writer, hold.out };
-	struct analysis_hooks hooks = { write_on_packet, report_malformed_stderr, &wc, NULL };
+	struct analysis_hooks hooks = { write_on_packet, report_malformed_stderr, &wc, NULL,
+		                        cfg->quiet ? NULL : report_note_stderr };
 	report_hold_hooks(&hold, &hooks);
 	analysis_run(r, NULL, &hooks, &stats);
 	bool none = stats.records_decoded == 0;

@@ -161,6 +161,7 @@ START_TEST(test_not_ip)
 	nb_ipv4(&n, 1, 1, 2, 0, 0);
 	ck_assert_int_eq(parse(228, &n, &np, why, sizeof(why)), NET_PARSED);
 	ck_assert_int_eq(np.transport, NET_OTHER);
+	ck_assert_uint_eq(np.protocol, 1);
 	ck_assert_uint_eq(np.payload_len, 8);
 }
 END_TEST

@@ -556,6 +556,7 @@ enum net_parse_result net_packet_parse(uint32_t linktype, const uint8_t *data, u
 		r = ipv6(data, caplen, off, np, &s, why, why_len);
 	if (r != NET_PARSED)
 		return r;
+	np->protocol = s.proto;
 	if (s.fragment) {
 		if (s.first)
 			fragment_transport(data, &s, np);

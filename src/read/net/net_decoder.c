@@ -129,7 +129,7 @@ static void nd_packet(void *state, const struct link_packet *pkt)
 		snprintf(what, sizeof(what), "%s port %u to %u",
 		         np.transport == NET_TCP ? "tcp" : "udp", np.src_port, np.dst_port);
 	else
-		snprintf(what, sizeof(what), "ip protocol (not tcp or udp)");
+		snprintf(what, sizeof(what), "ipv%u protocol %u", np.src.family, np.protocol);
 	not_pcie(d, pkt, what);
 }
 

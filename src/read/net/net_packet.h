@@ -11,7 +11,8 @@
  * points into the packet.
  *
  * Refined by h-net (issue 17): NET_FRAGMENT, so that a caller cannot take
- * a fragment for a whole datagram by ignoring a flag.
+ * a fragment for a whole datagram by ignoring a flag; protocol, for the
+ * messages about packets of other protocols.
  */
 #ifndef DLLPCHECK_NET_PACKET_H
 #define DLLPCHECK_NET_PACKET_H
@@ -36,6 +37,7 @@ struct net_addr {
 
 struct net_packet {
 	enum net_transport transport; /* NET_OTHER: not TCP/UDP (ARP, ICMP...) */
+	uint8_t protocol; /* the IP protocol number of the payload (6, 17, 1...) */
 	struct net_addr src, dst;
 	uint16_t src_port, dst_port;
 	/* TCP only */
