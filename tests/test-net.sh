@@ -5,7 +5,8 @@
 #   - eth4.pcap (Ethernet, IPv4): the --decode golden; NO_SEQ/NO_CRC TLPs,
 #     the LibTLP host's requests up and the adapter's completions down on
 #     0x3000+, the reverse on 0x4000+; the other packets one
-#     capture.not-pcie note (count, first packet), no error, no warning;
+#     capture.not-pcie note (count, first packet), no error, no warning
+#     (an RTP datagram with one port in NetTLP's range among them);
 #     their bytes accounted as skipped (read + skipped = size);
 #   - eth6.pcapng (IPv6 in a VLAN, pcapng), sll2.pcap (LINUX_SLL2,
 #     nanoseconds) and null.pcap (BSD loopback) give the same records;
@@ -29,9 +30,9 @@ run_dllpcheck --decode "$w/eth4.pcap"
 expect_status 0 "eth4: --decode"
 cp "$tmpdir/out" "$w/eth4.decode"
 compare_golden "$d/eth4.expected" "$w/eth4.decode" "eth4: --decode"
-expect_grep "$w/eth4.decode" '^# note packet 1 offset 40: 4 packets of no PCIe traffic' "eth4: --decode shows the note"
+expect_grep "$w/eth4.decode" '^# note packet 1 offset 40: 5 packets of no PCIe traffic' "eth4: --decode shows the note"
 run_dllpcheck --decode "$w/eth6.pcapng"
-expect_grep "$tmpdir/out" '^# note packet 2 offset [0-9]+: 3 packets .* the first packet 2 \(ipv4 protocol 1\)' "eth6: the note names ICMP's protocol"
+expect_grep "$tmpdir/out" '^# note packet 2 offset [0-9]+: 4 packets .* the first packet 2 \(ipv4 protocol 1\)' "eth6: the note names ICMP's protocol"
 plain "$w/eth4.decode" >"$w/eth4.plain"
 for f in eth6.pcapng sll2.pcap; do
 	run_dllpcheck --decode "$w/$f"
@@ -53,11 +54,11 @@ expect_grep "$tmpdir/out" '^8 [0-9.]+ link1 up TLP MWr32 ' "null: the IPv6 pair 
 run_dllpcheck "$w/eth4.pcap"
 expect_status 0 "eth4: analysis"
 expect_grep "$tmpdir/out" 'findings: 0 error, 0 warning, 1 info' "eth4: only the note"
-expect_grep "$tmpdir/out" 'packet 1: info capture.not-pcie: 4 packets of no PCIe traffic .* skipped, the first packet 1 \(ethernet: ethertype 0x0806\)' "eth4: the note"
+expect_grep "$tmpdir/out" 'packet 1: info capture.not-pcie: 5 packets of no PCIe traffic .* skipped, the first packet 1 \(ethernet: ethertype 0x0806\)' "eth4: the note"
 expect_grep "$tmpdir/out" '\(pcap, network\)' "eth4: the encapsulation"
 run_dllpcheck --format=json "$w/eth4.pcap"
 expect_grep "$tmpdir/out" '"encapsulation": *"network"' "eth4: JSON names the encapsulation"
-expect_grep "$tmpdir/out" '"packets": *4' "eth4: the note's evidence"
+expect_grep "$tmpdir/out" '"packets": *5' "eth4: the note's evidence"
 size=$(wc -c <"$w/eth4.pcap")
 got=$(tr -d '\n' <"$tmpdir/out" | sed -n 's/.*"bytes_read": *\([0-9]*\), *"bytes_skipped": *\([0-9]*\).*/\1 \2/p')
 set -- $got
@@ -73,7 +74,7 @@ run_dllpcheck --dir-map libtlp=down --decode "$w/eth4.pcap"
 expect_grep "$tmpdir/out" '^1 [0-9.]+ link0 down TLP MRd32 ' "libtlp=down: as adapter=up"
 # the TCP segment of port 22 goes to Warp Pipe with --warp-pipe-port 22
 run_dllpcheck --warp-pipe-port 22 "$w/eth4.pcap"
-expect_grep "$tmpdir/out" 'capture.not-pcie: 3 packets' "--warp-pipe-port 22: SSH is not in the note"
+expect_grep "$tmpdir/out" 'capture.not-pcie: 4 packets' "--warp-pipe-port 22: SSH is not in the note"
 
 # damage
 run_dllpcheck --decode "$w/damage.pcap"

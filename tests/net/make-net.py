@@ -14,7 +14,8 @@ the adapter's completions come down), the adapter's host issues MMIO on
 Written:
 
   eth4.pcap       Ethernet, IPv4, microsecond pcap: the exchange, with
-                  ARP, ICMP, DNS and a TCP segment of port 22 between
+                  ARP, ICMP, DNS, a TCP segment of port 22 and an RTP
+                  datagram from port 16400 (one port in NetTLP's range) between
   eth6.pcapng     the same over IPv6 in an 802.1Q VLAN, pcapng (if_tsresol 9)
   sll2.pcap       the same in Linux cooked v2 (LINKTYPE_LINUX_SLL2),
                   nanosecond pcap
@@ -100,11 +101,14 @@ def arp():
 
 
 def others4():
-    """Packets of other traffic: ICMP echo, DNS, TCP port 22."""
+    """Packets of other traffic: ICMP echo, DNS, TCP port 22, and RTP from
+    port 16400 (inside NetTLP's range) to 40002 (outside it)."""
     icmp = struct.pack(">BBHHH", 8, 0, 0, 1, 1) + b"ping"
+    rtp = struct.pack(">BBHII", 0x80, 0, 1, 160, 0x1234) + b"\0" * 8
     return [ipv4(LIBTLP4, ADAPTER4, 1, icmp),
             ipv4(LIBTLP4, bytes([192, 168, 10, 53]), 17, udp(40000, 53, b"\x12\x34" + b"\0" * 10)),
-            ipv4(LIBTLP4, ADAPTER4, 6, tcp(50000, 22, 1, 1, 0x18, b"SSH-2.0-x\r\n"))]
+            ipv4(LIBTLP4, ADAPTER4, 6, tcp(50000, 22, 1, 1, 0x18, b"SSH-2.0-x\r\n")),
+            ipv4(LIBTLP4, ADAPTER4, 17, udp(16400, 40002, rtp))]
 
 
 def exchange():

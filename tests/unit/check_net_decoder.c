@@ -101,6 +101,18 @@ START_TEST(test_direction)
 }
 END_TEST
 
+/* Both ports in the range, or it is some other protocol's. */
+START_TEST(test_ports)
+{
+	ck_assert(nettlp_ports(0x3000, 0x3000));
+	ck_assert(nettlp_ports(0x4FFF, 0x3001));
+	ck_assert(!nettlp_ports(0x3000, 53));
+	ck_assert(!nettlp_ports(40000, 0x4002));
+	ck_assert(!nettlp_ports(0x2FFF, 0x2FFF));
+	ck_assert(!nettlp_ports(0x5000, 0x5000));
+}
+END_TEST
+
 START_TEST(test_short_and_limits)
 {
 	struct nettlp_opts o = { DIR_DOWN };
@@ -310,6 +322,7 @@ Suite *suite_net_decoder(void)
 	Suite *s = suite_create("net_decoder");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_direction);
+	tcase_add_test(tc, test_ports);
 	tcase_add_test(tc, test_short_and_limits);
 	tcase_add_test(tc, test_decoder);
 	tcase_add_test(tc, test_decoder_links);

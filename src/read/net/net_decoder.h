@@ -6,7 +6,8 @@
  * then
  *   - a TCP segment from or to the Warp Pipe port (opts->warp_pipe_port,
  *     default 2115) goes to read/net/warp_pipe.h;
- *   - a UDP datagram from or to 0x3000-0x4FFF goes to read/net/nettlp.h;
+ *   - a UDP datagram between two ports of 0x3000-0x4FFF goes to
+ *     read/net/nettlp.h;
  *   - a packet whose headers do not hold together is a READER_MALFORMED
  *     naming the packet, the layer and the offset (it may have been PCIe:
  *     the model takes it as damage of unknown link and direction);

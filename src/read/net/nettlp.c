@@ -24,10 +24,15 @@ struct nettlp {
 	struct nettlp_link link[NETTLP_MAX_LINKS];
 };
 
+/* Both ports: libtlp's nettlp_init binds and connects the same port, and
+ * the adapter answers on it; a datagram with one port in the range and
+ * the other outside (a client's ephemeral port, RTP's 16384-32767 against
+ * another range) is some other protocol's, and reading it as TLPs would
+ * report errors the capture does not show. */
 bool nettlp_ports(uint16_t src_port, uint16_t dst_port)
 {
-	return (dst_port >= NETTLP_PORT_FIRST && dst_port <= NETTLP_PORT_LAST) ||
-	       (src_port >= NETTLP_PORT_FIRST && src_port <= NETTLP_PORT_LAST);
+	return dst_port >= NETTLP_PORT_FIRST && dst_port <= NETTLP_PORT_LAST &&
+	       src_port >= NETTLP_PORT_FIRST && src_port <= NETTLP_PORT_LAST;
 }
 
 struct nettlp *nettlp_new(const struct nettlp_opts *o, const char *name)
@@ -112,9 +117,9 @@ enum reader_result nettlp_datagram(struct nettlp *nt, const struct net_packet *n
                                    const struct link_packet *pkt, struct record *rec,
                                    struct reader_malformed *bad)
 {
-	uint16_t port = np->dst_port >= NETTLP_PORT_FIRST && np->dst_port <= NETTLP_PORT_LAST
-	                        ? np->dst_port
-	                        : np->src_port;
+	/* the two ports are the same in libtlp; when they are not, the
+	 * destination's range is taken */
+	uint16_t port = np->dst_port;
 	bool libtlp_range = port <= NETTLP_PORT_LIBTLP_LAST;
 
 	reader_malformed_unknown(bad);

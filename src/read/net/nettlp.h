@@ -61,8 +61,8 @@ struct nettlp_opts {
 
 struct nettlp;
 
-/* Whether a UDP datagram of these ports is NetTLP's (either port in
- * 0x3000-0x4FFF). */
+/* Whether a UDP datagram of these ports is NetTLP's: both ports in
+ * 0x3000-0x4FFF (libtlp uses the same port at both ends). */
 bool nettlp_ports(uint16_t src_port, uint16_t dst_port);
 
 /* NULL: out of memory. */
