@@ -78,6 +78,11 @@ static void drain(struct fuzz_state *st)
 		} else {
 			FUZZ_ASSERT(res == READER_RESYNC);
 			FUZZ_ASSERT(bad.pos.record_no == st->record_no + 1);
+			/* a region of a stream names its link: it may be the
+			 * link's first appearance */
+			FUZZ_ASSERT(!bad.has_link || bad.link <= st->links);
+			if (bad.has_link && bad.link == st->links)
+				st->links++;
 		}
 	}
 }
