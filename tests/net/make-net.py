@@ -23,7 +23,8 @@ Written:
   damage.pcap     Ethernet/IPv4 with damage, one kind per packet (DAMAGE)
   seed-*.bin      fuzz_net inputs: a byte choosing the link type, then
                   packets each after its 2-byte big-endian length
-                  (tests/fuzz/fuzz_net.c)
+                  (tests/fuzz/fuzz_net.c); seed-warp-*.bin from the Warp
+                  Pipe captures beside this script (make-warp-pipe.py)
 
 Nothing but the standard library.
 """
@@ -225,6 +226,18 @@ def seed(linktype, packets):
     return out
 
 
+def read_pcap(path):
+    """(linktype, [packet bytes]) of a little-endian classic pcap."""
+    data = open(path, "rb").read()
+    linktype = struct.unpack("<I", data[20:24])[0]
+    off, out = 24, []
+    while off + 16 <= len(data):
+        incl = struct.unpack("<I", data[off + 8:off + 12])[0]
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return linktype, out
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -252,6 +265,15 @@ def main():
         f.write(seed(0, nl))
     with open(p(outdir, "seed-damage.bin"), "wb") as f:
         f.write(seed(1, pk))
+    # and the Warp Pipe captures of make-warp-pipe.py beside this script,
+    # so that the fuzzer starts inside TCP reassembly too
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("eth4", "null", "sll2", "lost"):
+        src = p(here, "warp-pipe-%s.pcap" % name)
+        if os.path.exists(src):
+            lt, pkts = read_pcap(src)
+            with open(p(outdir, "seed-warp-%s.bin" % name), "wb") as f:
+                f.write(seed(lt, pkts))
 
 
 if __name__ == "__main__":

@@ -55,8 +55,8 @@ static void own_report(struct net_decoder *d, const struct link_packet *pkt, con
 	d->own_res = READER_MALFORMED;
 	reader_malformed_unknown(&d->own_bad);
 	position(d, pkt, &d->own_bad.pos);
-	snprintf(d->own_bad.reason, sizeof(d->own_bad.reason), "%.40s%.140s (offsets in the packet)",
-	         what, why);
+	snprintf(d->own_bad.reason, sizeof(d->own_bad.reason),
+	         "%.32s%.140s (offsets in the packet)", what, why);
 }
 
 static void not_pcie(struct net_decoder *d, const struct link_packet *pkt, const char *what)
