@@ -1,6 +1,6 @@
 #!/bin/sh
 # The Agilent/Keysight analyzer export (LINKTYPE_USER11, issue 17 part 3;
-# dllpcheck-capture(5) AGILENT EXPORTS) and the seam that reads other
+# dllpcheck-capture(5) CAPTURES FROM OTHER TOOLS) and the seam that reads other
 # tools' captures in a pcap/pcapng (src/read/link_decoder.h):
 #   - tests/agilent/make-agilent.py builds the captures from the format's
 #     description out of samples/clean-init.pcap;
@@ -45,9 +45,32 @@ expect_grep "$tmpdir/out" '\(pcap, agilent\)' "clean: the text report names the 
 run_dllpcheck --format=json "$w/clean.pcapng"
 expect_grep "$tmpdir/out" '"format": *"pcapng"' "clean: JSON format stays the container's"
 expect_grep "$tmpdir/out" '"encapsulation": *"agilent"' "clean: JSON names the encapsulation"
+# the reports hold to their schemas with the new key
+cp "$tmpdir/out" "$w/clean.json"
+"$DLLPCHECK" --format=jsonl "$w/damage.pcap" >"$w/damage.jsonl" || true
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	if $PY "$srcdir/tests/validate-json.py" --check-counts "$srcdir/schema/dllpcheck-report.schema.json" "$w/clean.json" >"$w/v1" 2>&1 &&
+		$PY "$srcdir/tests/validate-json.py" --lines --check-counts "$srcdir/schema/dllpcheck-jsonl.schema.json" "$w/damage.jsonl" >"$w/v2" 2>&1; then
+		pass
+	else
+		fail "the JSON reports do not hold to their schemas: $(cat "$w/v1" "$w/v2" | head -3)"
+	fi
+	grep -q '"encapsulation":"agilent"' "$w/damage.jsonl" && pass || fail "JSON Lines: no encapsulation"
+else
+	echo "# python3-jsonschema missing: the schemas not checked"
+fi
 # our own encapsulation: no encapsulation key
 run_dllpcheck --format=json "$srcdir/samples/clean-init.pcap"
 if grep -q '"encapsulation"' "$tmpdir/out"; then fail "our pcap: an encapsulation key"; else pass; fi
+
+# --write-pcap keeps the records in our encapsulation
+run_dllpcheck --write-pcap "$w/ours.pcap" "$w/clean.pcap"
+expect_status 0 "clean: --write-pcap"
+"$DLLPCHECK" --decode "$w/ours.pcap" >"$w/ours.decode" || fail "--decode of the written pcap"
+sed 's/ packet=[0-9]*$//' "$w/clean.decode" >"$w/clean.nopacket"
+if cmp -s "$w/clean.nopacket" "$w/ours.decode"; then pass; else
+	fail "clean: --write-pcap changed the records"; diff "$w/clean.nopacket" "$w/ours.decode" | head
+fi
 
 # damage
 run_dllpcheck --decode "$w/damage.pcap"
@@ -57,7 +80,8 @@ run_dllpcheck "$w/damage.pcap"
 expect_status 1 "damage: analysis"
 expect_grep "$tmpdir/out" 'error capture.malformed: Agilent record: 10 bytes, fewer than the 20-byte header' "damage: cut header"
 expect_grep "$tmpdir/out" 'warning dl.ack.unreceived' "damage: the model sees the damaged TLPs"
-expect_grep "$tmpdir/out" 'findings: 4 error' "damage: 4 malformed records"
+expect_grep "$tmpdir/out" 'findings: 5 error' "damage: 5 malformed records"
+expect_grep "$tmpdir/out" "40 symbols after the packet's end" "damage: two packets in one record"
 run_dllpcheck --format=json "$w/damage.pcap"
 size=$(wc -c <"$w/damage.pcap")
 got=$(sed -n 's/.*"bytes_read": *\([0-9]*\).*"bytes_skipped": *\([0-9]*\).*/\1 \2/p' "$tmpdir/out" | head -1)

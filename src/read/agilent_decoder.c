@@ -1,13 +1,14 @@
 /* agilent_decoder.c: the Agilent/Keysight PCIe analyzer export as
  * cyrozap's tools write it: a pcap or pcapng of LINKTYPE_USER11 (158),
  * one analyzer record per packet (agilent_decoder.h, link_decoder.h;
- * dllpcheck-capture(5), AGILENT EXPORTS).
+ * dllpcheck-capture(5), CAPTURES FROM OTHER TOOLS).
  *
  * Layout, from the public source of cyrozap/agilent-pcie-analyzer-re at
- * commit 0153bfd573e06443ab9408757158a569f0f4544c: the dissector
- * wireshark/proto_pcie_capture.c (the header, its flags, the metadata),
- * wireshark/proto_pcie.c dissect_pcie_frame (the symbols: one frame per
- * record), and the writer tools/agilent_pad/examples/pad2pcapng.rs (commit
+ * commit 0153bfd573e06443ab9408757158a569f0f4544c (the header part also
+ * read, the same, at c8a7aa42c4e602342fed9761493ee9b38432d250): the
+ * dissector wireshark/proto_pcie_capture.c (the header, its flags, the
+ * metadata), wireshark/proto_pcie.c dissect_pcie_frame (the symbols: one
+ * frame per record), and the writer tools/agilent_pad/examples/pad2pcapng.rs (commit
  * 08dacbcf5fd5c5377c84f288acd4eea7407d6ce3: the 20-byte header built
  * from the PAD file's record, then the record's data, in an EPB of an
  * interface with if_tsresol 9).  Little-endian:
@@ -30,8 +31,9 @@
  * the stream as the analyzer de-striped it): STP ... END is a TLP, STP ...
  * EDB a nullified one, SDP + 6 + END a DLLP, with its checks (a TLP of
  * fewer than 18 symbols, a DLLP of other than 6 bytes, a K symbol inside
- * a packet).  A record is one frame, so a packet still open at its end has
- * lost its END.  A record that starts with COM is an ordered set (no
+ * a packet).  A record is one frame: a packet still open at its end has
+ * lost its END, and symbols after its END/EDB other than PAD (a second
+ * packet) are reported, not read.  A record that starts with COM is an ordered set (no
  * record); one that starts with a D symbol is no packet: reported.
  *
  * Readings of the source (marked UNVERIFIED in the man page):
@@ -42,7 +44,7 @@
  *  - K-bitmap bit i of a block is symbol 8n + i (the source names the
  *    bytes, not the bit order); without metadata a symbol is a K symbol
  *    only as the frame's first (STP, SDP, COM) or an STP/SDP frame's last
- *    (END, EDB);
+ *    but its trailing PADs (END, EDB), and those PADs;
  *  - the symbol-error and disparity-error flags are per record: the
  *    record's packet is PHY_ERROR; the disparity polarity bytes are the
  *    running disparity, not errors, and are not read;
@@ -66,17 +68,18 @@
 #include "read/pcap_file.h"
 
 #define AGL_HDR_LEN 20u
-#define AGL_F_SCRAMBLED (1u << 29)
+#define AGL_F_SCRAMBLED (1u << 29) /* not used: see "descrambled" above */
 #define AGL_F_UP (1u << 28)
 #define AGL_F_DISPARITY (1u << 11)
 #define AGL_F_SYMBOL (1u << 3)
-#define AGL_META_EXTRA 0x8000u
+#define AGL_META_EXTRA 0x8000u /* not used: the extra metadata is not read */
 #define AGL_META_OFFSET 0x7FFFu
 /* The longest frame: STP, the largest TLP record's bytes, END. */
 #define AGL_MAX_FRAME (TLP_MAX_RECORD_LEN + 2u)
-/* What one record can make: a frame is one packet, but a damaged one may
- * hold a start, an END and a second start, each a result. */
-#define AGL_QUEUE 4u
+/* What one record can make: its packet (or a report of it) and a report
+ * of what follows the packet, or one report of the record: at most 2
+ * (agl_packet stops framing at the first result). */
+#define AGL_QUEUE 2u
 
 struct agl_out {
 	enum reader_result res; /* READER_RECORD or READER_MALFORMED */
@@ -94,7 +97,6 @@ struct agilent {
 	const struct link_packet *pkt;
 	enum link_dir dir;
 	bool flagged; /* the analyzer flagged a symbol or disparity error */
-	const char *flag_why;
 	uint32_t number; /* the analyzer's record number */
 	bool have_header; /* its 20-byte header was there */
 	uint64_t time_ps, time_base_s;
@@ -123,7 +125,7 @@ static uint64_t get64(const uint8_t *p)
 static struct agl_out *agl_slot(struct agilent *a)
 {
 	if (a->q_len == AGL_QUEUE)
-		return NULL; /* cannot happen: a frame makes at most AGL_QUEUE */
+		return NULL; /* cannot happen: a record makes at most AGL_QUEUE */
 	struct agl_out *o = &a->q[a->q_len++];
 	memset(&o->rec, 0, sizeof(o->rec));
 	memset(&o->bad, 0, sizeof(o->bad));
@@ -222,16 +224,17 @@ static void agl_on_packet(void *ctx, const struct lane_packet *lp)
 }
 
 /* Whether symbol i is a K symbol: the bitmap when the record has one,
- * else the frame's first (a start) and, after STP/SDP, its last. */
-static bool agl_is_k(const uint8_t *sym, uint32_t n, const uint8_t *kmap, uint32_t i)
+ * else the frame's first (a start) and, after STP/SDP, its last but the
+ * PADs after it (end: the index of that last) and those PADs. */
+static bool agl_is_k(const uint8_t *sym, uint32_t end, const uint8_t *kmap, uint32_t i)
 {
 	if (kmap)
 		return (kmap[2u * (i / 8u)] >> (i % 8u)) & 1u;
 	if (i == 0)
 		return sym[0] == K_STP || sym[0] == K_SDP || sym[0] == K_COM;
-	if (i == n - 1 && (sym[0] == K_STP || sym[0] == K_SDP))
+	if (i == end)
 		return sym[i] == K_END || sym[i] == K_EDB;
-	return false;
+	return i > end && sym[i] == K_PAD;
 }
 
 static void agl_packet(void *state, const struct link_packet *pkt)
@@ -271,12 +274,12 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 		uint32_t kmap_len = 2u * ((off + 7u) / 8u);
 		if (off > avail || kmap_len > avail - off) {
 			a->skipped += pkt->caplen;
-			agl_report(
-			        a, pkt->byte_offset, 0,
-			        "metadata offset %u: the %u symbols and their %u bytes of "
-			        "K-symbol and disparity bitmaps run past the %u bytes after the header%s",
-			        off, off, kmap_len, avail,
-			        pkt->caplen < pkt->len ? " (cut by the snapshot length)" : "");
+			agl_report(a, pkt->byte_offset, 0,
+			           "metadata offset %u: the %u symbols and their %u bytes of "
+			           "K-symbol and disparity bitmaps run past the %u bytes after the "
+			           "header%s",
+			           off, off, kmap_len, avail,
+			           pkt->caplen < pkt->len ? " (cut by the snapshot length)" : "");
 			return;
 		}
 		kmap = d + AGL_HDR_LEN + off;
@@ -301,7 +304,11 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 		           n, AGL_MAX_FRAME);
 		return;
 	}
-	bool k0 = agl_is_k(sym, n, kmap, 0);
+	/* without the bitmap: the frame's last symbol but trailing PADs */
+	uint32_t end = n - 1;
+	while (!kmap && end > 0 && sym[end] == K_PAD)
+		end--;
+	bool k0 = agl_is_k(sym, end, kmap, 0);
 	if (k0 && sym[0] == K_COM) {
 		/* an ordered set: no record; an error in it belongs to no packet */
 		a->decoded += pkt->caplen;
@@ -320,19 +327,37 @@ static void agl_packet(void *state, const struct link_packet *pkt)
 	}
 	a->decoded += pkt->caplen;
 	struct lane_pos pos = { .time_ps = a->time_ps, .line = pkt->packet_no };
-	for (uint32_t i = 0; i < n; i++) {
+	/* one record, one frame: the symbols go in until the framer gives its
+	 * packet (at END/EDB, or a second start, which it then holds open) */
+	uint32_t i = 0;
+	while (i < n && a->q_len == 0) {
 		pos.byte_offset = sym_off + i;
 		frame8b10b_begin(&a->frame, 1u, 1u);
-		frame8b10b_symbol(&a->frame, &pos, 0, sym[i], 0, agl_is_k(sym, n, kmap, i), 0, 0,
+		frame8b10b_symbol(&a->frame, &pos, 0, sym[i], 0, agl_is_k(sym, end, kmap, i), 0, 0,
 		                  0);
+		i++;
 	}
-	if (frame8b10b_open(&a->frame, NULL)) {
+	if (a->q_len == 0) {
+		/* the record ended with the packet open: its END is lost */
 		a->ending = true;
 		frame8b10b_break(&a->frame, &pos, 0, false);
 		a->ending = false;
+		return;
 	}
-	(void)AGL_F_SCRAMBLED; /* read as descrambled: see the header comment */
-	(void)AGL_META_EXTRA;
+	if (frame8b10b_open(&a->frame, NULL)) {
+		/* a second start: not this record's packet; the framer forgets it */
+		i--;
+		frame8b10b_init(&a->frame, 1u, &a->det, agl_on_packet, a);
+	}
+	/* after the packet: PADs (a wide link's filler) are nothing; any other
+	 * symbol is more than one frame, reported once, not read */
+	uint32_t rest = i;
+	while (rest < n && sym[rest] == K_PAD && agl_is_k(sym, end, kmap, rest))
+		rest++;
+	if (rest < n)
+		agl_report(a, sym_off + rest, 0,
+		           "%u symbols after the packet's end (one packet a record), not read",
+		           n - rest);
 }
 
 static enum reader_result agl_next(void *state, struct record *rec, struct reader_malformed *bad)

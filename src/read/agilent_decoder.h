@@ -1,7 +1,7 @@
 /* agilent_decoder.h: the Agilent/Keysight PCIe analyzer export as
  * cyrozap's tools write it (LINKTYPE_USER11), a link_decoder
  * (link_decoder.h).  The layout is in agilent_decoder.c and
- * dllpcheck-capture(5), AGILENT EXPORTS. */
+ * dllpcheck-capture(5), CAPTURES FROM OTHER TOOLS. */
 #ifndef DLLPCHECK_AGILENT_DECODER_H
 #define DLLPCHECK_AGILENT_DECODER_H
 

@@ -168,44 +168,46 @@ static COLD_PATH enum reader_result pf_resync(struct pcapfile_reader *r,
 	return READER_RESYNC;
 }
 
-/* Frames the next packet of the file: READER_RECORD with *pkt filled
- * (its data valid until the next call) and *offset the file offset of
- * its record header, else what stopped it (READER_EOF, a resync, a fatal
- * error).  Inline: our encapsulation's path is one record per call. */
-static inline enum reader_result pf_packet(struct pcapfile_reader *r, struct link_packet *pkt,
-                                           uint64_t *offset, struct reader_malformed *bad)
+/* Frames the next packet of the file: true with *pkt filled (its data
+ * valid until the next call) and *offset the file offset of its record
+ * header, else false with *res what stopped it (READER_EOF, a resync, a
+ * fatal error).  Inlined into both callers: our encapsulation's path (one
+ * record per packet) pays no call, only the branch on the decoder. */
+static HOT_INLINE bool pf_packet(struct pcapfile_reader *r, struct link_packet *pkt,
+                                 uint64_t *offset, struct reader_malformed *bad,
+                                 enum reader_result *res)
 {
 	char why[120];
 
 	if (r->done)
-		return READER_EOF;
+		return (*res = READER_EOF), false;
 	struct stream_window *w = &r->w;
 	size_t avail = sw_fill(w, PCAP_REC_HDR_LEN);
 	/* a read error counts only where the bytes read do not suffice: the
 	 * records before it are read first */
 	if (avail < PCAP_REC_HDR_LEN && w->read_errno)
-		return pf_fatal(r, bad);
+		return (*res = pf_fatal(r, bad)), false;
 	if (avail < PCAP_REC_HDR_LEN) {
 		if (avail == 0) {
 			r->done = true;
-			return READER_EOF;
+			return (*res = READER_EOF), false;
 		}
 		snprintf(why, sizeof(why), "the file ends %zu bytes into it", avail);
-		return pf_resync(r, bad, why);
+		return (*res = pf_resync(r, bad, why)), false;
 	}
 	struct pcap_rec_hdr rh;
 	if (!pcap_rec_hdr_parse(&r->fh, sw_data(w), &rh, why, sizeof(why)))
-		return pf_resync(r, bad, why);
+		return (*res = pf_resync(r, bad, why)), false;
 	size_t need = PCAP_REC_HDR_LEN + rh.caplen;
 	avail = sw_fill(w, need);
 	if (avail < need) {
 		if (w->read_errno)
-			return pf_fatal(r, bad);
+			return (*res = pf_fatal(r, bad)), false;
 		snprintf(why, sizeof(why),
 		         "captured length %u runs past the end of the file, "
 		         "%zu bytes on",
 		         rh.caplen, avail - PCAP_REC_HDR_LEN);
-		return pf_resync(r, bad, why);
+		return (*res = pf_resync(r, bad, why)), false;
 	}
 	*offset = sw_offset(w);
 	pkt->data = sw_data(w) + PCAP_REC_HDR_LEN;
@@ -221,7 +223,7 @@ static inline enum reader_result pf_packet(struct pcapfile_reader *r, struct lin
 	r->prev_ns = rh.ts_ns;
 	pkt->time_ps = pcap_clock_ps(&r->clock, rh.ts_sec, rh.ts_ns);
 	pkt->time_base_s = r->clock.base_s;
-	return READER_RECORD;
+	return true;
 }
 
 /* Another tool's encapsulation: what the decoder made of the packets so
@@ -250,8 +252,7 @@ static enum reader_result pf_next_decoded(struct pcapfile_reader *r, struct reco
 			return READER_EOF;
 		struct link_packet pkt;
 		uint64_t offset;
-		res = pf_packet(r, &pkt, &offset, bad);
-		if (res == READER_RECORD) {
+		if (pf_packet(r, &pkt, &offset, bad, &res)) {
 			ops->packet(r->dec.state, &pkt);
 		} else if (res == READER_EOF) {
 			ops->end(r->dec.state);
@@ -270,8 +271,8 @@ static enum reader_result pf_next(void *state, struct record *rec, struct reader
 		return pf_next_decoded(r, rec, bad);
 	struct link_packet pkt;
 	uint64_t offset;
-	enum reader_result res = pf_packet(r, &pkt, &offset, bad);
-	if (res != READER_RECORD)
+	enum reader_result res;
+	if (!pf_packet(r, &pkt, &offset, bad, &res))
 		return res;
 	pf_position(r, pkt.packet_no, offset, &rec->pos);
 	rec->time_ps = pkt.time_ps;

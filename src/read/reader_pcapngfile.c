@@ -307,12 +307,14 @@ static bool png_add_interface(struct pcapngfile_reader *r, const uint8_t *body, 
 	return ok;
 }
 
-/* The next packet of the file: READER_RECORD with *pkt filled (its data
- * valid until the next call) and *offset the file offset of its block,
- * else what stopped it (READER_EOF, a block reported, a resync, a fatal
- * error).  Inline: our encapsulation's path is one record per call. */
-static inline enum reader_result png_packet(struct pcapngfile_reader *r, struct link_packet *lp,
-                                            uint64_t *offset_out, struct reader_malformed *bad)
+/* The next packet of the file: true with *pkt filled (its data valid
+ * until the next call) and *offset the file offset of its block, else
+ * false with *res what stopped it (READER_EOF, a block reported, a
+ * resync, a fatal error).  Inlined into both callers: our encapsulation's
+ * path pays no call, only the branch on the decoder. */
+static HOT_INLINE bool png_packet(struct pcapngfile_reader *r, struct link_packet *lp,
+                                  uint64_t *offset_out, struct reader_malformed *bad,
+                                  enum reader_result *res)
 {
 	struct stream_window *w = &r->w;
 	char why[200];
@@ -322,10 +324,10 @@ static inline enum reader_result png_packet(struct pcapngfile_reader *r, struct 
 		bool eof;
 		if (!png_block(r, &type, &len, &eof, why, sizeof(why))) {
 			if (w->read_errno)
-				return png_fatal(r, bad);
+				return (*res = png_fatal(r, bad)), false;
 			if (eof)
 				break;
-			return png_resync(r, bad, why);
+			return (*res = png_resync(r, bad, why)), false;
 		}
 		uint64_t offset = sw_offset(w);
 		const uint8_t *body = sw_data(w) + 8;
@@ -334,12 +336,12 @@ static inline enum reader_result png_packet(struct pcapngfile_reader *r, struct 
 		r->bytes_read += len;
 		if (type == PCAPNG_IDB) {
 			if (!png_add_interface(r, body, body_len, why, sizeof(why)))
-				return png_malformed(r, offset, bad, why);
+				return (*res = png_malformed(r, offset, bad, why)), false;
 			continue;
 		}
 		if (type == PCAPNG_SHB) {
 			if (!pcapng_shb_next(body, body_len, &r->swapped, why, sizeof(why)))
-				return png_malformed(r, offset, bad, why);
+				return (*res = png_malformed(r, offset, bad, why)), false;
 			r->ifcount = 0; /* a new section has its own interfaces */
 			continue;
 		}
@@ -348,14 +350,14 @@ static inline enum reader_result png_packet(struct pcapngfile_reader *r, struct 
 		struct pcapng_packet pkt;
 		if (!pcapng_packet(r->swapped, type, body, body_len, r->snaplen, r->ifcount, &pkt,
 		                   why, sizeof(why)))
-			return png_malformed(r, offset, bad, why);
+			return (*res = png_malformed(r, offset, bad, why)), false;
 		const struct pcapng_if *ifc = &r->ifs[pkt.interface_id];
 		if (ifc->refused) {
 			snprintf(why, sizeof(why),
 			         "a packet on interface %u, whose Interface "
 			         "Description Block was refused",
 			         pkt.interface_id);
-			return png_malformed(r, offset, bad, why);
+			return (*res = png_malformed(r, offset, bad, why)), false;
 		}
 		int64_t sec, ns;
 		pcapng_time(ifc, pkt.t, &sec, &ns);
@@ -367,10 +369,10 @@ static inline enum reader_result png_packet(struct pcapngfile_reader *r, struct 
 		lp->byte_offset = offset + (uint64_t)(pkt.data - (body - 8));
 		lp->time_ps = pcap_clock_ps(&r->clock, sec, ns);
 		lp->time_base_s = r->clock.base_s;
-		return READER_RECORD;
+		return true;
 	}
 	r->done = true;
-	return READER_EOF;
+	return (*res = READER_EOF), false;
 }
 
 /* Another tool's encapsulation (as pf_next_decoded in reader_pcapfile.c). */
@@ -396,8 +398,7 @@ static enum reader_result png_next_decoded(struct pcapngfile_reader *r, struct r
 			return READER_EOF;
 		struct link_packet pkt;
 		uint64_t offset;
-		res = png_packet(r, &pkt, &offset, bad);
-		if (res == READER_RECORD) {
+		if (png_packet(r, &pkt, &offset, bad, &res)) {
 			ops->packet(r->dec.state, &pkt);
 		} else if (res == READER_EOF) {
 			ops->end(r->dec.state);
@@ -415,8 +416,8 @@ static enum reader_result png_next(void *state, struct record *rec, struct reade
 		return png_next_decoded(r, rec, bad);
 	struct link_packet pkt;
 	uint64_t offset;
-	enum reader_result res = png_packet(r, &pkt, &offset, bad);
-	if (res != READER_RECORD)
+	enum reader_result res;
+	if (!png_packet(r, &pkt, &offset, bad, &res))
 		return res;
 	png_position(r, pkt.packet_no, offset, &rec->pos);
 	rec->time_ps = pkt.time_ps;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """make-agilent.py: small Agilent/Keysight analyzer exports (LINKTYPE_USER11)
-built from the format's description (dllpcheck-capture(5), AGILENT EXPORTS;
-src/read/agilent_decoder.c), for tests/test-agilent.sh and the fuzz seed.
+built from the format's description (dllpcheck-capture(5), CAPTURES FROM
+OTHER TOOLS; src/read/agilent_decoder.c), for tests/test-agilent.sh and
+the fuzz seeds.
 
     make-agilent.py IN.pcap OUTDIR
 
@@ -11,8 +12,10 @@ analyzer record each, framed with their K symbols as on the lanes (SDP ...
 END, STP ... END), link events dropped (the export has none).  Written:
 
   clean.pcap      every packet, the K-symbol bitmap on every other record,
-                  SKP and TS1 ordered-set records between, a nullified copy
-                  (EDB, LCRC inverted) of the first TLP before it
+                  the scrambled flag on every third, 4 PADs after END on
+                  every fourth, SKP and TS1 ordered-set
+                  records between, a nullified copy (EDB, LCRC inverted) of
+                  the first TLP before it
   clean.pcapng    the same as pcapng (if_tsresol 9), as pad2pcapng writes it
   damage.pcap     the same with damage, one kind per record (see DAMAGE)
   seed.pcap       a short one for the fuzz corpus
@@ -23,8 +26,9 @@ import os
 import struct
 import sys
 
-STP, SDP, END, EDB, COM, SKP = 0xFB, 0x5C, 0xFD, 0xFE, 0xBC, 0x1C
+STP, SDP, END, EDB, COM, SKP, PAD = 0xFB, 0x5C, 0xFD, 0xFE, 0xBC, 0x1C, 0xF7
 F_UP = 1 << 28
+F_SCRAMBLED = 1 << 29  # the link scrambles; the symbols are descrambled
 F_DISPARITY = 1 << 11
 F_SYMBOL = 1 << 3
 F_X4_2G5 = (1 << 8) | 2  # 2.5 GT/s, x4: informational
@@ -122,16 +126,23 @@ def build(pkts, damage):
             n += 1
         meta = i % 2 == 0
         syms = symbols(kind, payload)
+        if i % 4 == 1:
+            # PAD after END, as on a wide link: nothing
+            syms = syms + [(PAD, True)] * 4
         d = damage.get(i)
-        flags, kmarks, orig = 0, (), 0
+        # the scrambled flag on every third: it changes nothing (the
+        # analyzer's symbols are descrambled)
+        flags, kmarks, orig = F_SCRAMBLED if i % 3 == 0 else 0, (), 0
         if d == "symbol-error":
-            flags = F_SYMBOL
+            flags |= F_SYMBOL
         elif d == "disparity-error":
-            flags = F_DISPARITY
+            flags |= F_DISPARITY
         elif d == "k-inside":
             meta, kmarks = True, (3,)
         elif d == "no-end":
-            syms = syms[:-1]
+            syms = [x for x in syms if x != (PAD, True)][:-1]
+        elif d == "two-in-one":
+            meta, syms = True, syms + syms  # the bitmap shows the first END
         rec = record(n, t, up, syms, meta=meta, flags=flags, kmarks=kmarks)
         if d == "truncated":
             # the capture kept 24 of the record's bytes (a snapshot length)
@@ -158,6 +169,7 @@ DAMAGE = {
     11: "garbage",  # no STP/SDP/COM: malformed
     15: "bad-offset",  # metadata offset past the record: malformed
     19: "cut-header",  # fewer than 20 bytes: malformed
+    21: "two-in-one",  # two packets in one record: the first kept, the rest reported
 }
 
 
