@@ -49,13 +49,14 @@ run_dllpcheck --disable no.such.rule x
 expect_status 2 "--disable unknown rule"
 expect_grep "$tmpdir/err" "unknown rule 'no.such.rule'" "unknown rule named"
 
-# A pcap of another link type (Ethernet, 1) is refused, naming both types.
-printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\001\000\000\000' >"$tmpdir/eth.pcap"
-run_dllpcheck "$tmpdir/eth.pcap"
+# A pcap of a link type no reader reads (802.11, 105; Ethernet is a
+# network capture since issue 17) is refused, naming both types.
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\151\000\000\000' >"$tmpdir/wlan.pcap"
+run_dllpcheck "$tmpdir/wlan.pcap"
 expect_status 2 "wrong link type"
-expect_grep "$tmpdir/err" 'link type 1 \(EN10MB\) found, 147 \(LINKTYPE_USER0\) expected' "link types named"
+expect_grep "$tmpdir/err" 'link type 105 \(IEEE802_11\) found, 147 \(LINKTYPE_USER0\) expected' "link types named"
 # ... unless --dlt names it wrongly too: 150 expected.
-run_dllpcheck --dlt 150 "$tmpdir/eth.pcap"
+run_dllpcheck --dlt 150 "$tmpdir/wlan.pcap"
 expect_grep "$tmpdir/err" '150 \(LINKTYPE_USER3\) expected' "--dlt changes the expected type"
 
 # --list-rules lists every rule once; the man page names each.

@@ -36,9 +36,24 @@ static void raise_resync(struct finding_sink *sink, const struct reader_malforme
 	finding_add_evidence(&f, "bytes_skipped", (int64_t)bad->skipped);
 	if (bad->resumed)
 		finding_add_evidence(&f, "resume_offset",
-		                     (int64_t)(bad->pos.byte_offset + bad->skipped));
+		                     (int64_t)(bad->has_resume_offset
+		                                       ? bad->resume_offset
+		                                       : bad->pos.byte_offset + bad->skipped));
 	else
 		finding_add_evidence(&f, "bytes_unread", (int64_t)bad->skipped);
+	rules_raise(sink, &f);
+}
+
+/* Packets the reader passed over that are no damage and no record (a
+ * network capture's other traffic, READER_NOTE): one finding, the count
+ * in bad->skipped. */
+static void raise_not_pcie(struct finding_sink *sink, const struct reader_malformed *bad)
+{
+	struct finding f;
+	finding_init(&f, R_CAPTURE_NOT_PCIE, NULL);
+	f.pos = bad->pos;
+	finding_message(sink, &f, "%s", bad->reason);
+	finding_add_evidence(&f, "packets", (int64_t)bad->skipped);
 	rules_raise(sink, &f);
 }
 
@@ -66,6 +81,14 @@ static bool analysis_record(void *ctx, enum reader_result res, const struct reco
 			raise_resync(a->sink, bad);
 		if (hooks && hooks->on_malformed)
 			hooks->on_malformed(hooks->ctx, bad);
+		return true;
+	}
+	if (res == READER_NOTE) {
+		/* no record, no damage: the model is not told */
+		if (a->sink)
+			raise_not_pcie(a->sink, bad);
+		if (hooks && hooks->on_note)
+			hooks->on_note(hooks->ctx, bad);
 		return true;
 	}
 	stats->records_read++;

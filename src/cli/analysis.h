@@ -22,6 +22,9 @@ struct analysis_hooks {
 	void *ctx;
 	/* called every 65536 records with the position reached */
 	void (*on_progress)(const struct input_stats *stats, uint64_t byte_offset);
+	/* what the reader passed over that is no record and no damage
+	 * (READER_NOTE: a network capture's other traffic); may be NULL */
+	void (*on_note)(void *ctx, const struct reader_malformed *bad);
 };
 
 /* Reads every record of an open reader: decodes it, raises packet-level

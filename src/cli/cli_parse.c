@@ -1,5 +1,7 @@
 /* cli_parse.c: option values with a syntax of their own. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -205,5 +207,75 @@ bool parse_microseconds(const char *s, uint64_t *ps, char *err, size_t errlen)
 		snprintf(err, errlen, "'%s' is not a time in microseconds (e.g. 45 or 17.5)", s);
 		return false;
 	}
+	return true;
+}
+
+bool parse_net_dir_map(const char *s, struct reader_opts *o, char *rest, size_t restlen, char *err,
+                       size_t errlen)
+{
+	static const char *const keys[] = { "server", "client", "adapter", "libtlp" };
+	size_t used = 0;
+	const char *p = s;
+
+	if (restlen == 0)
+		return false;
+	rest[0] = '\0';
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t plen = comma ? (size_t)(comma - p) : strlen(p);
+		const char *eq = memchr(p, '=', plen);
+		unsigned k = 4;
+		for (unsigned i = 0; eq != NULL && i < 4; i++)
+			if ((size_t)(eq - p) == strlen(keys[i]) &&
+			    strncasecmp(p, keys[i], strlen(keys[i])) == 0)
+				k = i;
+		if (k < 4) {
+			const char *v = eq + 1;
+			size_t vlen = plen - (size_t)(v - p);
+			enum link_dir dir;
+			if (vlen == 4 && strncasecmp(v, "down", 4) == 0)
+				dir = DIR_DOWN;
+			else if (vlen == 2 && strncasecmp(v, "up", 2) == 0)
+				dir = DIR_UP;
+			else {
+				snprintf(err, errlen, "--dir-map '%s': %s maps to down or up", s,
+				         keys[k]);
+				return false;
+			}
+			/* client and libtlp name the other side */
+			if (k == 1 || k == 3)
+				dir = (enum link_dir) !dir;
+			if (k < 2)
+				o->net_server_dir = dir;
+			else
+				o->net_adapter_dir = dir;
+		} else if (plen > 0) {
+			if (used + plen + 2 > restlen) {
+				snprintf(err, errlen, "--dir-map '%s': too long", s);
+				return false;
+			}
+			if (used)
+				rest[used++] = ',';
+			memcpy(rest + used, p, plen);
+			used += plen;
+			rest[used] = '\0';
+		}
+		if (comma == NULL)
+			return true;
+		p = comma + 1;
+	}
+}
+
+bool parse_tcp_port(const char *s, uint16_t *port, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < 1 || v > 65535) {
+		snprintf(err, errlen, "--warp-pipe-port takes a TCP port from 1 to 65535, not '%s'",
+		         s);
+		return false;
+	}
+	*port = (uint16_t)v;
 	return true;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "model/fc_model.h"
+#include "read/reader.h"
 
 /* "TC=VC[,TC=VC...]", e.g. "0=0,1=1,7=1"; TCs not named keep their VC. */
 bool parse_tc_map(const char *s, uint8_t tc_to_vc[8], char *err, size_t errlen);
@@ -27,5 +28,16 @@ bool parse_initial_credits(const char *s,
 /* A time in microseconds, decimal with up to 6 fraction digits ("45",
  * "17.5"), greater than 0, to picoseconds. */
 bool parse_microseconds(const char *s, uint64_t *ps, char *err, size_t errlen);
+/* --dir-map for the network captures (read/net/net_decoder.h): the
+ * entries of "KEY=down|up[,...]" whose KEY is server or client (Warp
+ * Pipe: the side of the Warp Pipe port, the other side) or adapter or
+ * libtlp (NetTLP: the adapter, the LibTLP host) set o->net_server_dir or
+ * o->net_adapter_dir (client=up is server=down...); the other entries,
+ * an analyzer export's values, are copied to rest (comma-separated,
+ * empty when none) for csv_options_set_dir_map. */
+bool parse_net_dir_map(const char *s, struct reader_opts *o, char *rest, size_t restlen, char *err,
+                       size_t errlen);
+/* --warp-pipe-port: a TCP port, 1-65535. */
+bool parse_tcp_port(const char *s, uint16_t *port, char *err, size_t errlen);
 
 #endif

@@ -86,6 +86,7 @@ enum {
 	OPT_VCD,
 	OPT_GTKW,
 	OPT_ANNOTATE,
+	OPT_WARP_PIPE_PORT,
 };
 
 static const struct argp_option options[] = {
@@ -104,6 +105,8 @@ static const struct argp_option options[] = {
 	  "pcap link type of the captures, 147-162 (default 147, LINKTYPE_USER0)", 2 },
 	{ "input-format", OPT_INPUT_FORMAT, "FMT", 0,
 	  "auto (default), pcap, text, csv (an analyzer export) or vcd (lanes)", 2 },
+	{ "warp-pipe-port", OPT_WARP_PIPE_PORT, "PORT", 0,
+	  "Network captures: the TCP port of Warp Pipe (default 2115)", 2 },
 	{ "strict", OPT_STRICT, NULL, 0,
 	  "Export: stop at the first row that cannot be read (a capture.malformed "
 	  "finding; exit status 1)",
@@ -144,7 +147,8 @@ static const struct argp_option options[] = {
 	  6 },
 	{ "dir-map", OPT_DIR_MAP, "VALUE=DIR,...", 0,
 	  "Direction cells equal to VALUE mean DIR (down or up), e.g. 0=down,1=up "
-	  "(repeatable)",
+	  "(repeatable); for network captures server=DIR (Warp Pipe's server side, "
+	  "default down) and adapter=DIR (the NetTLP adapter, default down)",
 	  6 },
 
 	{ NULL, 0, NULL, 0, "Lane-level captures (VCD; see dllpcheck-capture(5)):", 7 },
@@ -338,13 +342,31 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		cfg->reader.csv_steered = true;
 		cfg->csv.dump_only = true;
 		break;
+	case OPT_WARP_PIPE_PORT: {
+		uint16_t port;
+		if (!parse_tcp_port(arg, &port, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		cfg->reader.warp_pipe_port = port;
+		break;
+	}
+	case OPT_DIR_MAP: {
+		/* the network keys are taken out; what is left is an export's */
+		char rest[512];
+		if (!parse_net_dir_map(arg, &cfg->reader, rest, sizeof(rest), err, sizeof(err)))
+			argp_error(state, "%s", err);
+		if (rest[0] == '\0')
+			break;
+		if (!parse_csv_option(&cfg->csv, key, rest, err, sizeof(err)))
+			argp_error(state, "%s", err);
+		cfg->reader.csv_steered = true;
+		break;
+	}
 	case OPT_MAP:
 	case OPT_MAP_FILE:
 	case OPT_DELIMITER:
 	case OPT_HEADER_LINE:
 	case OPT_TIME_UNIT:
 	case OPT_CLOCK_PERIOD:
-	case OPT_DIR_MAP:
 		if (!parse_csv_option(&cfg->csv, key, arg, err, sizeof(err)))
 			argp_error(state, "%s", err);
 		cfg->reader.csv_steered = true;
@@ -540,6 +562,14 @@ static void report_malformed_stderr(void *ctx, const struct reader_malformed *ba
 	        bad->reason);
 }
 
+static void report_note_stderr(void *ctx, const struct reader_malformed *bad)
+{
+	FILE *msgs = ((struct write_ctx *)ctx)->msgs;
+	fprintf(msgs, "dllpcheck: %s: packet %llu offset %llu: note: %s\n", bad->pos.file,
+	        (unsigned long long)bad->pos.source_packet,
+	        (unsigned long long)bad->pos.byte_offset, bad->reason);
+}
+
 /* Every readable record of the input into the writer; the exit status. */
 static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 {
@@ -560,7 +590,8 @@ static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 	struct input_stats stats;
 	memset(&stats, 0, sizeof(stats));
 	struct write_ctx wc = { writer, hold.out };
-	struct analysis_hooks hooks = { write_on_packet, report_malformed_stderr, &wc, NULL };
+	struct analysis_hooks hooks = { write_on_packet, report_malformed_stderr, &wc, NULL,
+		                        cfg->quiet ? NULL : report_note_stderr };
 	report_hold_hooks(&hold, &hooks);
 	analysis_run(r, NULL, &hooks, &stats);
 	bool none = stats.records_decoded == 0;

@@ -122,12 +122,19 @@ static void hold_on_malformed(void *ctx, const struct reader_malformed *bad)
 		h->inner.on_malformed(h->inner.ctx, bad);
 }
 
+static void hold_on_note(void *ctx, const struct reader_malformed *bad)
+{
+	struct report_hold *h = ctx;
+	h->inner.on_note(h->inner.ctx, bad);
+}
+
 void report_hold_hooks(struct report_hold *h, struct analysis_hooks *hooks)
 {
 	h->hooks = hooks;
 	h->inner = *hooks;
 	hooks->on_packet = hold_on_packet;
 	hooks->on_malformed = hold_on_malformed;
+	hooks->on_note = hooks->on_note ? hold_on_note : NULL;
 	hooks->ctx = h;
 }
 

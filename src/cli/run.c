@@ -25,6 +25,11 @@ static void decode_text_malformed(void *ctx, const struct reader_malformed *bad)
 	decode_print_malformed(ctx, bad);
 }
 
+static void decode_text_note(void *ctx, const struct reader_malformed *bad)
+{
+	decode_print_note(ctx, bad);
+}
+
 static void decode_json_record(void *ctx, const struct packet *pkt, bool fit)
 {
 	(void)fit;
@@ -39,15 +44,18 @@ static void decode_json_bad(void *ctx, const struct reader_malformed *bad)
 static void run_decode(const struct config *cfg, struct reader *r, const char *path, FILE *out,
                        struct input_result *res, struct report_hold *hold)
 {
-	struct analysis_hooks hooks = { decode_text_packet, decode_text_malformed, out, NULL };
+	struct analysis_hooks hooks = { decode_text_packet, decode_text_malformed, out, NULL,
+		                        decode_text_note };
 	if (cfg->format == OUT_JSONL) {
+		/* one object per record: the note is the analysis' finding */
+		hooks.on_note = NULL;
 		hooks.on_packet = decode_json_record;
 		hooks.on_malformed = decode_json_bad;
 	} else if (cfg->input_count > 1) {
 		fprintf(out, "# %s (%s)\n", path, r->format_name);
 	}
 	if (cfg->quiet)
-		hooks.on_packet = NULL, hooks.on_malformed = NULL;
+		hooks.on_packet = NULL, hooks.on_malformed = NULL, hooks.on_note = NULL;
 	report_hold_hooks(hold, &hooks);
 	analysis_run(r, NULL, &hooks, &res->stats);
 	res->by_rule[R_CAPTURE_MALFORMED] = res->stats.records_malformed;

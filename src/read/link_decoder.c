@@ -12,6 +12,8 @@
 #include <pcap/pcap.h>
 
 #include "read/agilent_decoder.h"
+#include "read/net/net_decoder.h"
+#include "read/net/net_packet.h"
 #include "read/pcap_file.h"
 
 bool link_decoder_for(uint32_t linktype, const struct reader_opts *opts, const char *name,
@@ -26,11 +28,11 @@ bool link_decoder_for(uint32_t linktype, const struct reader_opts *opts, const c
 	switch (linktype) {
 	case AGILENT_LINKTYPE:
 		return agilent_decoder_new(opts, name, dec, err, errlen);
-	/* --- network link types (read/net/net_decoder.h, h-net) -----------
-	 * Ethernet, NULL, LOOP, RAW, LINUX_SLL, LINUX_SLL2, IPV4, IPV6:
-	 * net_decoder_new(linktype, opts, name, dec, err, errlen) goes here.
-	 * ------------------------------------------------------------------ */
 	default:
+		/* Ethernet, NULL, LOOP, RAW, LINUX_SLL, LINUX_SLL2, IPV4,
+		 * IPV6: Warp Pipe and NetTLP, told apart by port */
+		if (net_linktype_known(linktype))
+			return net_decoder_new(linktype, opts, name, dec, err, errlen);
 		break;
 	}
 none:

@@ -34,6 +34,11 @@ struct reader_opts {
 	bool csv_steered; /* an export option was given: INPUT_AUTO
 	                            * reads a non-pcap input as an export */
 	const struct lane_options *lanes; /* VCD lane mapping; NULL: found by name */
+	/* network captures (read/net/net_decoder.h): the Warp Pipe TCP port
+	 * (0: 2115) and the directions of Warp Pipe's server side and of the
+	 * NetTLP adapter (DIR_DOWN by default; --dir-map server=, adapter=) */
+	uint16_t warp_pipe_port;
+	enum link_dir net_server_dir, net_adapter_dir;
 };
 
 enum reader_result {
@@ -44,6 +49,11 @@ enum reader_result {
 	READER_RESYNC, /* a damaged pcap record header: *bad says where the
 	                    * bytes that are no record start and how many they
 	                    * are; call again (capture-format.md section 1) */
+	READER_NOTE, /* no record and no damage: bad->reason says what the
+	                    * reader passed over (a network capture's packets of
+	                    * no PCIe traffic, once), bad->skipped how many
+	                    * packets, pos the first; call again
+	                    * (capture.not-pcie) */
 };
 
 struct reader_malformed {
@@ -70,6 +80,11 @@ struct reader_malformed {
 	 * whether a record follows them (false: they run to the end) */
 	uint64_t skipped;
 	bool resumed;
+	/* READER_RESYNC, resumed: where reading went on, when the skipped
+	 * bytes are not one stretch of the file (a TCP stream's, spread over
+	 * its packets: read/net/warp_pipe.h); else pos.byte_offset + skipped */
+	bool has_resume_offset;
+	uint64_t resume_offset;
 };
 
 /* Clears what a malformed record showed of itself (before a reader fills
@@ -79,6 +94,7 @@ static inline void reader_malformed_unknown(struct reader_malformed *bad)
 	bad->has_dir = bad->has_link = false;
 	bad->has_lane = bad->has_time = false;
 	bad->lost_span = false;
+	bad->has_resume_offset = false;
 	bad->kind = 0;
 }
 

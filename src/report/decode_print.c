@@ -233,6 +233,14 @@ void decode_print_packet(FILE *out, const struct packet *pkt)
 	fputc('\n', out);
 }
 
+void decode_print_note(FILE *out, const struct reader_malformed *bad)
+{
+	fputs("# note", out);
+	if (bad->pos.has_source_packet)
+		fprintf(out, " packet %" PRIu64, bad->pos.source_packet);
+	fprintf(out, " offset %" PRIu64 ": %s\n", bad->pos.byte_offset, bad->reason);
+}
+
 void decode_print_malformed(FILE *out, const struct reader_malformed *bad)
 {
 	fprintf(out, "%" PRIu64 " malformed", bad->pos.record_no);

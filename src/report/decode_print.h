@@ -9,6 +9,9 @@
 
 void decode_print_packet(FILE *out, const struct packet *pkt);
 void decode_print_malformed(FILE *out, const struct reader_malformed *bad);
+/* What the reader passed over (READER_NOTE), as a comment line:
+ * "# note packet P offset O: REASON". */
+void decode_print_note(FILE *out, const struct reader_malformed *bad);
 
 /* --decode --format=jsonl (decode_json.c): one object per record. */
 void decode_json_packet(FILE *out, const struct packet *pkt);

@@ -32,6 +32,10 @@ int main(void)
 	srunner_add_suite(sr, suite_spool());
 	srunner_add_suite(sr, suite_pcapng_writer());
 	srunner_add_suite(sr, suite_annotate());
+	srunner_add_suite(sr, suite_net_decap());
+	srunner_add_suite(sr, suite_net_decoder());
+	srunner_add_suite(sr, suite_tcp_stream());
+	srunner_add_suite(sr, suite_warp_pipe());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	int run = srunner_ntests_run(sr);

@@ -31,5 +31,9 @@ Suite *suite_vcd_write(void);
 Suite *suite_spool(void);
 Suite *suite_pcapng_writer(void);
 Suite *suite_annotate(void);
+Suite *suite_net_decap(void);
+Suite *suite_net_decoder(void);
+Suite *suite_tcp_stream(void);
+Suite *suite_warp_pipe(void);
 
 #endif

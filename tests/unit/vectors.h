@@ -18,7 +18,7 @@ FILE *vectors_open(const char *name);
 struct vec_line {
 	char *text;
 	size_t cap;
-	unsigned long line_no;  /* of the last line read, 1-based */
+	unsigned long line_no; /* of the last line read, 1-based */
 };
 
 /* Reads the next data line: comment lines (first non-blank '#') and blank
@@ -42,8 +42,8 @@ bool vectors_token(const char **cursor, const char **tok, size_t *len);
 bool vectors_tok_eq(const char *tok, size_t len, const char *word);
 
 /* Splits "key=value" at the first '='; false when there is none. */
-bool vectors_split_kv(const char *tok, size_t len, const char **key,
-		      size_t *key_len, const char **val, size_t *val_len);
+bool vectors_split_kv(const char *tok, size_t len, const char **key, size_t *key_len,
+                      const char **val, size_t *val_len);
 
 /* Parses a value as the vector files print them: "0x1F" hex, "010b"
  * binary, "16DW" decimal DW count, "42" decimal.  false on junk. */

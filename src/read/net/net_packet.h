@@ -9,6 +9,10 @@
  * reported) or IPv6 (the extension headers that carry no payload of
  * their own skipped), then TCP or UDP.  It copies nothing: the payload
  * points into the packet.
+ *
+ * Refined by h-net (issue 17): NET_FRAGMENT, so that a caller cannot take
+ * a fragment for a whole datagram by ignoring a flag; protocol, for the
+ * messages about packets of other protocols.
  */
 #ifndef DLLPCHECK_NET_PACKET_H
 #define DLLPCHECK_NET_PACKET_H
@@ -33,6 +37,7 @@ struct net_addr {
 
 struct net_packet {
 	enum net_transport transport; /* NET_OTHER: not TCP/UDP (ARP, ICMP...) */
+	uint8_t protocol; /* the IP protocol number of the payload (6, 17, 1...) */
 	struct net_addr src, dst;
 	uint16_t src_port, dst_port;
 	/* TCP only */
@@ -50,11 +55,17 @@ enum net_parse_result {
 	NET_PARSED, /* *np filled */
 	NET_NOT_IP, /* a frame of another protocol (ARP, LLDP): not PCIe, skipped */
 	NET_DAMAGED, /* the headers do not hold together: why says how */
+	NET_FRAGMENT, /* a fragment of an IP datagram, not reassembled: *np
+	               * holds the addresses, and for the first fragment
+	               * (offset 0) the transport and ports when its header is
+	               * whole in it; payload is the fragment's part; why
+	               * names the fragment (offset, more fragments) */
 };
 
 /* Parses one packet of this link type (LINKTYPE_* numbers, as
  * link_decoder.h lists).  why (why_len bytes) is filled for NET_DAMAGED
- * and names the layer and the byte offset in the packet. */
+ * and NET_FRAGMENT and names the layer and the byte offset in the packet;
+ * for NET_NOT_IP it names what the frame is ("ethertype 0x0806"). */
 enum net_parse_result net_packet_parse(uint32_t linktype, const uint8_t *data, uint32_t caplen,
                                        struct net_packet *np, char *why, size_t why_len);
 
