@@ -66,6 +66,32 @@ if [ $# -eq 2 ] && [ $(($1 + $2)) -eq "$size" ] && [ "$2" -gt 0 ]; then pass; el
 	fail "eth4: bytes read + skipped ($got) is not the size $size"
 fi
 
+# what could not be checked: NetTLP's TLPs carry no sequence number and no
+# LCRC, and the report says so for each port (text and JSON)
+run_dllpcheck "$w/eth4.pcap"
+for port in down up; do
+	expect_grep "$tmpdir/out" "partial: port $port: its TLPs were captured without sequence numbers and LCRCs .*: the data link layer's rules .* not checked" "eth4: the unchecked rules of port $port"
+done
+run_dllpcheck --format=json "$w/eth4.pcap"
+n=$(grep -o '"no_sequence_numbers": *true' "$tmpdir/out" | wc -l)
+[ "$n" -eq 2 ] && pass || fail "eth4 JSON: no_sequence_numbers on $n ports, expected 2"
+n=$(grep -o '"no_lcrc": *true' "$tmpdir/out" | wc -l)
+[ "$n" -eq 2 ] && pass || fail "eth4 JSON: no_lcrc on $n ports, expected 2"
+# ... and a Warp Pipe capture, which carries both, says nothing of the kind
+run_dllpcheck "$srcdir/tests/net/warp-pipe-eth4.pcap"
+if grep -q 'captured without' "$tmpdir/out"; then fail "warp pipe: a partial line on sequence numbers"; else pass; fi
+
+# near miss: RTP between two ports in NetTLP's range is not NetTLP
+# (no record at all: an input error that says why, not "no records")
+run_dllpcheck --decode "$w/rtp.pcap"
+if grep -q ' TLP ' "$tmpdir/out"; then fail "rtp: read as TLPs"; else pass; fi
+expect_status 2 "rtp: no PCIe record"
+expect_grep "$tmpdir/err" 'rtp\.pcap: pcap file with no PCIe traffic: 3 packets of no PCIe traffic .*udp port 16384 to 16386' "rtp: the error says it is not PCIe"
+# a Warp Pipe capture read with the wrong port: the error names the port
+run_dllpcheck --warp-pipe-port 9999 "$srcdir/tests/net/warp-pipe-eth4.pcap"
+expect_status 2 "warp pipe on the wrong port"
+expect_grep "$tmpdir/err" 'with no PCIe traffic: .*TCP port 9999 .*tcp port [0-9]+ to 2115' "wrong port: the error shows the port the capture used"
+
 # directions
 run_dllpcheck --dir-map adapter=up --decode "$w/eth4.pcap"
 expect_grep "$tmpdir/out" '^1 [0-9.]+ link0 down TLP MRd32 ' "adapter=up: LibTLP's request down"

@@ -125,7 +125,10 @@ static void hold_on_malformed(void *ctx, const struct reader_malformed *bad)
 static void hold_on_note(void *ctx, const struct reader_malformed *bad)
 {
 	struct report_hold *h = ctx;
-	h->inner.on_note(h->inner.ctx, bad);
+	h->have_note = true;
+	snprintf(h->note, sizeof(h->note), "%s", bad->reason);
+	if (h->inner.on_note)
+		h->inner.on_note(h->inner.ctx, bad);
 }
 
 void report_hold_hooks(struct report_hold *h, struct analysis_hooks *hooks)
@@ -134,7 +137,7 @@ void report_hold_hooks(struct report_hold *h, struct analysis_hooks *hooks)
 	h->inner = *hooks;
 	hooks->on_packet = hold_on_packet;
 	hooks->on_malformed = hold_on_malformed;
-	hooks->on_note = hooks->on_note ? hold_on_note : NULL;
+	hooks->on_note = hold_on_note;
 	hooks->ctx = h;
 }
 
@@ -164,6 +167,13 @@ void report_hold_no_record(const struct report_hold *h, const char *path, const 
 	format_noun(format, noun, sizeof(noun));
 	if (compression)
 		snprintf(inside, sizeof(inside), "%s data holding a ", compression);
+	if (h->have_note && (stats->records_read == 0 || !h->have_first)) {
+		/* packets were read, none of them PCIe traffic: not "no
+		 * records", which would send the user looking for an empty
+		 * file (a wrong --warp-pipe-port, a capture of other traffic) */
+		snprintf(msg, len, "%s: %s%s with no PCIe traffic: %s", path, inside, noun, h->note);
+		return;
+	}
 	if (stats->records_read == 0 || !h->have_first) {
 		const char *what =
 		        strcmp(format, "pcap") == 0     ? "with its 24-byte header and no records"

@@ -38,6 +38,10 @@ struct report_hold {
 	bool failed; /* holding or writing failed */
 	bool have_first;
 	struct reader_malformed first; /* the first record that could not be read */
+	/* the reader's note (a network capture's other traffic), which says
+	 * why an input of such packets only has no record */
+	bool have_note;
+	char note[sizeof(((struct reader_malformed *)0)->reason)];
 };
 
 /* Starts holding what is written to h->out for under.  False (message in

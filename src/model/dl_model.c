@@ -427,6 +427,8 @@ void dl_apply_tlp(struct fc_model *m, struct fc_link *link, const struct packet 
 	enum link_dir tx_dir = pkt->rec->dir;
 	enum link_dir rx_dir = partner_of(tx_dir);
 
+	if (pkt->rec->flags & REC_F_NO_CRC)
+		link->tap_no_crc[tx_dir] = true;
 	if (!t->has_seq) {
 		link->tap_no_seq[tx_dir] = true;
 		return;

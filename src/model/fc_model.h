@@ -253,6 +253,9 @@ struct fc_link {
 	/* a TLP without a sequence number (NO_SEQ) came from this port: the
 	 * sequence and Ack rules are off for it [rules.md] */
 	bool tap_no_seq[DIR_COUNT];
+	/* ... or without their LCRC (REC_F_NO_CRC: a NetTLP capture's bare
+	 * TLPs): the LCRC could not be checked */
+	bool tap_no_crc[DIR_COUNT];
 	/* a damaged DLLP from this port may have been a Data Link Feature */
 	bool dlf_uncertain[DIR_COUNT];
 	/* power management: not active from an L1/L2/3 entry until the next

@@ -101,6 +101,8 @@ bool fc_model_view_link(const struct fc_model *m, unsigned index, struct fc_link
 		dv->acks_received = d->acks_received;
 		dv->naks_received = d->naks_received;
 		dv->outstanding_high_water = d->outstanding_high_water;
+		dv->no_seq = link->tap_no_seq[p];
+		dv->no_lcrc = link->tap_no_crc[p];
 		memcpy(dv->tlps_by_kind, d->tlps_by_kind, sizeof(dv->tlps_by_kind));
 		tl_view(&link->tl_stats[p], &out->tl_stats[p]);
 	}

@@ -52,6 +52,9 @@ struct fc_dl_view {
 	uint64_t acks_received, naks_received;
 	uint32_t outstanding_high_water;
 	uint64_t tlps_by_kind[TLP_KIND_COUNT];
+	/* the capture's TLPs from the port carried no sequence number, or no
+	 * LCRC (its format: NetTLP's bare TLPs): those checks were not made */
+	bool no_seq, no_lcrc;
 };
 
 /* From a request to its first or its last completion (--stats): the

@@ -310,6 +310,11 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 			                    json_integer((json_int_t)d->naks_received));
 			json_object_set_new(po, "outstanding_high_water",
 			                    json_integer(d->outstanding_high_water));
+			/* only when so: what could not be checked (NetTLP) */
+			if (d->no_seq)
+				json_object_set_new(po, "no_sequence_numbers", json_true());
+			if (d->no_lcrc)
+				json_object_set_new(po, "no_lcrc", json_true());
 			json_object_set_new(dl, link_dir_name(p), po);
 		}
 		json_object_set_new(lo, "data_link", dl);

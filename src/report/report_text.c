@@ -96,6 +96,21 @@ static void print_link(FILE *out, unsigned index, const struct fc_link_view *lin
 		        d->tlps_unreadable, d->acks_received, d->naks_received,
 		        d->outstanding_high_water);
 	}
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		const struct fc_dl_view *d = &link->dl[p];
+		if (d->no_seq || d->no_lcrc)
+			fprintf(out,
+			        "    partial: port %s: its TLPs were captured without %s (the "
+			        "capture's format): %s not checked\n",
+			        link_dir_name(p),
+			        d->no_seq && d->no_lcrc ? "sequence numbers and LCRCs"
+			        : d->no_seq             ? "sequence numbers"
+			                                : "LCRCs",
+			        d->no_seq
+			                ? "the data link layer's rules (sequence numbers, Ack/Nak, "
+			                  "replays) and the LCRC were"
+			                : "the LCRC was");
+	}
 	for (unsigned p = 0; p < DIR_COUNT; p++)
 		if (link->damaged_dllps[p] || link->damaged_tlps[p])
 			fprintf(out,

@@ -258,6 +258,11 @@ def main():
     write_pcap(p(outdir, "sll2.pcap"), 276, s2, nano=True)
     nl = [null(2, d) for d in datagrams4()] + [null(30, datagrams6()[2])]
     write_pcap(p(outdir, "null.pcap"), 0, nl)
+    # a near miss: RTP between two ports both inside NetTLP's range
+    # (16384 -> 16386): not NetTLP, whose one port is the same at both ends
+    rtp = struct.pack(">BBHII", 0x80, 0, 1, 160, 0x1234) + b"\0" * 8
+    write_pcap(p(outdir, "rtp.pcap"), 1,
+               [ether(0x0800, ipv4(LIBTLP4, ADAPTER4, 17, udp(16384, 16386, rtp)))] * 3)
     pk, orig = damage()
     write_pcap(p(outdir, "damage.pcap"), 1, pk, orig=orig)
     # fuzz seeds: the link type's index in FUZZ_LINKTYPES, the packets

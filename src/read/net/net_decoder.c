@@ -25,6 +25,9 @@ struct net_decoder {
 	bool have_own;
 	enum reader_result own_res;
 	struct record own_rec;
+	/* its bytes: a packet's data is valid during the call only
+	 * (link_decoder.h), the record is given out after it */
+	uint8_t own_bytes[TLP_MAX_RECORD_LEN];
 	struct reader_malformed own_bad;
 	/* the packets that are not PCIe traffic, reported once at the end */
 	uint64_t other_packets, other_first, other_first_offset;
@@ -119,10 +122,22 @@ static void nd_packet(void *state, const struct link_packet *pkt)
 	if (is_nettlp(&np)) {
 		d->have_own = true;
 		d->own_res = nettlp_datagram(d->nt, &np, pkt, &d->own_rec, &d->own_bad);
-		if (d->own_res == READER_RECORD)
+		if (d->own_res == READER_RECORD && d->own_rec.len > sizeof(d->own_bytes)) {
+			/* more than the largest TLP: no record of ours */
+			d->own_res = READER_MALFORMED;
+			memset(&d->own_bad, 0, sizeof(d->own_bad));
+			d->own_bad.pos = d->own_rec.pos;
+			snprintf(d->own_bad.reason, sizeof(d->own_bad.reason),
+			         "nettlp: a TLP of %u bytes, more than the largest TLP (%u bytes)",
+			         d->own_rec.len, (unsigned)sizeof(d->own_bytes));
+		}
+		if (d->own_res == READER_RECORD) {
+			memcpy(d->own_bytes, d->own_rec.bytes, d->own_rec.len);
+			d->own_rec.bytes = d->own_bytes;
 			d->decoded += pkt->caplen;
-		else
+		} else {
 			d->skipped += pkt->caplen;
+		}
 		return;
 	}
 	if (np.transport == NET_TCP || np.transport == NET_UDP)

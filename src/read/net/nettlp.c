@@ -24,15 +24,17 @@ struct nettlp {
 	struct nettlp_link link[NETTLP_MAX_LINKS];
 };
 
-/* Both ports: libtlp's nettlp_init binds and connects the same port, and
- * the adapter answers on it; a datagram with one port in the range and
+/* One port at both ends: libtlp's nettlp_init binds and connects the same
+ * port, and the adapter answers on it (reviewed against libtlp's
+ * lib/libtlp.c); two different ports in the range (an RTP stream 16384 to
+ * 16386) are not NetTLP; a datagram with one port in the range and
  * the other outside (a client's ephemeral port, RTP's 16384-32767 against
  * another range) is some other protocol's, and reading it as TLPs would
  * report errors the capture does not show. */
 bool nettlp_ports(uint16_t src_port, uint16_t dst_port)
 {
-	return dst_port >= NETTLP_PORT_FIRST && dst_port <= NETTLP_PORT_LAST &&
-	       src_port >= NETTLP_PORT_FIRST && src_port <= NETTLP_PORT_LAST;
+	return src_port == dst_port && src_port >= NETTLP_PORT_FIRST &&
+	       src_port <= NETTLP_PORT_LAST;
 }
 
 struct nettlp *nettlp_new(const struct nettlp_opts *o, const char *name)

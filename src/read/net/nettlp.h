@@ -61,8 +61,8 @@ struct nettlp_opts {
 
 struct nettlp;
 
-/* Whether a UDP datagram of these ports is NetTLP's: both ports in
- * 0x3000-0x4FFF (libtlp uses the same port at both ends). */
+/* Whether a UDP datagram of these ports is NetTLP's: one port, the same
+ * at both ends (libtlp binds and connects it), in 0x3000-0x4FFF. */
 bool nettlp_ports(uint16_t src_port, uint16_t dst_port);
 
 /* NULL: out of memory. */
