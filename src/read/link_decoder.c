@@ -52,3 +52,38 @@ void link_decoder_account(const struct link_decoder *dec, uint64_t *read, uint64
 	*read -= dskip;
 	*skipped += dskip;
 }
+
+enum reader_result link_decoder_pull(const struct link_decoder *dec, uint64_t *no, bool *ended,
+                                     link_next_packet_fn next_packet, void *reader,
+                                     struct record *rec, struct reader_malformed *bad)
+{
+	const struct link_decoder_ops *ops = dec->ops;
+	for (;;) {
+		enum reader_result res = ops->next(dec->state, rec, bad);
+		if (res == READER_RECORD) {
+			rec->pos.record_no = ++*no;
+			return res;
+		}
+		if (res == READER_MALFORMED) {
+			bad->pos.record_no = ++*no;
+			return res;
+		}
+		if (res != READER_EOF) {
+			bad->pos.record_no = *no + 1;
+			return res;
+		}
+		if (*ended)
+			return READER_EOF;
+		struct link_packet pkt;
+		if (next_packet(reader, &pkt, bad, &res)) {
+			ops->packet(dec->state, &pkt);
+		} else if (res == READER_EOF) {
+			ops->end(dec->state);
+			*ended = true;
+		} else {
+			/* a resync or a fatal error, numbered by the reader: the
+			 * decoder's records held are given out if called again */
+			return res;
+		}
+	}
+}

@@ -89,4 +89,19 @@ bool link_decoder_for(uint32_t linktype, const struct reader_opts *opts, const c
  * (ops NULL) or one without bytes(). */
 void link_decoder_account(const struct link_decoder *dec, uint64_t *read, uint64_t *skipped);
 
+/* The next packet of a reader, for link_decoder_pull: true with *pkt;
+ * false with *res READER_EOF (the file ended) or another result, bad
+ * filled and numbered by the reader. */
+typedef bool (*link_next_packet_fn)(void *reader, struct link_packet *pkt,
+                                    struct reader_malformed *bad, enum reader_result *res);
+
+/* A pcap or pcapng reader's next() for another tool's encapsulation: what
+ * dec made of the packets so far, then the reader's next packet fed to it,
+ * until the file ends and dec gives out what it held.  The records and
+ * reports are numbered in *no, one count with the reader's own reports;
+ * *ended: the file's end was told to dec. */
+enum reader_result link_decoder_pull(const struct link_decoder *dec, uint64_t *no, bool *ended,
+                                     link_next_packet_fn next_packet, void *reader,
+                                     struct record *rec, struct reader_malformed *bad);
+
 #endif

@@ -226,49 +226,20 @@ static HOT_INLINE bool pf_packet(struct pcapfile_reader *r, struct link_packet *
 	return true;
 }
 
-/* Another tool's encapsulation: what the decoder made of the packets so
- * far, then the next packet, until the file ends and the decoder gives
- * out what it held.  The records and reports are numbered here, in one
- * count with the reader's own reports (link_decoder.h). */
-static enum reader_result pf_next_decoded(struct pcapfile_reader *r, struct record *rec,
-                                          struct reader_malformed *bad)
+/* link_next_packet_fn for link_decoder_pull: the next packet. */
+static bool pf_decoder_packet(void *reader, struct link_packet *pkt, struct reader_malformed *bad,
+                              enum reader_result *res)
 {
-	const struct link_decoder_ops *ops = r->dec.ops;
-	for (;;) {
-		enum reader_result res = ops->next(r->dec.state, rec, bad);
-		if (res == READER_RECORD) {
-			rec->pos.record_no = ++r->dec_no;
-			return res;
-		}
-		if (res == READER_MALFORMED) {
-			bad->pos.record_no = ++r->dec_no;
-			return res;
-		}
-		if (res != READER_EOF) {
-			bad->pos.record_no = r->dec_no + 1;
-			return res;
-		}
-		if (r->dec_ended)
-			return READER_EOF;
-		struct link_packet pkt;
-		uint64_t offset;
-		if (pf_packet(r, &pkt, &offset, bad, &res)) {
-			ops->packet(r->dec.state, &pkt);
-		} else if (res == READER_EOF) {
-			ops->end(r->dec.state);
-			r->dec_ended = true;
-		} else {
-			return res; /* a resync, or fatal: the decoder's records
-			             * held are given out if called again */
-		}
-	}
+	uint64_t offset;
+	return pf_packet(reader, pkt, &offset, bad, res);
 }
 
 static enum reader_result pf_next(void *state, struct record *rec, struct reader_malformed *bad)
 {
 	struct pcapfile_reader *r = state;
 	if (r->dec.ops)
-		return pf_next_decoded(r, rec, bad);
+		return link_decoder_pull(&r->dec, &r->dec_no, &r->dec_ended, pf_decoder_packet, r,
+		                         rec, bad);
 	struct link_packet pkt;
 	uint64_t offset;
 	enum reader_result res;

@@ -375,45 +375,20 @@ static HOT_INLINE bool png_packet(struct pcapngfile_reader *r, struct link_packe
 	return (*res = READER_EOF), false;
 }
 
-/* Another tool's encapsulation (as pf_next_decoded in reader_pcapfile.c). */
-static enum reader_result png_next_decoded(struct pcapngfile_reader *r, struct record *rec,
-                                           struct reader_malformed *bad)
+/* link_next_packet_fn for link_decoder_pull: the next packet. */
+static bool png_decoder_packet(void *reader, struct link_packet *pkt, struct reader_malformed *bad,
+                               enum reader_result *res)
 {
-	const struct link_decoder_ops *ops = r->dec.ops;
-	for (;;) {
-		enum reader_result res = ops->next(r->dec.state, rec, bad);
-		if (res == READER_RECORD) {
-			rec->pos.record_no = ++r->dec_no;
-			return res;
-		}
-		if (res == READER_MALFORMED) {
-			bad->pos.record_no = ++r->dec_no;
-			return res;
-		}
-		if (res != READER_EOF) {
-			bad->pos.record_no = r->dec_no + 1;
-			return res;
-		}
-		if (r->dec_ended)
-			return READER_EOF;
-		struct link_packet pkt;
-		uint64_t offset;
-		if (png_packet(r, &pkt, &offset, bad, &res)) {
-			ops->packet(r->dec.state, &pkt);
-		} else if (res == READER_EOF) {
-			ops->end(r->dec.state);
-			r->dec_ended = true;
-		} else {
-			return res; /* numbered by png_malformed / png_next_no */
-		}
-	}
+	uint64_t offset;
+	return png_packet(reader, pkt, &offset, bad, res);
 }
 
 static enum reader_result png_next(void *state, struct record *rec, struct reader_malformed *bad)
 {
 	struct pcapngfile_reader *r = state;
 	if (r->dec.ops)
-		return png_next_decoded(r, rec, bad);
+		return link_decoder_pull(&r->dec, &r->dec_no, &r->dec_ended, png_decoder_packet, r,
+		                         rec, bad);
 	struct link_packet pkt;
 	uint64_t offset;
 	enum reader_result res;
