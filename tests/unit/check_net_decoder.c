@@ -101,11 +101,14 @@ START_TEST(test_direction)
 }
 END_TEST
 
-/* Both ports in the range, or it is some other protocol's. */
+/* One port of the range at both ends, or it is some other protocol's (an
+ * RTP stream between two ports of the range). */
 START_TEST(test_ports)
 {
 	ck_assert(nettlp_ports(0x3000, 0x3000));
-	ck_assert(nettlp_ports(0x4FFF, 0x3001));
+	ck_assert(nettlp_ports(0x4FFF, 0x4FFF));
+	ck_assert(!nettlp_ports(0x4FFF, 0x3001));
+	ck_assert(!nettlp_ports(16384, 16386));
 	ck_assert(!nettlp_ports(0x3000, 53));
 	ck_assert(!nettlp_ports(40000, 0x4002));
 	ck_assert(!nettlp_ports(0x2FFF, 0x2FFF));
