@@ -274,6 +274,37 @@ START_TEST(test_two_connections)
 }
 END_TEST
 
+/* A second client SYN with another ISN while the connection is live: it
+ * is reported, the client's data goes on and the server's stays on the
+ * link. */
+START_TEST(test_syn_on_live_connection)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[16];
+	size_t n = warp_build_ack(f, 1);
+	wseg(r, 1, false, 101, NET_TCP_ACK, f, (uint32_t)n);
+	wseg(r, 1, false, 300000, NET_TCP_SYN, NULL, 0);
+	ck_assert_uint_eq(r->malformed, 1);
+	ck_assert_msg(strstr(report_of(r, READER_MALFORMED)->bad.reason,
+	                     "a SYN with another initial sequence number"),
+	              "%s", report_of(r, READER_MALFORMED)->bad.reason);
+	n = warp_build_ack(f, 2);
+	wseg(r, 1, false, (uint32_t)(101 + n), NET_TCP_ACK, f, (uint32_t)n);
+	wseg(r, 1, true, 5001, NET_TCP_ACK, f, (uint32_t)n);
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 3);
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert_uint_eq(rec_at(r, i)->rec.link, 0);
+	ck_assert_int_eq(rec_at(r, 1)->rec.dir, DIR_UP);
+	ck_assert_int_eq(rec_at(r, 2)->rec.dir, DIR_DOWN);
+	finish(r);
+	ck_assert_uint_eq(r->malformed + r->resyncs, 1);
+	free(r);
+}
+END_TEST
+
 /* A lost segment: the gap reported (with its packets), the frame it cut
  * reported, the bytes up to the next frame that verifies skipped and
  * counted, then frames again. */
@@ -531,6 +562,7 @@ Suite *suite_warp_pipe(void)
 	tcase_add_test(tc, test_frames_in_one_segment);
 	tcase_add_test(tc, test_both_directions);
 	tcase_add_test(tc, test_two_connections);
+	tcase_add_test(tc, test_syn_on_live_connection);
 	tcase_add_test(tc, test_gap_resync);
 	tcase_add_test(tc, test_damaged_frame);
 	tcase_add_test(tc, test_garbage);

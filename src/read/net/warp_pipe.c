@@ -290,9 +290,14 @@ void warp_pipe_segment(struct warp_pipe *wp, const struct net_packet *np,
 	}
 	if (c && syn_only && !from_server) {
 		/* a new connection on the same 4-tuple: a SYN that is not the
-		 * first one's again */
+		 * first one's again, after the client's stream ended (its FIN
+		 * or RST seen, warp_pipe.h).  While the stream is live, the SYN
+		 * is no proof the connection is over: tcp_stream reports it (a
+		 * SYN with another initial sequence number) and both streams go
+		 * on on their link. */
 		const struct tcp_stream *ts = &c->dir[SIDE_CLIENT].ts;
-		if (ts->state != TCP_NEW && !(ts->syn_seen && ts->isn == np->seq)) {
+		if (ts->state != TCP_NEW && !(ts->syn_seen && ts->isn == np->seq) &&
+		    (tcp_stream_ended(ts) || ts->fin_known)) {
 			c->retired = true;
 			work_push(wp, c, SIDE_CLIENT, true, false);
 			work_push(wp, c, SIDE_SERVER, true, true);
