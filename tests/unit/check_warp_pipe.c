@@ -484,6 +484,46 @@ START_TEST(test_midstream)
 }
 END_TEST
 
+/* Out of step, a DLLP whose CRC-16 checks is no frame unless it ends where
+ * its segment does or a frame that verifies follows it: one made of
+ * payload bytes is skipped; one of an undefined type too. */
+START_TEST(test_resync_dllp_candidate)
+{
+	struct run *r = run_new(DIR_DOWN);
+	uint8_t f[200];
+	size_t n = 0;
+	f[n++] = 0x41;
+	f[n++] = 0x42;
+	n += warp_build_ack(f + n, 9); /* a DLLP made of payload bytes */
+	f[n++] = 0x41; /* no frame after it */
+	f[n++] = 0x43;
+	f[n++] = 0x44;
+	size_t good = n;
+	n += warp_build_ack(f + n, 1);
+	n += warp_build_mwr(f + n, sizeof(f) - n, 2, 1);
+	wseg(r, 1, true, 777777, NET_TCP_ACK, f, (uint32_t)n);
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 2);
+	ck_assert_uint_eq(rec_at(r, 0)->rec.pos.byte_offset, PAYLOAD_AT(1) + good);
+	ck_assert_uint_eq(report_of(r, READER_RESYNC)->bad.skipped, good);
+	/* a DLLP of an undefined type (05h) whose CRC checks, at a segment's
+	 * end, out of step */
+	uint8_t g[16];
+	g[0] = 0x41;
+	g[1] = WARP_PIPE_PROTO_DLLP;
+	g[2] = 0x05;
+	g[3] = g[4] = g[5] = 0;
+	dllp_crc16_bytes(g + 2, g + 6);
+	wseg(r, 2, true, 5000, NET_TCP_ACK, g, 8);
+	ck_assert_uint_eq(r->records, 2);
+	finish(r);
+	ck_assert_uint_eq(r->records, 2);
+	ck_assert_uint_eq(r->resyncs, 2);
+	free(r);
+}
+END_TEST
+
 /* The retransmission of a frame changes nothing; a differing one is
  * reported and the first copy kept; an out-of-order pair is put right. */
 START_TEST(test_retransmission_and_reorder)
@@ -568,6 +608,7 @@ Suite *suite_warp_pipe(void)
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_cut_at_end);
 	tcase_add_test(tc, test_midstream);
+	tcase_add_test(tc, test_resync_dllp_candidate);
 	tcase_add_test(tc, test_retransmission_and_reorder);
 	tcase_add_test(tc, test_connection_limit);
 	suite_add_tcase(s, tc);

@@ -87,6 +87,52 @@ static bool frame_verifies(const uint8_t *p, uint32_t len, uint8_t kind)
 	return true;
 }
 
+static struct warp_mark *mark(struct warp_frame *f, unsigned i)
+{
+	return &f->marks[(f->mark_first + i) % WARP_FRAME_MARKS];
+}
+
+enum cand { CAND_OK, CAND_WAIT, CAND_NO };
+
+/* Out of step, a DLLP candidate at the window's head (len bytes, its
+ * CRC-16 checks) is taken only when its type is defined (wire/dllp.h) and
+ * it ends where its segment's bytes end, or the bytes after it start a
+ * frame that verifies (warp_frame.h): CAND_WAIT while those bytes are to
+ * come. */
+static enum cand dllp_candidate(struct warp_frame *f, const uint8_t *p, size_t avail, uint32_t len)
+{
+	struct dllp d;
+	if (dllp_decode(p + 1, DLLP_WIRE_LEN, true, &d) != DLLP_DECODE_OK ||
+	    d.type == DLLP_RESERVED)
+		return CAND_NO;
+	uint64_t end = f->win_off + f->head + len;
+	if (avail == len && f->tail_seg_end)
+		return CAND_OK;
+	for (unsigned i = 0; i < f->nmarks; i++) {
+		const struct warp_mark *m = mark(f, i);
+		if (m->off == end && m->seg_start)
+			return CAND_OK;
+	}
+	if (avail == len)
+		return CAND_WAIT;
+	uint32_t next_len = 0;
+	uint8_t next_kind = 0;
+	char why[80];
+	enum len_status s =
+	        frame_len(p + len, avail - len, &next_len, &next_kind, why, sizeof(why));
+	if (s == LEN_BAD)
+		return CAND_NO;
+	if (s == LEN_NEED || avail - len < next_len)
+		return CAND_WAIT;
+	if (!frame_verifies(p + len, next_len, next_kind))
+		return CAND_NO;
+	if (next_kind == REC_DLLP &&
+	    (dllp_decode(p + len + 1, DLLP_WIRE_LEN, true, &d) != DLLP_DECODE_OK ||
+	     d.type == DLLP_RESERVED))
+		return CAND_NO;
+	return CAND_OK;
+}
+
 void warp_frame_init(struct warp_frame *f, bool sync, const char *why)
 {
 	memset(f, 0, offsetof(struct warp_frame, marks));
@@ -99,11 +145,6 @@ void warp_frame_lose_step(struct warp_frame *f, const char *why)
 	f->sync = false;
 	f->have_len = false;
 	f->why = why;
-}
-
-static struct warp_mark *mark(struct warp_frame *f, unsigned i)
-{
-	return &f->marks[(f->mark_first + i) % WARP_FRAME_MARKS];
 }
 
 /* The capture position of the window's byte at i. */
@@ -179,10 +220,12 @@ size_t warp_frame_feed(struct warp_frame *f, const uint8_t *data, size_t len, ui
 			struct warp_mark *m = mark(f, f->nmarks++);
 			m->off = need;
 			m->pos = p;
+			m->seg_start = need == off;
 		}
 	}
 	memcpy(f->win + f->tail, data, n);
 	f->tail += n;
+	f->tail_seg_end = n == len;
 	return n;
 }
 
@@ -308,7 +351,12 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 		}
 		char why[80];
 		enum len_status s = frame_len(p, avail, &len, &kind, why, sizeof(why));
-		if (s == LEN_OK && avail >= len && frame_verifies(p, len, kind)) {
+		enum cand c = CAND_NO;
+		if (s == LEN_OK && avail >= len && frame_verifies(p, len, kind))
+			c = kind == REC_DLLP ? dllp_candidate(f, p, avail, len) : CAND_OK;
+		if (c == CAND_WAIT && !f->blocked && !f->broken)
+			return WARP_FRAME_MORE;
+		if (c == CAND_OK) {
 			f->sync = true;
 			f->have_len = true;
 			f->frame_len = len;
