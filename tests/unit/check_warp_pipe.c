@@ -524,6 +524,30 @@ START_TEST(test_resync_dllp_candidate)
 }
 END_TEST
 
+/* A frame released from the hold after a record of the other direction:
+ * its time is not before the one already given out on the link, its
+ * packet is its first byte's. */
+START_TEST(test_hold_time)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[16], g[16];
+	size_t n = warp_build_ack(f, 1);
+	warp_build_ack(f + n, 2);
+	wseg(r, 1, false, (uint32_t)(101 + n), NET_TCP_ACK, f + n, (uint32_t)n); /* held */
+	warp_build_ack(g, 3);
+	wseg(r, 1, true, 5001, NET_TCP_ACK, g, (uint32_t)n);
+	wseg(r, 1, false, 101, NET_TCP_ACK, f, (uint32_t)n);
+	ck_assert_uint_eq(r->records, 3);
+	for (unsigned i = 1; i < 3; i++)
+		ck_assert_uint_ge(rec_at(r, i)->rec.time_ps, rec_at(r, i - 1)->rec.time_ps);
+	ck_assert_uint_eq(rec_at(r, 2)->rec.pos.source_packet, 4);
+	ck_assert_uint_eq(rec_at(r, 2)->rec.time_ps, 6000000);
+	finish(r);
+	free(r);
+}
+END_TEST
+
 /* The retransmission of a frame changes nothing; a differing one is
  * reported and the first copy kept; an out-of-order pair is put right. */
 START_TEST(test_retransmission_and_reorder)
@@ -610,6 +634,7 @@ Suite *suite_warp_pipe(void)
 	tcase_add_test(tc, test_midstream);
 	tcase_add_test(tc, test_resync_dllp_candidate);
 	tcase_add_test(tc, test_retransmission_and_reorder);
+	tcase_add_test(tc, test_hold_time);
 	tcase_add_test(tc, test_connection_limit);
 	suite_add_tcase(s, tc);
 	return s;

@@ -66,6 +66,8 @@ struct wp_conn {
 	uint16_t cport, sport;
 	uint8_t link;
 	bool retired; /* a new connection took its 4-tuple */
+	bool has_time;
+	uint64_t last_time_ps; /* the latest record time given out on the link */
 	struct wp_dir dir[2]; /* SIDE_CLIENT: the client's stream */
 };
 
@@ -342,11 +344,22 @@ void warp_pipe_segment(struct warp_pipe *wp, const struct net_packet *np,
 	work_push(wp, c, side, false, false);
 }
 
-static void record_fill(struct warp_pipe *wp, const struct wp_conn *c, unsigned side,
+/* A record's time: the capture's own time of a frame is its first byte's
+ * packet's, but the record cannot be given out before it is complete, and
+ * reassembly (the hold, tcp_stream.h) gives a frame out after the frames
+ * of either direction that completed before it.  So its time is the later
+ * of its first byte's packet time and the latest time already given out on
+ * the link: reassembly order raises no capture.time-backwards, and
+ * source_packet still names the first byte's packet. */
+static void record_fill(struct warp_pipe *wp, struct wp_conn *c, unsigned side,
                         const struct warp_frame_out *out, struct record *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->time_ps = out->pos.time_ps;
+	if (c->has_time && rec->time_ps < c->last_time_ps)
+		rec->time_ps = c->last_time_ps;
+	c->has_time = true;
+	c->last_time_ps = rec->time_ps;
 	rec->time_base_s = out->pos.time_base_s;
 	rec->kind = (enum rec_kind)out->kind;
 	rec->dir = side_dir(wp, side);
