@@ -548,6 +548,42 @@ START_TEST(test_hold_time)
 }
 END_TEST
 
+/* A TLP with TD=1 as warp-pipe sends it, without the ECRC DW (its
+ * tlp_total_length() ignores TD): the shorter frame, whose LCRC checks,
+ * with a DLLP after it in the same segment, and alone at a segment's end;
+ * one with its ECRC DW is the longer frame. */
+START_TEST(test_td_without_ecrc)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[200];
+	size_t n = warp_build_mwr(f, sizeof(f), 1, 2);
+	f[5] |= 0x80; /* TD */
+	tlp_lcrc_bytes(f + 1, n - 5, f + n - 4);
+	size_t m = n + warp_build_ack(f + n, 2);
+	wseg(r, 1, true, 5001, NET_TCP_ACK, f, (uint32_t)m);
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 2);
+	ck_assert_uint_eq(rec_at(r, 0)->rec.len, n - 1);
+	ck_assert_int_eq(rec_at(r, 1)->rec.kind, REC_DLLP);
+	wseg(r, 1, true, (uint32_t)(5001 + m), NET_TCP_ACK, f, (uint32_t)n); /* alone */
+	ck_assert_uint_eq(r->records, 3);
+	ck_assert_uint_eq(rec_at(r, 2)->rec.len, n - 1);
+	/* with its ECRC DW (any value: the LCRC covers it) */
+	uint8_t g[200];
+	memcpy(g, f, n - 4);
+	memset(g + n - 4, 0x5A, 4);
+	tlp_lcrc_bytes(g + 1, n - 1, g + n);
+	wseg(r, 1, true, (uint32_t)(5001 + m + n), NET_TCP_ACK, g, (uint32_t)(n + 4));
+	ck_assert_uint_eq(r->records, 4);
+	ck_assert_uint_eq(rec_at(r, 3)->rec.len, n + 3);
+	finish(r);
+	ck_assert_uint_eq(r->malformed + r->resyncs, 0);
+	free(r);
+}
+END_TEST
+
 /* The retransmission of a frame changes nothing; a differing one is
  * reported and the first copy kept; an out-of-order pair is put right. */
 START_TEST(test_retransmission_and_reorder)
@@ -635,6 +671,7 @@ Suite *suite_warp_pipe(void)
 	tcase_add_test(tc, test_resync_dllp_candidate);
 	tcase_add_test(tc, test_retransmission_and_reorder);
 	tcase_add_test(tc, test_hold_time);
+	tcase_add_test(tc, test_td_without_ecrc);
 	tcase_add_test(tc, test_connection_limit);
 	suite_add_tcase(s, tc);
 	return s;

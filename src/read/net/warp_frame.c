@@ -7,8 +7,12 @@
  * header, whose Fmt says 3 or 4 DW (bit 0) and whether Length DW of data
  * follow (bit 1), Length 0 meaning 1024, then the ECRC DW when TD is set.
  * warp-pipe's own tlp_total_length() (src/proto.c) counts Fmt and Length
- * alone: it sends no prefix and never sets TD, so its frames read the
- * same either way.
+ * alone: it sends no prefix and no ECRC DW, even for a TLP whose TD bit
+ * its user set.  So in step a TD=1 TLP whose LCRC fails at the length with
+ * the ECRC but checks at the length without it is the shorter frame (the
+ * way warp-pipe sent it; the 32-bit LCRC proves it): taken when the longer
+ * one's bytes are there and fail, or cannot come (a break), or the
+ * segment ends exactly at the shorter one (one frame a send()).
  */
 #include "read/net/warp_frame.h"
 
@@ -24,8 +28,9 @@ enum len_status { LEN_NEED, LEN_OK, LEN_BAD };
 /* The length of the frame at p (avail bytes there), its kind; why for
  * LEN_BAD (why_len bytes). */
 static enum len_status frame_len(const uint8_t *p, size_t avail, uint32_t *len, uint8_t *kind,
-                                 char *why, size_t why_len)
+                                 char *why, size_t why_len, uint32_t *no_ecrc_len)
 {
+	*no_ecrc_len = 0;
 	if (avail < 1)
 		return LEN_NEED;
 	if (p[0] == WARP_PIPE_PROTO_DLLP) {
@@ -63,6 +68,8 @@ static enum len_status frame_len(const uint8_t *p, size_t avail, uint32_t *len, 
 		uint32_t data_dw = fmt & 2 ? (length ? length : TLP_MAX_LENGTH_DW) : 0;
 		uint32_t td = p[at + 2] & 0x80 ? 1 : 0;
 		*len = (uint32_t)at + 4 * (hdr_dw + data_dw + td) + 4;
+		if (td)
+			*no_ecrc_len = *len - 4;
 		return LEN_OK;
 	}
 }
@@ -118,8 +125,9 @@ static enum cand dllp_candidate(struct warp_frame *f, const uint8_t *p, size_t a
 	uint32_t next_len = 0;
 	uint8_t next_kind = 0;
 	char why[80];
+	uint32_t no_ecrc;
 	enum len_status s =
-	        frame_len(p + len, avail - len, &next_len, &next_kind, why, sizeof(why));
+	        frame_len(p + len, avail - len, &next_len, &next_kind, why, sizeof(why), &no_ecrc);
 	if (s == LEN_BAD)
 		return CAND_NO;
 	if (s == LEN_NEED || avail - len < next_len)
@@ -287,7 +295,7 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 			}
 			if (!f->have_len) {
 				enum len_status s = frame_len(p, avail, &len, &kind, f->why_buf,
-				                              sizeof(f->why_buf));
+				                              sizeof(f->why_buf), &f->no_ecrc_len);
 				if (s == LEN_NEED && f->broken)
 					return cut(f, out);
 				if (s == LEN_NEED && !f->blocked)
@@ -305,6 +313,19 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 				}
 				f->have_len = true;
 				f->frame_len = len;
+			}
+			if (f->no_ecrc_len && avail >= f->no_ecrc_len &&
+			    frame_verifies(p, f->no_ecrc_len, REC_TLP)) {
+				/* a TD=1 TLP sent without its ECRC DW (see above) */
+				bool shorter = avail >= f->frame_len
+				                       ? !frame_verifies(p, f->frame_len, REC_TLP)
+				                       : f->broken || f->blocked ||
+				                                 (avail == f->no_ecrc_len &&
+				                                  f->tail_seg_end);
+				if (shorter) {
+					f->frame_len = f->no_ecrc_len;
+					f->no_ecrc_len = 0;
+				}
 			}
 			if (avail < f->frame_len && f->broken)
 				return cut(f, out);
@@ -350,7 +371,8 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 			f->skip_off = f->win_off + f->head;
 		}
 		char why[80];
-		enum len_status s = frame_len(p, avail, &len, &kind, why, sizeof(why));
+		uint32_t no_ecrc;
+		enum len_status s = frame_len(p, avail, &len, &kind, why, sizeof(why), &no_ecrc);
 		enum cand c = CAND_NO;
 		if (s == LEN_OK && avail >= len && frame_verifies(p, len, kind))
 			c = kind == REC_DLLP ? dllp_candidate(f, p, avail, len) : CAND_OK;
@@ -360,6 +382,7 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 			f->sync = true;
 			f->have_len = true;
 			f->frame_len = len;
+			f->no_ecrc_len = 0; /* verified at its length */
 			if (f->skip_bytes) {
 				out->skipped = f->skip_bytes;
 				out->pos = f->skip_pos;

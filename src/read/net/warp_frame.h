@@ -71,6 +71,7 @@ struct warp_frame {
 	bool sync; /* in step */
 	bool have_len; /* in step: the head frame's length is known */
 	uint32_t frame_len;
+	uint32_t no_ecrc_len; /* a TD=1 TLP's length without its ECRC DW (0: TD=0) */
 	bool blocked; /* a chunk could not be taken: no mark left */
 	bool tail_seg_end; /* the window ends where the last chunk (segment) does */
 	bool broken; /* a break waits to be worked (break_why) */
