@@ -367,6 +367,39 @@ START_TEST(test_gap_resync)
 }
 END_TEST
 
+/* Bytes skipped out of step up to a second gap: reading goes on after it,
+ * so they are not said left unread (to_gap: bytes_before_gap); up to the
+ * end they are. */
+START_TEST(test_skipped_to_gap)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[16], junk[20];
+	size_t n = warp_build_ack(f, 1);
+	memset(junk, 0x41, sizeof(junk));
+	wseg(r, 1, false, 101, NET_TCP_ACK, f, (uint32_t)n);
+	wseg(r, 1, false, (uint32_t)(101 + n + 10), NET_TCP_ACK, junk, 20); /* held */
+	wseg(r, 1, false, (uint32_t)(101 + n + 40), NET_TCP_ACK, f, (uint32_t)n); /* held */
+	uint8_t a[8];
+	size_t k = warp_build_ack(a, 2);
+	wseg_ack(r, 1, true, 5001, NET_TCP_ACK, a, (uint32_t)k, (uint32_t)(101 + 2 * n + 40));
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 3);
+	ck_assert_uint_eq(r->resyncs, 1);
+	const struct reader_malformed *s = &report_of(r, READER_RESYNC)->bad;
+	ck_assert(!s->resumed);
+	ck_assert(s->to_gap);
+	ck_assert_uint_eq(s->skipped, 20);
+	wseg(r, 1, false, (uint32_t)(101 + 2 * n + 40), NET_TCP_ACK, junk, 20);
+	finish(r);
+	ck_assert_uint_eq(r->resyncs, 2);
+	ck_assert(!r->it[r->n - 1].bad.resumed);
+	ck_assert(!r->it[r->n - 1].bad.to_gap);
+	free(r);
+}
+END_TEST
+
 /* A frame whose protocol byte is neither 2 nor 3: out of step until the
  * next frame that verifies; a DLLP with a bad CRC in step is a record
  * (the checks report it). */
@@ -664,6 +697,7 @@ Suite *suite_warp_pipe(void)
 	tcase_add_test(tc, test_two_connections);
 	tcase_add_test(tc, test_syn_on_live_connection);
 	tcase_add_test(tc, test_gap_resync);
+	tcase_add_test(tc, test_skipped_to_gap);
 	tcase_add_test(tc, test_damaged_frame);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_cut_at_end);

@@ -46,6 +46,8 @@ enum { SIDE_CLIENT = 0, SIDE_SERVER = 1 };
 
 /* The break at the end of the input (compared by address) */
 static const char end_capture[] = "the end of the capture";
+/* The break at a gap of the stream (compared by address) */
+static const char gap_break[] = "a gap in the TCP stream";
 
 struct wp_dir {
 	struct tcp_stream ts;
@@ -405,8 +407,12 @@ static enum reader_result frame_report(struct warp_pipe *wp, const struct wp_con
 		bad->has_resume_offset = out->resumed;
 		bad->resume_offset = out->resume.byte_offset;
 	} else {
+		/* up to a gap, reading goes on after it: not bytes_unread (left
+		 * unread at the end, rules.def) but bytes_before_gap; up to a FIN
+		 * or RST, nothing follows in this stream (bytes_unread) */
 		bad->skipped = out->skipped;
 		bad->resumed = false;
+		bad->to_gap = out->until == gap_break;
 		snprintf(bad->reason, sizeof(bad->reason),
 		         "damaged Warp Pipe stream (%s): %llu bytes skipped, no verified frame "
 		         "among them before %s",
@@ -518,7 +524,7 @@ static enum reader_result dir_next(struct warp_pipe *wp, struct wp_conn *c, unsi
 		case TCP_EV_GAP:
 			stream_report(wp, c, side, &ev, &d->pending_bad);
 			d->pending = true;
-			warp_frame_break(&d->fr, "a gap in the TCP stream");
+			warp_frame_break(&d->fr, gap_break);
 			break;
 		case TCP_EV_END:
 			warp_frame_break(&d->fr, end_why(&ev));
