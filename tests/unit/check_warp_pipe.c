@@ -611,8 +611,16 @@ START_TEST(test_td_without_ecrc)
 	wseg(r, 1, true, (uint32_t)(5001 + m + n), NET_TCP_ACK, g, (uint32_t)(n + 4));
 	ck_assert_uint_eq(r->records, 4);
 	ck_assert_uint_eq(rec_at(r, 3)->rec.len, n + 3);
+	/* out of step (mid-connection): back in step at such a TLP */
+	uint8_t h[200];
+	h[0] = 0x41;
+	memcpy(h + 1, f, n);
+	wseg(r, 2, true, 777, NET_TCP_ACK, h, (uint32_t)(n + 1));
+	ck_assert_uint_eq(r->records, 5);
+	ck_assert_uint_eq(rec_at(r, 4)->rec.len, n - 1);
+	ck_assert_uint_eq(r->resyncs, 1);
 	finish(r);
-	ck_assert_uint_eq(r->malformed + r->resyncs, 0);
+	ck_assert_uint_eq(r->malformed + r->resyncs, 1);
 	free(r);
 }
 END_TEST

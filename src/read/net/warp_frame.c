@@ -12,7 +12,9 @@
  * the ECRC but checks at the length without it is the shorter frame (the
  * way warp-pipe sent it; the 32-bit LCRC proves it): taken when the longer
  * one's bytes are there and fail, or cannot come (a break), or the
- * segment ends exactly at the shorter one (one frame a send()).
+ * segment ends exactly at the shorter one (one frame a send()).  Out of
+ * step, such a TLP is a candidate at the shorter length when the longer
+ * one does not verify (or its bytes are not there).
  */
 #include "read/net/warp_frame.h"
 
@@ -373,6 +375,10 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 		char why[80];
 		uint32_t no_ecrc;
 		enum len_status s = frame_len(p, avail, &len, &kind, why, sizeof(why), &no_ecrc);
+		if (s == LEN_OK && no_ecrc && avail >= no_ecrc &&
+		    (avail < len || !frame_verifies(p, len, kind)) &&
+		    frame_verifies(p, no_ecrc, kind))
+			len = no_ecrc; /* a TD=1 TLP sent without its ECRC DW (see above) */
 		enum cand c = CAND_NO;
 		if (s == LEN_OK && avail >= len && frame_verifies(p, len, kind))
 			c = kind == REC_DLLP ? dllp_candidate(f, p, avail, len) : CAND_OK;
