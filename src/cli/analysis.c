@@ -24,8 +24,9 @@ static void raise_malformed(struct finding_sink *sink, const struct reader_malfo
 }
 
 /* A region that holds no record (capture-format.md section 1): where it
- * starts, how long it is, and where reading went on, or that it runs to
- * the end of the input. */
+ * starts, how long it is, and where reading went on, or that it runs up
+ * to a gap of a reassembled stream (reading goes on after it), or that it
+ * runs to the end of the input. */
 static void raise_resync(struct finding_sink *sink, const struct reader_malformed *bad)
 {
 	struct finding f;
@@ -39,6 +40,8 @@ static void raise_resync(struct finding_sink *sink, const struct reader_malforme
 		                     (int64_t)(bad->has_resume_offset
 		                                       ? bad->resume_offset
 		                                       : bad->pos.byte_offset + bad->skipped));
+	else if (bad->to_gap)
+		finding_add_evidence(&f, "bytes_before_gap", (int64_t)bad->skipped);
 	else
 		finding_add_evidence(&f, "bytes_unread", (int64_t)bad->skipped);
 	rules_raise(sink, &f);

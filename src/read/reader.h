@@ -85,6 +85,10 @@ struct reader_malformed {
 	 * its packets: read/net/warp_pipe.h); else pos.byte_offset + skipped */
 	bool has_resume_offset;
 	uint64_t resume_offset;
+	/* READER_RESYNC, not resumed: the skipped bytes ran up to a gap of the
+	 * stream (read/net/warp_pipe.h) and reading goes on after it: they are
+	 * not left unread (bytes_unread), they are bytes_before_gap */
+	bool to_gap;
 };
 
 /* Clears what a malformed record showed of itself (before a reader fills
@@ -95,6 +99,7 @@ static inline void reader_malformed_unknown(struct reader_malformed *bad)
 	bad->has_lane = bad->has_time = false;
 	bad->lost_span = false;
 	bad->has_resume_offset = false;
+	bad->to_gap = false;
 	bad->kind = 0;
 }
 

@@ -339,6 +339,57 @@ START_TEST(test_rst)
 }
 END_TEST
 
+/* A stray FIN far out of the window, one behind the bytes delivered and a
+ * RST out of the window do not end a live stream (RFC 9293 3.10.7.3); a
+ * RST in the window still does. */
+START_TEST(test_stray_fin_rst)
+{
+	struct tcp_stream ts;
+	struct got *g = got_new();
+	tcp_stream_init(&ts);
+	seg(&ts, g, 1000, NET_TCP_SYN, "", 1);
+	seg(&ts, g, 1001, NET_TCP_ACK, "abc", 2);
+	seg(&ts, g, 1004u - 0x7FFFFFF0u, NET_TCP_ACK | NET_TCP_FIN, "", 3);
+	ck_assert_uint_eq(g->kinds[TCP_EV_OUT_OF_WINDOW], 1);
+	seg(&ts, g, 1002, NET_TCP_ACK | NET_TCP_FIN, "", 4); /* behind next */
+	ck_assert_uint_eq(g->kinds[TCP_EV_OUT_OF_WINDOW], 2);
+	seg(&ts, g, 1004u + 0x50000000u, NET_TCP_RST, "", 5);
+	ck_assert_uint_eq(g->kinds[TCP_EV_OUT_OF_WINDOW], 3);
+	ck_assert_str_eq(g->last[TCP_EV_OUT_OF_WINDOW].why, "a RST outside the window");
+	seg(&ts, g, 1003, NET_TCP_RST, "", 6); /* behind next */
+	ck_assert_uint_eq(g->kinds[TCP_EV_OUT_OF_WINDOW], 4);
+	seg(&ts, g, 1004, NET_TCP_ACK, "def", 7);
+	seg(&ts, g, 1007, NET_TCP_ACK, "ghi", 8);
+	ck_assert_uint_eq(g->n, 9);
+	ck_assert(memcmp(g->bytes, "abcdefghi", 9) == 0);
+	ck_assert_uint_eq(g->kinds[TCP_EV_AFTER_END] + g->kinds[TCP_EV_END], 0);
+	ck_assert(!tcp_stream_ended(&ts));
+	seg(&ts, g, 1010, NET_TCP_RST, "", 9); /* in the window */
+	ck_assert_uint_eq(g->kinds[TCP_EV_END], 1);
+	ck_assert(g->last[TCP_EV_END].reset);
+	finish(&ts, g);
+	tcp_stream_free(&ts);
+	free(g);
+}
+END_TEST
+
+/* A zero-length FIN of an empty stream ends it. */
+START_TEST(test_fin_empty)
+{
+	struct tcp_stream ts;
+	struct got *g = got_new();
+	tcp_stream_init(&ts);
+	seg(&ts, g, 1000, NET_TCP_SYN, "", 1);
+	seg(&ts, g, 1001, NET_TCP_ACK | NET_TCP_FIN, "", 2);
+	ck_assert_uint_eq(g->kinds[TCP_EV_END], 1);
+	ck_assert(g->last[TCP_EV_END].fin);
+	ck_assert_uint_eq(g->kinds[TCP_EV_OUT_OF_WINDOW], 0);
+	finish(&ts, g);
+	tcp_stream_free(&ts);
+	free(g);
+}
+END_TEST
+
 START_TEST(test_midstream)
 {
 	struct tcp_stream ts;
@@ -513,6 +564,8 @@ Suite *suite_tcp_stream(void)
 	tcase_add_test(tc, test_gap);
 	tcase_add_test(tc, test_fin);
 	tcase_add_test(tc, test_rst);
+	tcase_add_test(tc, test_stray_fin_rst);
+	tcase_add_test(tc, test_fin_empty);
 	tcase_add_test(tc, test_midstream);
 	tcase_add_test(tc, test_out_of_window);
 	tcase_add_test(tc, test_snapshot_cut);

@@ -274,6 +274,37 @@ START_TEST(test_two_connections)
 }
 END_TEST
 
+/* A second client SYN with another ISN while the connection is live: it
+ * is reported, the client's data goes on and the server's stays on the
+ * link. */
+START_TEST(test_syn_on_live_connection)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[16];
+	size_t n = warp_build_ack(f, 1);
+	wseg(r, 1, false, 101, NET_TCP_ACK, f, (uint32_t)n);
+	wseg(r, 1, false, 300000, NET_TCP_SYN, NULL, 0);
+	ck_assert_uint_eq(r->malformed, 1);
+	ck_assert_msg(strstr(report_of(r, READER_MALFORMED)->bad.reason,
+	                     "a SYN with another initial sequence number"),
+	              "%s", report_of(r, READER_MALFORMED)->bad.reason);
+	n = warp_build_ack(f, 2);
+	wseg(r, 1, false, (uint32_t)(101 + n), NET_TCP_ACK, f, (uint32_t)n);
+	wseg(r, 1, true, 5001, NET_TCP_ACK, f, (uint32_t)n);
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 3);
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert_uint_eq(rec_at(r, i)->rec.link, 0);
+	ck_assert_int_eq(rec_at(r, 1)->rec.dir, DIR_UP);
+	ck_assert_int_eq(rec_at(r, 2)->rec.dir, DIR_DOWN);
+	finish(r);
+	ck_assert_uint_eq(r->malformed + r->resyncs, 1);
+	free(r);
+}
+END_TEST
+
 /* A lost segment: the gap reported (with its packets), the frame it cut
  * reported, the bytes up to the next frame that verifies skipped and
  * counted, then frames again. */
@@ -332,6 +363,39 @@ START_TEST(test_gap_resync)
 	        b - 40, (size_t)(PAYLOAD_AT(6) + b - 40));
 	ck_assert_str_eq(s->reason, want);
 	finish(r);
+	free(r);
+}
+END_TEST
+
+/* Bytes skipped out of step up to a second gap: reading goes on after it,
+ * so they are not said left unread (to_gap: bytes_before_gap); up to the
+ * end they are. */
+START_TEST(test_skipped_to_gap)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[16], junk[20];
+	size_t n = warp_build_ack(f, 1);
+	memset(junk, 0x41, sizeof(junk));
+	wseg(r, 1, false, 101, NET_TCP_ACK, f, (uint32_t)n);
+	wseg(r, 1, false, (uint32_t)(101 + n + 10), NET_TCP_ACK, junk, 20); /* held */
+	wseg(r, 1, false, (uint32_t)(101 + n + 40), NET_TCP_ACK, f, (uint32_t)n); /* held */
+	uint8_t a[8];
+	size_t k = warp_build_ack(a, 2);
+	wseg_ack(r, 1, true, 5001, NET_TCP_ACK, a, (uint32_t)k, (uint32_t)(101 + 2 * n + 40));
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 3);
+	ck_assert_uint_eq(r->resyncs, 1);
+	const struct reader_malformed *s = &report_of(r, READER_RESYNC)->bad;
+	ck_assert(!s->resumed);
+	ck_assert(s->to_gap);
+	ck_assert_uint_eq(s->skipped, 20);
+	wseg(r, 1, false, (uint32_t)(101 + 2 * n + 40), NET_TCP_ACK, junk, 20);
+	finish(r);
+	ck_assert_uint_eq(r->resyncs, 2);
+	ck_assert(!r->it[r->n - 1].bad.resumed);
+	ck_assert(!r->it[r->n - 1].bad.to_gap);
 	free(r);
 }
 END_TEST
@@ -453,6 +517,114 @@ START_TEST(test_midstream)
 }
 END_TEST
 
+/* Out of step, a DLLP whose CRC-16 checks is no frame unless it ends where
+ * its segment does or a frame that verifies follows it: one made of
+ * payload bytes is skipped; one of an undefined type too. */
+START_TEST(test_resync_dllp_candidate)
+{
+	struct run *r = run_new(DIR_DOWN);
+	uint8_t f[200];
+	size_t n = 0;
+	f[n++] = 0x41;
+	f[n++] = 0x42;
+	n += warp_build_ack(f + n, 9); /* a DLLP made of payload bytes */
+	f[n++] = 0x41; /* no frame after it */
+	f[n++] = 0x43;
+	f[n++] = 0x44;
+	size_t good = n;
+	n += warp_build_ack(f + n, 1);
+	n += warp_build_mwr(f + n, sizeof(f) - n, 2, 1);
+	wseg(r, 1, true, 777777, NET_TCP_ACK, f, (uint32_t)n);
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 2);
+	ck_assert_uint_eq(rec_at(r, 0)->rec.pos.byte_offset, PAYLOAD_AT(1) + good);
+	ck_assert_uint_eq(report_of(r, READER_RESYNC)->bad.skipped, good);
+	/* a DLLP of an undefined type (05h) whose CRC checks, at a segment's
+	 * end, out of step */
+	uint8_t g[16];
+	g[0] = 0x41;
+	g[1] = WARP_PIPE_PROTO_DLLP;
+	g[2] = 0x05;
+	g[3] = g[4] = g[5] = 0;
+	dllp_crc16_bytes(g + 2, g + 6);
+	wseg(r, 2, true, 5000, NET_TCP_ACK, g, 8);
+	ck_assert_uint_eq(r->records, 2);
+	finish(r);
+	ck_assert_uint_eq(r->records, 2);
+	ck_assert_uint_eq(r->resyncs, 2);
+	free(r);
+}
+END_TEST
+
+/* A frame released from the hold after a record of the other direction:
+ * its time is not before the one already given out on the link, its
+ * packet is its first byte's. */
+START_TEST(test_hold_time)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[16], g[16];
+	size_t n = warp_build_ack(f, 1);
+	warp_build_ack(f + n, 2);
+	wseg(r, 1, false, (uint32_t)(101 + n), NET_TCP_ACK, f + n, (uint32_t)n); /* held */
+	warp_build_ack(g, 3);
+	wseg(r, 1, true, 5001, NET_TCP_ACK, g, (uint32_t)n);
+	wseg(r, 1, false, 101, NET_TCP_ACK, f, (uint32_t)n);
+	ck_assert_uint_eq(r->records, 3);
+	for (unsigned i = 1; i < 3; i++)
+		ck_assert_uint_ge(rec_at(r, i)->rec.time_ps, rec_at(r, i - 1)->rec.time_ps);
+	ck_assert_uint_eq(rec_at(r, 2)->rec.pos.source_packet, 4);
+	ck_assert_uint_eq(rec_at(r, 2)->rec.time_ps, 6000000);
+	finish(r);
+	free(r);
+}
+END_TEST
+
+/* A TLP with TD=1 as warp-pipe sends it, without the ECRC DW (its
+ * tlp_total_length() ignores TD): the shorter frame, whose LCRC checks,
+ * with a DLLP after it in the same segment, and alone at a segment's end;
+ * one with its ECRC DW is the longer frame. */
+START_TEST(test_td_without_ecrc)
+{
+	struct run *r = run_new(DIR_DOWN);
+	handshake(r, 1, 100, 5000);
+	uint8_t f[200];
+	size_t n = warp_build_mwr(f, sizeof(f), 1, 2);
+	f[5] |= 0x80; /* TD */
+	tlp_lcrc_bytes(f + 1, n - 5, f + n - 4);
+	size_t m = n + warp_build_ack(f + n, 2);
+	wseg(r, 1, true, 5001, NET_TCP_ACK, f, (uint32_t)m);
+	if (getenv("WARP_DUMP"))
+		dump(r);
+	ck_assert_uint_eq(r->records, 2);
+	ck_assert_uint_eq(rec_at(r, 0)->rec.len, n - 1);
+	ck_assert_int_eq(rec_at(r, 1)->rec.kind, REC_DLLP);
+	wseg(r, 1, true, (uint32_t)(5001 + m), NET_TCP_ACK, f, (uint32_t)n); /* alone */
+	ck_assert_uint_eq(r->records, 3);
+	ck_assert_uint_eq(rec_at(r, 2)->rec.len, n - 1);
+	/* with its ECRC DW (any value: the LCRC covers it) */
+	uint8_t g[200];
+	memcpy(g, f, n - 4);
+	memset(g + n - 4, 0x5A, 4);
+	tlp_lcrc_bytes(g + 1, n - 1, g + n);
+	wseg(r, 1, true, (uint32_t)(5001 + m + n), NET_TCP_ACK, g, (uint32_t)(n + 4));
+	ck_assert_uint_eq(r->records, 4);
+	ck_assert_uint_eq(rec_at(r, 3)->rec.len, n + 3);
+	/* out of step (mid-connection): back in step at such a TLP */
+	uint8_t h[200];
+	h[0] = 0x41;
+	memcpy(h + 1, f, n);
+	wseg(r, 2, true, 777, NET_TCP_ACK, h, (uint32_t)(n + 1));
+	ck_assert_uint_eq(r->records, 5);
+	ck_assert_uint_eq(rec_at(r, 4)->rec.len, n - 1);
+	ck_assert_uint_eq(r->resyncs, 1);
+	finish(r);
+	ck_assert_uint_eq(r->malformed + r->resyncs, 1);
+	free(r);
+}
+END_TEST
+
 /* The retransmission of a frame changes nothing; a differing one is
  * reported and the first copy kept; an out-of-order pair is put right. */
 START_TEST(test_retransmission_and_reorder)
@@ -531,12 +703,17 @@ Suite *suite_warp_pipe(void)
 	tcase_add_test(tc, test_frames_in_one_segment);
 	tcase_add_test(tc, test_both_directions);
 	tcase_add_test(tc, test_two_connections);
+	tcase_add_test(tc, test_syn_on_live_connection);
 	tcase_add_test(tc, test_gap_resync);
+	tcase_add_test(tc, test_skipped_to_gap);
 	tcase_add_test(tc, test_damaged_frame);
 	tcase_add_test(tc, test_garbage);
 	tcase_add_test(tc, test_cut_at_end);
 	tcase_add_test(tc, test_midstream);
+	tcase_add_test(tc, test_resync_dllp_candidate);
 	tcase_add_test(tc, test_retransmission_and_reorder);
+	tcase_add_test(tc, test_hold_time);
+	tcase_add_test(tc, test_td_without_ecrc);
 	tcase_add_test(tc, test_connection_limit);
 	suite_add_tcase(s, tc);
 	return s;

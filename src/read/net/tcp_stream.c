@@ -280,15 +280,23 @@ static bool take_cur(struct tcp_stream *ts)
 	}
 	if (syn)
 		seq++; /* the SYN takes one number; data follows it */
+	int64_t d = dist(ts, seq);
+	int64_t start = (int64_t)ts->next_off + d;
 	if (seg->flags & NET_TCP_RST) {
-		/* the data of a RST is no part of the stream (RFC 9293 3.5.3) */
+		/* a RST is taken only when its number is in the window (RFC 9293
+		 * 3.10.7.3, from the next expected number on: the sender's
+		 * SND.NXT is never before the bytes it sent); any other one
+		 * would end a live stream on a stray or forged segment.  The data
+		 * of a RST is no part of the stream (RFC 9293 3.5.3). */
+		if (ts->state == TCP_OPEN && (d < 0 || d > (int64_t)TCP_STREAM_WINDOW)) {
+			out_of_window(ts, seg, d, "a RST outside the window");
+			return true;
+		}
 		ts->dropped += seg->len;
 		if (ts->state == TCP_OPEN)
 			ts->reset_pending = true;
 		return true;
 	}
-	int64_t d = dist(ts, seq);
-	int64_t start = (int64_t)ts->next_off + d;
 	if (ts->state == TCP_ENDED) {
 		if (seg->len == 0)
 			return true;
@@ -299,21 +307,33 @@ static bool take_cur(struct tcp_stream *ts)
 		after_end(ts, seg->len, seq, &seg->pos);
 		return true;
 	}
-	if ((seg->flags & NET_TCP_FIN) && !ts->fin_known) {
-		ts->fin_known = true;
-		ts->fin_seq = seq + seg->wire_len;
-	}
-	if (seg->wire_len == 0)
-		return true; /* an ACK, or a FIN alone (the loop ends the stream) */
+	bool fin = seg->flags & NET_TCP_FIN;
+	if (seg->wire_len == 0 && !fin)
+		return true; /* an ACK */
 	if (d > (int64_t)TCP_STREAM_WINDOW ||
 	    d + (int64_t)seg->wire_len < -(int64_t)TCP_STREAM_WINDOW) {
 		out_of_window(ts, seg, d, "further from the expected number than any TCP window");
 		return true;
 	}
-	if (start + (int64_t)seg->wire_len <= 0) {
+	if (start + (int64_t)seg->wire_len + (fin ? 1 : 0) <= 0) { /* the FIN takes a number */
 		out_of_window(ts, seg, d, "before the stream's first byte");
 		return true;
 	}
+	/* the FIN is recorded only once its segment passed the checks above,
+	 * and only when its number is not before the bytes already delivered:
+	 * a stray FIN would end a live stream (every later byte dropped
+	 * "after its FIN") */
+	if (fin && !ts->fin_known) {
+		if (d + (int64_t)seg->wire_len >= 0) {
+			ts->fin_known = true;
+			ts->fin_seq = seq + seg->wire_len;
+		} else if (seg->wire_len == 0) {
+			out_of_window(ts, seg, d, "a FIN before the bytes already delivered");
+			return true;
+		}
+	}
+	if (seg->wire_len == 0)
+		return true; /* a FIN alone (the loop ends the stream) */
 	if (d <= 0) {
 		take(ts, seq, seg->data, seg->len, seg->wire_len, &seg->pos);
 		return true;

@@ -25,8 +25,10 @@
  *   - captured short (the snapshot length): the captured bytes delivered,
  *     the rest a gap.
  * FIN ends the stream after its last byte (held, like data, when it comes
- * early); RST ends it at once (after the held segments, with the gaps
- * before them).  A gap is reported with its size and the numbers of the
+ * early), once its segment passed the window checks; RST ends it at once
+ * (after the held segments, with the gaps before them) when its number is
+ * in the window (RFC 9293 3.10.7.3), else it is reported out of window and
+ * ignored.  A gap is reported with its size and the numbers of the
  * packets before and after it.
  *
  * The peer's acknowledgements (tcp_stream_acked) end a wait early: bytes

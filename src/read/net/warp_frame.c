@@ -7,8 +7,14 @@
  * header, whose Fmt says 3 or 4 DW (bit 0) and whether Length DW of data
  * follow (bit 1), Length 0 meaning 1024, then the ECRC DW when TD is set.
  * warp-pipe's own tlp_total_length() (src/proto.c) counts Fmt and Length
- * alone: it sends no prefix and never sets TD, so its frames read the
- * same either way.
+ * alone: it sends no prefix and no ECRC DW, even for a TLP whose TD bit
+ * its user set.  So in step a TD=1 TLP whose LCRC fails at the length with
+ * the ECRC but checks at the length without it is the shorter frame (the
+ * way warp-pipe sent it; the 32-bit LCRC proves it): taken when the longer
+ * one's bytes are there and fail, or cannot come (a break), or the
+ * segment ends exactly at the shorter one (one frame a send()).  Out of
+ * step, such a TLP is a candidate at the shorter length when the longer
+ * one does not verify (or its bytes are not there).
  */
 #include "read/net/warp_frame.h"
 
@@ -24,8 +30,9 @@ enum len_status { LEN_NEED, LEN_OK, LEN_BAD };
 /* The length of the frame at p (avail bytes there), its kind; why for
  * LEN_BAD (why_len bytes). */
 static enum len_status frame_len(const uint8_t *p, size_t avail, uint32_t *len, uint8_t *kind,
-                                 char *why, size_t why_len)
+                                 char *why, size_t why_len, uint32_t *no_ecrc_len)
 {
+	*no_ecrc_len = 0;
 	if (avail < 1)
 		return LEN_NEED;
 	if (p[0] == WARP_PIPE_PROTO_DLLP) {
@@ -63,6 +70,8 @@ static enum len_status frame_len(const uint8_t *p, size_t avail, uint32_t *len, 
 		uint32_t data_dw = fmt & 2 ? (length ? length : TLP_MAX_LENGTH_DW) : 0;
 		uint32_t td = p[at + 2] & 0x80 ? 1 : 0;
 		*len = (uint32_t)at + 4 * (hdr_dw + data_dw + td) + 4;
+		if (td)
+			*no_ecrc_len = *len - 4;
 		return LEN_OK;
 	}
 }
@@ -87,6 +96,53 @@ static bool frame_verifies(const uint8_t *p, uint32_t len, uint8_t kind)
 	return true;
 }
 
+static struct warp_mark *mark(struct warp_frame *f, unsigned i)
+{
+	return &f->marks[(f->mark_first + i) % WARP_FRAME_MARKS];
+}
+
+enum cand { CAND_OK, CAND_WAIT, CAND_NO };
+
+/* Out of step, a DLLP candidate at the window's head (len bytes, its
+ * CRC-16 checks) is taken only when its type is defined (wire/dllp.h) and
+ * it ends where its segment's bytes end, or the bytes after it start a
+ * frame that verifies (warp_frame.h): CAND_WAIT while those bytes are to
+ * come. */
+static enum cand dllp_candidate(struct warp_frame *f, const uint8_t *p, size_t avail, uint32_t len)
+{
+	struct dllp d;
+	if (dllp_decode(p + 1, DLLP_WIRE_LEN, true, &d) != DLLP_DECODE_OK ||
+	    d.type == DLLP_RESERVED)
+		return CAND_NO;
+	uint64_t end = f->win_off + f->head + len;
+	if (avail == len && f->tail_seg_end)
+		return CAND_OK;
+	for (unsigned i = 0; i < f->nmarks; i++) {
+		const struct warp_mark *m = mark(f, i);
+		if (m->off == end && m->seg_start)
+			return CAND_OK;
+	}
+	if (avail == len)
+		return CAND_WAIT;
+	uint32_t next_len = 0;
+	uint8_t next_kind = 0;
+	char why[80];
+	uint32_t no_ecrc;
+	enum len_status s =
+	        frame_len(p + len, avail - len, &next_len, &next_kind, why, sizeof(why), &no_ecrc);
+	if (s == LEN_BAD)
+		return CAND_NO;
+	if (s == LEN_NEED || avail - len < next_len)
+		return CAND_WAIT;
+	if (!frame_verifies(p + len, next_len, next_kind))
+		return CAND_NO;
+	if (next_kind == REC_DLLP &&
+	    (dllp_decode(p + len + 1, DLLP_WIRE_LEN, true, &d) != DLLP_DECODE_OK ||
+	     d.type == DLLP_RESERVED))
+		return CAND_NO;
+	return CAND_OK;
+}
+
 void warp_frame_init(struct warp_frame *f, bool sync, const char *why)
 {
 	memset(f, 0, offsetof(struct warp_frame, marks));
@@ -99,11 +155,6 @@ void warp_frame_lose_step(struct warp_frame *f, const char *why)
 	f->sync = false;
 	f->have_len = false;
 	f->why = why;
-}
-
-static struct warp_mark *mark(struct warp_frame *f, unsigned i)
-{
-	return &f->marks[(f->mark_first + i) % WARP_FRAME_MARKS];
 }
 
 /* The capture position of the window's byte at i. */
@@ -179,10 +230,12 @@ size_t warp_frame_feed(struct warp_frame *f, const uint8_t *data, size_t len, ui
 			struct warp_mark *m = mark(f, f->nmarks++);
 			m->off = need;
 			m->pos = p;
+			m->seg_start = need == off;
 		}
 	}
 	memcpy(f->win + f->tail, data, n);
 	f->tail += n;
+	f->tail_seg_end = n == len;
 	return n;
 }
 
@@ -244,7 +297,7 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 			}
 			if (!f->have_len) {
 				enum len_status s = frame_len(p, avail, &len, &kind, f->why_buf,
-				                              sizeof(f->why_buf));
+				                              sizeof(f->why_buf), &f->no_ecrc_len);
 				if (s == LEN_NEED && f->broken)
 					return cut(f, out);
 				if (s == LEN_NEED && !f->blocked)
@@ -262,6 +315,19 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 				}
 				f->have_len = true;
 				f->frame_len = len;
+			}
+			if (f->no_ecrc_len && avail >= f->no_ecrc_len &&
+			    frame_verifies(p, f->no_ecrc_len, REC_TLP)) {
+				/* a TD=1 TLP sent without its ECRC DW (see above) */
+				bool shorter = avail >= f->frame_len
+				                       ? !frame_verifies(p, f->frame_len, REC_TLP)
+				                       : f->broken || f->blocked ||
+				                                 (avail == f->no_ecrc_len &&
+				                                  f->tail_seg_end);
+				if (shorter) {
+					f->frame_len = f->no_ecrc_len;
+					f->no_ecrc_len = 0;
+				}
 			}
 			if (avail < f->frame_len && f->broken)
 				return cut(f, out);
@@ -307,11 +373,22 @@ enum warp_frame_result warp_frame_step(struct warp_frame *f, struct warp_frame_o
 			f->skip_off = f->win_off + f->head;
 		}
 		char why[80];
-		enum len_status s = frame_len(p, avail, &len, &kind, why, sizeof(why));
-		if (s == LEN_OK && avail >= len && frame_verifies(p, len, kind)) {
+		uint32_t no_ecrc;
+		enum len_status s = frame_len(p, avail, &len, &kind, why, sizeof(why), &no_ecrc);
+		if (s == LEN_OK && no_ecrc && avail >= no_ecrc &&
+		    (avail < len || !frame_verifies(p, len, kind)) &&
+		    frame_verifies(p, no_ecrc, kind))
+			len = no_ecrc; /* a TD=1 TLP sent without its ECRC DW (see above) */
+		enum cand c = CAND_NO;
+		if (s == LEN_OK && avail >= len && frame_verifies(p, len, kind))
+			c = kind == REC_DLLP ? dllp_candidate(f, p, avail, len) : CAND_OK;
+		if (c == CAND_WAIT && !f->blocked && !f->broken)
+			return WARP_FRAME_MORE;
+		if (c == CAND_OK) {
 			f->sync = true;
 			f->have_len = true;
 			f->frame_len = len;
+			f->no_ecrc_len = 0; /* verified at its length */
 			if (f->skip_bytes) {
 				out->skipped = f->skip_bytes;
 				out->pos = f->skip_pos;

@@ -4,9 +4,13 @@
  * checks report a bad one, as for any capture); out of step (after a gap,
  * a damaged frame, a capture that starts mid-connection) every offset is
  * tried in turn, and the stream is back in step at the first one where a
- * frame verifiably starts: a DLLP whose CRC-16 checks, or a TLP whose
- * LCRC checks (or is the inverted one of a nullified TLP) [Base 3.6.2.1,
- * 3.6.3.1].  Nothing is taken at a guess.
+ * frame verifiably starts: a TLP whose LCRC checks (or is the inverted one
+ * of a nullified TLP) [Base 3.6.2.1, 3.6.3.1], or a DLLP of a defined type
+ * whose CRC-16 checks and that either ends where its segment's bytes end
+ * (warp-pipe sends one frame a send()) or is followed by a frame that
+ * verifies too: 16 bits of CRC alone are matched by TLP payload bytes at
+ * one offset in 65536 (and by a crafted payload always).  Nothing is
+ * taken at a guess.
  *
  * Damaged (out of step from here): a protocol byte other than 2 or 3, a
  * TLP whose first header DW has a reserved Fmt (101b-111b) or that has
@@ -38,6 +42,7 @@
 struct warp_mark {
 	uint64_t off;
 	struct tcp_pos pos;
+	bool seg_start; /* off is a chunk's (a segment's) first byte */
 };
 
 enum warp_frame_result {
@@ -66,7 +71,9 @@ struct warp_frame {
 	bool sync; /* in step */
 	bool have_len; /* in step: the head frame's length is known */
 	uint32_t frame_len;
+	uint32_t no_ecrc_len; /* a TD=1 TLP's length without its ECRC DW (0: TD=0) */
 	bool blocked; /* a chunk could not be taken: no mark left */
+	bool tail_seg_end; /* the window ends where the last chunk (segment) does */
 	bool broken; /* a break waits to be worked (break_why) */
 	const char *break_why, *why; /* why: out of step since */
 	char why_buf[80]; /* why, when it is a damaged frame's */

@@ -46,6 +46,8 @@ enum { SIDE_CLIENT = 0, SIDE_SERVER = 1 };
 
 /* The break at the end of the input (compared by address) */
 static const char end_capture[] = "the end of the capture";
+/* The break at a gap of the stream (compared by address) */
+static const char gap_break[] = "a gap in the TCP stream";
 
 struct wp_dir {
 	struct tcp_stream ts;
@@ -66,6 +68,8 @@ struct wp_conn {
 	uint16_t cport, sport;
 	uint8_t link;
 	bool retired; /* a new connection took its 4-tuple */
+	bool has_time;
+	uint64_t last_time_ps; /* the latest record time given out on the link */
 	struct wp_dir dir[2]; /* SIDE_CLIENT: the client's stream */
 };
 
@@ -290,9 +294,14 @@ void warp_pipe_segment(struct warp_pipe *wp, const struct net_packet *np,
 	}
 	if (c && syn_only && !from_server) {
 		/* a new connection on the same 4-tuple: a SYN that is not the
-		 * first one's again */
+		 * first one's again, after the client's stream ended (its FIN
+		 * or RST seen, warp_pipe.h).  While the stream is live, the SYN
+		 * is no proof the connection is over: tcp_stream reports it (a
+		 * SYN with another initial sequence number) and both streams go
+		 * on on their link. */
 		const struct tcp_stream *ts = &c->dir[SIDE_CLIENT].ts;
-		if (ts->state != TCP_NEW && !(ts->syn_seen && ts->isn == np->seq)) {
+		if (ts->state != TCP_NEW && !(ts->syn_seen && ts->isn == np->seq) &&
+		    (tcp_stream_ended(ts) || ts->fin_known)) {
 			c->retired = true;
 			work_push(wp, c, SIDE_CLIENT, true, false);
 			work_push(wp, c, SIDE_SERVER, true, true);
@@ -337,11 +346,22 @@ void warp_pipe_segment(struct warp_pipe *wp, const struct net_packet *np,
 	work_push(wp, c, side, false, false);
 }
 
-static void record_fill(struct warp_pipe *wp, const struct wp_conn *c, unsigned side,
+/* A record's time: the capture's own time of a frame is its first byte's
+ * packet's, but the record cannot be given out before it is complete, and
+ * reassembly (the hold, tcp_stream.h) gives a frame out after the frames
+ * of either direction that completed before it.  So its time is the later
+ * of its first byte's packet time and the latest time already given out on
+ * the link: reassembly order raises no capture.time-backwards, and
+ * source_packet still names the first byte's packet. */
+static void record_fill(struct warp_pipe *wp, struct wp_conn *c, unsigned side,
                         const struct warp_frame_out *out, struct record *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->time_ps = out->pos.time_ps;
+	if (c->has_time && rec->time_ps < c->last_time_ps)
+		rec->time_ps = c->last_time_ps;
+	c->has_time = true;
+	c->last_time_ps = rec->time_ps;
 	rec->time_base_s = out->pos.time_base_s;
 	rec->kind = (enum rec_kind)out->kind;
 	rec->dir = side_dir(wp, side);
@@ -387,8 +407,12 @@ static enum reader_result frame_report(struct warp_pipe *wp, const struct wp_con
 		bad->has_resume_offset = out->resumed;
 		bad->resume_offset = out->resume.byte_offset;
 	} else {
+		/* up to a gap, reading goes on after it: not bytes_unread (left
+		 * unread at the end, rules.def) but bytes_before_gap; up to a FIN
+		 * or RST, nothing follows in this stream (bytes_unread) */
 		bad->skipped = out->skipped;
 		bad->resumed = false;
+		bad->to_gap = out->until == gap_break;
 		snprintf(bad->reason, sizeof(bad->reason),
 		         "damaged Warp Pipe stream (%s): %llu bytes skipped, no verified frame "
 		         "among them before %s",
@@ -500,7 +524,7 @@ static enum reader_result dir_next(struct warp_pipe *wp, struct wp_conn *c, unsi
 		case TCP_EV_GAP:
 			stream_report(wp, c, side, &ev, &d->pending_bad);
 			d->pending = true;
-			warp_frame_break(&d->fr, "a gap in the TCP stream");
+			warp_frame_break(&d->fr, gap_break);
 			break;
 		case TCP_EV_END:
 			warp_frame_break(&d->fr, end_why(&ev));

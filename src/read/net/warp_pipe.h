@@ -26,7 +26,9 @@
  * skipped (READER_RESYNC).
  *
  * Links: each TCP connection (its 4-tuple, a new one after a SYN that
- * follows the end of the previous one on the same 4-tuple) is one link,
+ * follows the end of the previous one on the same 4-tuple: the client's
+ * FIN or RST seen; a SYN of another initial sequence number on a live
+ * connection is reported and changes nothing) is one link,
  * numbered 0, 1, ... in order of first appearance, up to
  * WARP_PIPE_MAX_LINKS; the segments of any further connection are
  * reported once and skipped.  Direction: the stream sent by the server
