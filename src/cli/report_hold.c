@@ -171,7 +171,8 @@ void report_hold_no_record(const struct report_hold *h, const char *path, const 
 		/* packets were read, none of them PCIe traffic: not "no
 		 * records", which would send the user looking for an empty
 		 * file (a wrong --warp-pipe-port, a capture of other traffic) */
-		snprintf(msg, len, "%s: %s%s with no PCIe traffic: %s", path, inside, noun, h->note);
+		snprintf(msg, len, "%s: %s%s with no PCIe traffic: %s", path, inside, noun,
+		         h->note);
 		return;
 	}
 	if (stats->records_read == 0 || !h->have_first) {
