@@ -268,6 +268,8 @@ def compare_file(args, env, names, path, cmp):
     by_no = {int(one(fr, "frame.number")): fr for fr in frames}
     lines = {}
     for ln in text:
+        if ln.startswith("#"):
+            continue  # a reader's note (--decode's "# note ..."), no record
         no, _, _ = ln.partition(" ")
         lines[int(no)] = ln
     if sorted(by_no) != [o["record"] for o in objs]:
