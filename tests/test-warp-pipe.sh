@@ -31,7 +31,9 @@ for f in warp-pipe-eth4.pcap warp-pipe-eth6.pcapng warp-pipe-null.pcap warp-pipe
 	warp-pipe-lost.pcap; do
 	if cmp -s "$d/$f" "$w/$f"; then pass; else fail "$f: not what make-warp-pipe.py makes"; fi
 done
+# (the fuzz seeds are not in a release tarball: checked where they are)
 for f in clean.bin lost.bin clean-up.bin; do
+	[ -d "$srcdir/tests/fuzz/corpus/warp_pipe" ] || break
 	if cmp -s "$srcdir/tests/fuzz/corpus/warp_pipe/$f" "$w/seeds/$f"; then pass; else
 		fail "fuzz seed $f: not what make-warp-pipe.py makes"
 	fi
