@@ -112,7 +112,7 @@ static inline bool fuzz_each_visit(void *ctx, enum reader_result res,
 {
 	struct fuzz_each *e = ctx;
 	FUZZ_ASSERT(res == READER_RECORD || res == READER_MALFORMED ||
-	            res == READER_FATAL || res == READER_RESYNC);
+	            res == READER_FATAL || res == READER_RESYNC || res == READER_NOTE);
 	if (res == READER_RECORD)
 		fuzz_check_record(rec);
 	else
@@ -151,13 +151,14 @@ static inline uint64_t fuzz_drain(struct reader *r, uint64_t *digest)
 			continue;
 		}
 		fuzz_check_malformed(&bad);
-		/* a region skipped (READER_RESYNC) names the number the next
-		 * record gets */
+		/* a region skipped (READER_RESYNC) and a network capture's
+		 * note (READER_NOTE: packets that are not PCIe) name the number
+		 * the next record gets */
 		if (bad.pos.record_no)
-			last_no = bad.pos.record_no - (res == READER_RESYNC);
+			last_no = bad.pos.record_no - (res == READER_RESYNC || res == READER_NOTE);
 		if (res == READER_FATAL)
 			break;
-		FUZZ_ASSERT(res == READER_MALFORMED || res == READER_RESYNC);
+		FUZZ_ASSERT(res == READER_MALFORMED || res == READER_RESYNC || res == READER_NOTE);
 	}
 	return n;
 }
