@@ -95,6 +95,7 @@ struct reader_malformed {
  * in what it knows). */
 static inline void reader_malformed_unknown(struct reader_malformed *bad)
 {
+	bad->column = 0; /* only the text readers know one, and set it after */
 	bad->has_dir = bad->has_link = false;
 	bad->has_lane = bad->has_time = false;
 	bad->lost_span = false;
