@@ -245,6 +245,21 @@ for j in 1 2; do
 done
 cmp -s "$t/late1.out" "$t/late2.out" && pass || fail "held findings: -j 2 differs from -j 1"
 
+# ---- a FIFO or a device (a shell's <(zcat cap.gz)): not seekable, its
+# first bytes replayed after the format is detected; every format, plain
+# and gzip ----
+mkfifo "$t/in.fifo"
+for f in "$srcdir/samples/overrun.pcap" "$srcdir/samples/overrun.trace" \
+	"$srcdir/samples/overrun-export.csv" "$srcdir/samples/overrun.pcap.gz"; do
+	[ -f "$f" ] || { gzip -c "$srcdir/samples/overrun.pcap" >"$t/overrun.pcap.gz"; f="$t/overrun.pcap.gz"; }
+	cat "$f" >"$t/in.fifo" &
+	run_dllpcheck --format=jsonl "$t/in.fifo"
+	wait
+	expect_status 1 "$(basename "$f") through a FIFO"
+	grep -q '"rule":"fc.credit.overrun"' "$t/out" && pass ||
+		fail "$(basename "$f") through a FIFO: no fc.credit.overrun"
+done
+
 # ---- streaming: memory does not grow with a compressed file ----
 # (the peak RSS of each within 16 MiB of the plain file's: the buffers and
 # the zstd window, not the file)

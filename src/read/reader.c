@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "read/csv/reader_csv.h"
 #include "read/decompress.h"
@@ -210,7 +211,11 @@ struct reader *reader_open(const char *path, const struct reader_opts *opts, cha
 		free(iobuf);
 		iobuf = NULL;
 	}
-	struct reader *r = reader_open_stream(fp, path, true, opts, err, errlen);
+	/* a FIFO or a device (a shell's <(zcat cap.gz)) cannot be rewound
+	 * after the format is detected: its first bytes are replayed */
+	struct stat st;
+	bool seekable = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+	struct reader *r = reader_open_stream(fp, path, seekable, opts, err, errlen);
 	if (r)
 		r->iobuf = iobuf;
 	else
