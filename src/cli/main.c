@@ -600,6 +600,8 @@ static int copy_records(const struct config *cfg, struct pcap_writer *writer)
 		                      err, sizeof(err));
 	report_hold_close(&hold, !none);
 	reader_close(r);
+	if (!none && report_hold_lost(&hold, cfg->inputs[0], err, sizeof(err)))
+		none = true; /* its messages were lost: said instead of them */
 	if (none) {
 		fprintf(stderr, "dllpcheck: %s\n", err);
 		return EXIT_ERROR;

@@ -1,6 +1,8 @@
 /* report_hold.c: an input's report held until one of its records decodes
  * (report_hold.h; rules.md, exit status). */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +14,34 @@
 static bool write_all(FILE *to, const void *buf, size_t n)
 {
 	return n == 0 || fwrite(buf, 1, n, to) == n;
+}
+
+/* Held bytes could not be kept: the report of the input is cut, which
+ * report_hold_lost() tells. */
+static ssize_t hold_lost(struct report_hold *h)
+{
+	if (!h->lost_errno)
+		h->lost_errno = errno ? errno : EIO;
+	h->failed = true;
+	return -1;
+}
+
+/* Where no temporary file can be made, the held bytes stay in memory:
+ * mem grows to hold size more. */
+static bool hold_grow(struct report_hold *h, size_t size)
+{
+	size_t want = h->mem_size;
+	while (want - h->mem_len < size) {
+		if (want > SIZE_MAX / 2)
+			return false;
+		want *= 2;
+	}
+	unsigned char *mem = realloc(h->mem, want);
+	if (!mem)
+		return false;
+	h->mem = mem;
+	h->mem_size = want;
+	return true;
 }
 
 /* The bytes written to h->out: held, or (released) passed on. */
@@ -27,23 +57,24 @@ static ssize_t hold_write(void *cookie, const char *buf, size_t size)
 		}
 		return (ssize_t)size;
 	}
-	if (!h->spill && h->mem_len + size <= REPORT_HOLD_MEM) {
+	if (!h->spill && size > h->mem_size - h->mem_len && !h->no_spill) {
+		h->spill = tmpfile();
+		if (h->spill && !write_all(h->spill, h->mem, h->mem_len))
+			return hold_lost(h);
+		if (!h->spill)
+			h->no_spill = true; /* a read-only /tmp: held in memory */
+		else
+			h->mem_len = 0;
+	}
+	if (!h->spill) {
+		if (size > h->mem_size - h->mem_len && !hold_grow(h, size))
+			return hold_lost(h);
 		memcpy(h->mem + h->mem_len, buf, size);
 		h->mem_len += size;
 		return (ssize_t)size;
 	}
-	if (!h->spill) {
-		h->spill = tmpfile();
-		if (!h->spill || !write_all(h->spill, h->mem, h->mem_len)) {
-			h->failed = true;
-			return -1;
-		}
-		h->mem_len = 0;
-	}
-	if (!write_all(h->spill, buf, size)) {
-		h->failed = true;
-		return -1;
-	}
+	if (!write_all(h->spill, buf, size))
+		return hold_lost(h);
 	return (ssize_t)size;
 }
 
@@ -58,6 +89,7 @@ bool report_hold_open(struct report_hold *h, FILE *under, char *err, size_t errl
 	memset(h, 0, sizeof(*h));
 	h->under = under;
 	h->mem = malloc(REPORT_HOLD_MEM);
+	h->mem_size = REPORT_HOLD_MEM;
 	cookie_io_functions_t io = { .write = hold_write, .close = hold_close };
 	h->out = h->mem ? fopencookie(h, "w", io) : NULL;
 	if (!h->out) {
@@ -88,6 +120,13 @@ static void hold_release(struct report_hold *h)
 {
 	if (h->released)
 		return;
+	if (h->lost_errno) {
+		/* part of what was held is gone: nothing of the input's is
+		 * written, the caller tells an input error in its place */
+		h->discarding = true;
+		h->released = true;
+		return;
+	}
 	if (fflush(h->out) != 0)
 		h->failed = true;
 	if (!write_all(h->under, h->mem, h->mem_len) || (h->spill && !copy_spill(h)))
@@ -225,4 +264,15 @@ bool report_hold_close(struct report_hold *h, bool keep)
 	h->spill = NULL;
 	h->mem = NULL;
 	return !h->failed;
+}
+
+bool report_hold_lost(const struct report_hold *h, const char *path, char *msg, size_t len)
+{
+	if (!h->lost_errno)
+		return false;
+	snprintf(msg, len,
+	         "%s: its report is incomplete: what was held until a record decoded could not be "
+	         "kept in a temporary file: %s",
+	         path, strerror(h->lost_errno));
+	return true;
 }

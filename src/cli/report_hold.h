@@ -9,7 +9,10 @@
  * input error alone, the same way in every report format and in
  * --decode.  The hold is a stdio stream in front of the real output:
  * held bytes stay in memory up to REPORT_HOLD_MEM, then spill to a
- * tmpfile(), so memory does not grow with the number of bad lines.  At
+ * tmpfile(), so memory does not grow with the number of bad lines (where
+ * no temporary file can be made, a read-only /tmp, they stay in memory;
+ * a temporary file that fails on the way, a full /tmp, loses them, and
+ * report_hold_lost() says so: never a report cut in silence).  At
  * the first decoded record it writes what it holds and steps aside: the
  * analysis hooks are given back, and writes pass straight through.
  */
@@ -31,11 +34,13 @@ struct report_hold {
 	struct analysis_hooks *hooks; /* the hooks it stands in front of */
 	struct analysis_hooks inner; /* and what they were */
 	unsigned char *mem;
-	size_t mem_len;
+	size_t mem_len, mem_size; /* mem_size grows only where no spill can be made */
 	FILE *spill;
+	bool no_spill; /* tmpfile() failed: held in memory */
 	bool released; /* a record decoded: writes go through */
 	bool discarding; /* closing without keeping */
 	bool failed; /* holding or writing failed */
+	int lost_errno; /* non-zero: held bytes were lost (this errno) */
 	bool have_first;
 	struct reader_malformed first; /* the first record that could not be read */
 	/* the reader's note (a network capture's other traffic), which says
@@ -61,5 +66,9 @@ void report_hold_no_record(const struct report_hold *h, const char *path, const 
 /* Ends the hold and closes h->out: keep writes what is held (if it was
  * not yet), otherwise it is dropped.  False when writing failed. */
 bool report_hold_close(struct report_hold *h, bool keep);
+/* After report_hold_close: true when bytes held for the report were lost
+ * (the temporary file they spilled to failed), with why in msg: the
+ * input's part of the report is incomplete, an input error. */
+bool report_hold_lost(const struct report_hold *h, const char *path, char *msg, size_t len);
 
 #endif

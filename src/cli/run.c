@@ -147,7 +147,10 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, in
 		report_hold_no_record(&hold, path, r->format_name, r->compression, &res->stats, err,
 		                      sizeof(err));
 	report_hold_close(&hold, !none);
-	if (none) {
+	/* what was held could not be kept (a full /tmp): nothing of the
+	 * input's part was written, an input error stands in its place */
+	bool lost = !none && report_hold_lost(&hold, path, err, sizeof(err));
+	if (none || lost) {
 		struct input_stats stats = res->stats;
 		memset(res, 0, sizeof(*res));
 		res->stats = stats;
