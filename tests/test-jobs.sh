@@ -52,41 +52,92 @@ run_dllpcheck -j 64 "$s/overrun.pcap" "$s/clean-init.trace"
 "$DLLPCHECK" -j 1 "$s/overrun.pcap" "$s/clean-init.trace" >"$t/two" || true
 cmp -s "$t/two" "$t/out" && pass || fail "-j 64 with two inputs differs from -j 1"
 
-# a worker that dies: its input (a FIFO nobody writes, so the worker
-# waits on it) fails with a message, the inputs after it are reported
-mkfifo "$t/stuck.fifo"
-# a writer that never writes (a process of its own: dllpcheck must not
-# inherit it), so the worker's read of the FIFO waits
-sleep 60 >"$t/stuck.fifo" &
-writer=$!
-"$DLLPCHECK" -j 2 --format=jsonl "$s/overrun.pcap" "$t/stuck.fifo" "$s/clean-init.trace" \
-	"$s/crc-errors.pcap" >"$t/dead.out" 2>"$t/dead.err" &
+# inputs that are not regular files are read by the main process at
+# their turn, as -j 1 reads them: a FIFO, and standard input given twice
+# (the second time it is empty, as with -j 1)
+mkfifo "$t/feed.fifo"
+cat "$s/overrun.trace" >"$t/feed.fifo" &
+"$DLLPCHECK" -j 2 --format=jsonl "$s/overrun.pcap" "$t/feed.fifo" "$s/clean-init.trace" \
+	>"$t/fifo.out" 2>"$t/fifo.err" && status=0 || status=$?
+wait
+cat "$s/overrun.trace" >"$t/feed.fifo" &
+"$DLLPCHECK" -j 1 --format=jsonl "$s/overrun.pcap" "$t/feed.fifo" "$s/clean-init.trace" \
+	>"$t/fifo1.out" 2>"$t/fifo1.err" || true
+wait
+[ "$status" -eq 1 ] && pass || fail "a FIFO with -j 2: status $status, expected 1"
+cmp -s "$t/fifo.out" "$t/fifo1.out" && pass || fail "a FIFO with -j 2: the report differs from -j 1"
+for j in 1 2 3; do
+	"$DLLPCHECK" -j $j --format=jsonl - "$s/overrun.pcap" - <"$s/overrun.trace" \
+		>"$t/stdin$j.out" 2>"$t/stdin$j.err" && status=0 || status=$?
+	[ "$status" -eq 2 ] && pass || fail "standard input twice, -j $j: status $status, expected 2"
+	[ $j -eq 1 ] || cmp -s "$t/stdin1.out" "$t/stdin$j.out" && pass ||
+		fail "standard input twice, -j $j: the report differs from -j 1"
+done
+grep -q '"type":"error","file":"-".*empty input' "$t/stdin1.out" && pass ||
+	fail "standard input twice: the second is not the empty input"
+
+# a worker that dies: the input it was on fails with a message, the
+# inputs after it are reported (a compressed trace that takes seconds,
+# a task of its own; the worker killed while it reads it)
+{
+	head -13 "$s/clean-init.trace"
+	awk 'BEGIN { for (i = 0; i < 2000000; i++) print "5us down UpdateFC-P vc=0 hdr=32 data=256" }'
+} | gzip -1 >"$t/slow.trace.gz"
+"$DLLPCHECK" -j 2 --format=jsonl "$s/overrun.pcap" "$t/slow.trace.gz" "$s/clean-init.trace" \
+	"$s/crc-errors.pcap" "$s/overrun.trace" >"$t/dead.out" 2>"$t/dead.err" &
 parent=$!
 worker=""
 n=0
-while [ -z "$worker" ] && [ $n -lt 100 ]; do
+while [ -z "$worker" ] && [ $n -lt 200 ]; do
 	for p in $(pgrep -P "$parent" 2>/dev/null); do
-		if ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'stuck\.fifo'; then worker=$p; fi
+		if ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'slow\.trace\.gz'; then worker=$p; fi
 	done
-	[ -n "$worker" ] || sleep 0.1
+	[ -n "$worker" ] || sleep 0.05
 	n=$((n + 1))
 done
 if [ -n "$worker" ]; then
 	pass
 	kill -9 "$worker"
 else
-	fail "no worker opened the FIFO"
+	fail "no worker opened the slow input"
 fi
-kill "$writer" 2>/dev/null || true # (a worker still reading it sees the end)
 set +e
 wait "$parent"
 status=$?
 set -e
 [ "$status" -eq 2 ] && pass || fail "a worker killed: status $status, expected 2"
-grep -q 'stuck\.fifo: the analysis process failed' "$t/dead.err" && pass ||
+grep -q 'slow\.trace\.gz: the analysis process failed' "$t/dead.err" && pass ||
 	fail "a worker killed: no message naming its input"
+[ "$(grep -c 'the analysis process failed' "$t/dead.err")" -eq 1 ] && pass ||
+	fail "a worker killed: more than its input failed: $(cat "$t/dead.err")"
 # every other input is reported, in order
 grep -o '"file":"[^"]*"' "$t/dead.out" | awk '!seen[$0]++' | sed 's/.*\///; s/"$//' | tr '\n' ' ' >"$t/order"
-[ "$(cat "$t/order")" = "overrun.pcap stuck.fifo clean-init.trace crc-errors.pcap " ] && pass ||
+[ "$(cat "$t/order")" = "overrun.pcap slow.trace.gz clean-init.trace crc-errors.pcap overrun.trace " ] && pass ||
 	fail "a worker killed: inputs reported: $(cat "$t/order")"
+
+# a small batch is spread over the workers (a task is at most a
+# 2 * workers'th of the inputs left): with 4 inputs and -j 2 both
+# workers analyse some
+if command -v strace >/dev/null 2>&1; then
+	strace -f -qq -e trace=openat -o "$t/strace" "$DLLPCHECK" -q -j 2 "$s/overrun.pcap" \
+		"$s/clean-init.trace" "$s/crc-errors.pcap" "$s/overrun.trace" || true
+	pids=$(grep -E 'samples/(overrun|clean-init|crc-errors)' "$t/strace" | awk '{ print $1 }' | sort -u | wc -l)
+	[ "$pids" -ge 2 ] && pass || fail "4 inputs, -j 2: one process opened them all"
+fi
+
+# the worker dies with the main process (no orphan reading on)
+"$DLLPCHECK" -j 2 -q "$t/slow.trace.gz" "$t/slow.trace.gz" 2>/dev/null &
+parent=$!
+sleep 0.5
+kids=$(pgrep -P "$parent" | tr '\n' ' ')
+kill -9 "$parent"
+wait "$parent" 2>/dev/null || true
+sleep 0.5
+alive=0
+for k in $kids; do
+	# gone, or a zombie waiting for whoever took it over
+	state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$k/status" 2>/dev/null || true)
+	[ -z "$state" ] || [ "$state" = Z ] || alive=1
+done
+[ -n "$kids" ] && [ $alive -eq 0 ] && pass || fail "workers [$kids] outlived the main process"
 finish

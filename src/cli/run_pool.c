@@ -13,18 +13,28 @@
  * input to finish.  A worker's file is rewound when every part in it has
  * been written out, so the disk it uses is the parts not yet written.
  *
+ * An input that is not a regular file (standard input, a FIFO, a device)
+ * is read by the parent itself at its turn, as -j 1 reads it: two workers
+ * must not share one stream, and its order among the others is the
+ * order its bytes are read in.  So is an input whose part a worker could
+ * not write (a full /tmp): analysed again here, never failed for it.
+ *
  * The set-up an input costs is a message and a copy of its part (the
  * fork, the file and the socket are paid once per worker; a task's
  * message once per run of small inputs).  Memory is
  * the results of at most RUN_POOL_AHEAD inputs ahead of the one written
- * next.  A worker that dies fails the input it had (the report says so)
- * and is replaced.
+ * next.  A worker that dies fails the input it was on (the report says
+ * so) and is replaced; the rest of its task is handed out again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -37,8 +47,10 @@
 /* A task is a run of consecutive inputs, up to this many and this many
  * bytes: 1000 captures of a few hundred bytes each cost a message, a
  * wake-up of the parent and of a worker per input otherwise, more than
- * their analysis (an input of unknown size, standard input or a FIFO, is
- * a task of its own). */
+ * their analysis.  Never more than a 2 * workers'th of the inputs left
+ * (guided self-scheduling: a small batch is still spread over every
+ * worker), and a compressed input, whose cost its size on disk does not
+ * tell, is a task of its own. */
 #define RUN_POOL_CHUNK_INPUTS 32
 #define RUN_POOL_CHUNK_BYTES (1u << 20)
 
@@ -54,6 +66,7 @@ struct pool_task {
 struct pool_done {
 	int32_t index;
 	uint8_t ok; /* the part was written to the file */
+	int32_t write_errno; /* !ok: why */
 	uint64_t offset, length; /* of the part in the worker's file */
 	struct input_result result;
 };
@@ -69,11 +82,34 @@ struct pool_worker {
 };
 
 struct pool_input {
+	bool assigned; /* in a worker's task (or run here) */
+	bool here; /* the parent analyses it at its turn */
 	bool done;
 	bool failed; /* no part: the report tells the error at its place */
+	bool counted; /* its part is one of its worker's pending */
 	int worker; /* whose file holds the part */
 	uint64_t offset, length;
 };
+
+/* A pool_task's size of an input: its size on disk; RUN_POOL_CHUNK_BYTES
+ * for a compressed file (a task of its own); UINT64_MAX where it is not a
+ * regular file (read by the parent). */
+static uint64_t input_weight(const char *path)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return UINT64_MAX;
+	unsigned char magic[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t k = fd >= 0 ? read(fd, magic, sizeof(magic)) : -1;
+	if (fd >= 0)
+		close(fd);
+	/* gzip 1f 8b, zstd 28 b5 2f fd (read/decompress.c) */
+	if ((k >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) ||
+	    (k == 4 && memcmp(magic, "\x28\xb5\x2f\xfd", 4) == 0))
+		return RUN_POOL_CHUNK_BYTES;
+	return (uint64_t)st.st_size;
+}
 
 /* Reads or writes exactly n bytes; false at an error or the end. */
 static bool io_all(int fd, void *buf, size_t n, bool writing)
@@ -101,20 +137,28 @@ static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file
 		if (!io_all(sock, &task, sizeof(task), false) || task.index < 0)
 			_exit(0);
 		uint64_t end = task.offset;
-		bool placed = fseeko(file, (off_t)end, SEEK_SET) == 0;
 		for (int32_t k = 0; k < task.count; k++) {
 			struct pool_done done;
 			memset(&done, 0, sizeof(done));
 			done.index = task.index + k;
 			done.offset = end;
-			run_one(cfg, done.index, file, &done.result);
-			bool ok = placed && fflush(file) == 0;
-			off_t now = ftello(file);
+			/* each part from where the last good one ended: the bytes
+			 * of one that failed (a full /tmp) are not the next's */
+			clearerr(file);
+			errno = 0;
+			bool ok = fseeko(file, (off_t)end, SEEK_SET) == 0;
+			if (ok)
+				run_one(cfg, done.index, file, &done.result);
+			ok = ok && fflush(file) == 0;
+			off_t now = ok ? ftello(file) : -1;
 			ok = ok && now >= (off_t)end;
 			done.ok = ok;
+			done.write_errno = ok ? 0 : (errno ? errno : EIO);
 			done.length = ok ? (uint64_t)now - end : 0;
 			if (ok)
 				end = (uint64_t)now;
+			else
+				__fpurge(file); /* what stdio still holds of it */
 			fflush(stderr);
 			/* each answered at once: the parent writes it out as soon
 			 * as the inputs before it are */
@@ -128,13 +172,16 @@ static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file
 
 struct pool {
 	const struct config *cfg;
-	uint64_t *sizes; /* of each input, UINT64_MAX: not a regular file */
+	uint64_t *sizes; /* input_weight() of each input */
 	FILE *out;
+	bool out_failed; /* writing the report failed: main tells it */
 	struct input_result *results;
 	struct pool_worker *workers;
 	int worker_count;
+	pid_t parent;
 	struct pool_input *inputs;
-	int next_start, next_emit;
+	int next_start; /* no input before it is waiting for a worker */
+	int next_emit;
 };
 
 /* Starts worker wi (its file, made once, is kept: parts of a worker that
@@ -159,6 +206,10 @@ static bool worker_start(struct pool *p, int wi)
 		return false;
 	}
 	if (pid == 0) {
+		/* a worker ends with the parent (killed, interrupted): never
+		 * an orphan reading on */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != p->parent)
+			_exit(4);
 		close(sv[0]);
 		/* the other workers' sockets are the parent's: a worker holding
 		 * them would keep them open when the parent is gone */
@@ -188,8 +239,10 @@ static void worker_stop(struct pool_worker *w)
 	}
 }
 
+enum copy_result { COPY_OK, COPY_READ_FAILED, COPY_WRITE_FAILED };
+
 /* Copies length bytes at offset of file to out. */
-static bool copy_part(FILE *file, uint64_t offset, uint64_t length, FILE *out)
+static enum copy_result copy_part(FILE *file, uint64_t offset, uint64_t length, FILE *out)
 {
 	char buf[65536];
 	int fd = fileno(file);
@@ -198,12 +251,14 @@ static bool copy_part(FILE *file, uint64_t offset, uint64_t length, FILE *out)
 		ssize_t k = pread(fd, buf, want, (off_t)offset);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0 || fwrite(buf, 1, (size_t)k, out) != (size_t)k)
-			return false;
+		if (k <= 0)
+			return COPY_READ_FAILED;
+		if (fwrite(buf, 1, (size_t)k, out) != (size_t)k)
+			return COPY_WRITE_FAILED;
 		offset += (uint64_t)k;
 		length -= (uint64_t)k;
 	}
-	return true;
+	return COPY_OK;
 }
 
 static void input_failed(struct pool_input *in, struct input_result *res, const char *path,
@@ -217,15 +272,28 @@ static void input_failed(struct pool_input *in, struct input_result *res, const 
 	fprintf(stderr, "dllpcheck: %s\n", res->error);
 }
 
+/* The first input waiting for a worker within RUN_POOL_AHEAD of the one
+ * written next, or -1. */
+static int pool_waiting(struct pool *p)
+{
+	int n = p->cfg->input_count;
+	while (p->next_start < n && p->inputs[p->next_start].assigned)
+		p->next_start++;
+	return p->next_start < n && p->next_start < p->next_emit + RUN_POOL_AHEAD ? p->next_start
+	                                                                          : -1;
+}
+
 static bool pool_give(struct pool *p, int wi)
 {
 	struct pool_worker *w = &p->workers[wi];
 	if (w->pending == 0)
 		w->end = 0; /* every part in its file is written out */
-	/* the next inputs, as many as make a task */
-	int n = p->cfg->input_count, first = p->next_start, count = 1;
+	/* the next inputs waiting, as many as make a task */
+	int n = p->cfg->input_count, first = pool_waiting(p), count = 1;
+	int share = (n - first) / (2 * p->worker_count);
+	int most = share < 1 ? 1 : share < RUN_POOL_CHUNK_INPUTS ? share : RUN_POOL_CHUNK_INPUTS;
 	uint64_t bytes = p->sizes[first];
-	while (count < RUN_POOL_CHUNK_INPUTS && first + count < n &&
+	while (count < most && first + count < n && !p->inputs[first + count].assigned &&
 	       first + count < p->next_emit + RUN_POOL_AHEAD && bytes < RUN_POOL_CHUNK_BYTES &&
 	       p->sizes[first + count] <= RUN_POOL_CHUNK_BYTES - bytes)
 		bytes += p->sizes[first + count++];
@@ -234,7 +302,8 @@ static bool pool_give(struct pool *p, int wi)
 		return false;
 	w->task = first;
 	w->task_end = first + count;
-	p->next_start = first + count;
+	for (int i = first; i < first + count; i++)
+		p->inputs[i].assigned = true;
 	return true;
 }
 
@@ -252,29 +321,42 @@ static bool pool_answer(struct pool *p, int wi)
 	in->length = done.length;
 	if (done.ok) {
 		p->results[done.index] = done.result;
+		in->counted = true;
 		w->pending++;
 		w->end = done.offset + done.length;
 	} else {
+		/* its part could not be kept (a full /tmp): analysed again
+		 * here at its turn, straight into the report */
 		in->length = 0;
-		input_failed(in, &p->results[done.index], p->cfg->inputs[done.index],
-		             "its part of the report could not be written (a temporary file)");
+		in->here = true;
+		fprintf(stderr,
+		        "dllpcheck: %s: its part of the report could not be written to a temporary "
+		        "file (%s): analysed again by the main process\n",
+		        p->cfg->inputs[done.index], strerror(done.write_errno));
 	}
 	if (++w->task == w->task_end)
 		w->task = -1;
 	return true;
 }
 
-/* The worker wi is lost with the input it had: that input fails, and a
- * new worker takes its place (false when none can be started). */
+/* The worker wi is lost with the input it was on: that input fails, the
+ * rest of its task waits for a worker again, and a new worker takes its
+ * place (false when none can be started). */
 static bool pool_replace(struct pool *p, int wi)
 {
 	struct pool_worker *w = &p->workers[wi];
-	for (int i = w->task; i >= 0 && i < w->task_end; i++) {
-		struct pool_input *in = &p->inputs[i];
+	if (w->task >= 0 && w->task < w->task_end) {
+		struct pool_input *in = &p->inputs[w->task];
 		in->done = true;
 		in->worker = -1;
-		input_failed(in, &p->results[i], p->cfg->inputs[i], "the analysis process failed");
+		input_failed(in, &p->results[w->task], p->cfg->inputs[w->task],
+		             "the analysis process failed");
+		for (int i = w->task + 1; i < w->task_end; i++)
+			p->inputs[i].assigned = false;
+		if (w->task + 1 < w->task_end && w->task + 1 < p->next_start)
+			p->next_start = w->task + 1;
 	}
+	w->task = -1;
 	if (w->sock >= 0)
 		close(w->sock);
 	w->sock = -1;
@@ -287,19 +369,32 @@ static bool pool_replace(struct pool *p, int wi)
 	return worker_start(p, wi);
 }
 
-/* Writes out every input done in order; returns the run's status so far. */
+/* Writes out every input done in order, and analyses here the inputs
+ * that are the parent's when their turn comes; returns the run's status
+ * so far. */
 static void pool_emit(struct pool *p, int *status)
 {
-	while (p->next_emit < p->next_start && p->inputs[p->next_emit].done) {
+	int n = p->cfg->input_count;
+	while (p->next_emit < n && (p->inputs[p->next_emit].done || p->inputs[p->next_emit].here)) {
 		int i = p->next_emit;
 		struct pool_input *in = &p->inputs[i];
 		run_report_between(p->cfg, p->out, i);
-		if (in->worker >= 0) {
+		if (in->here) {
+			in->assigned = true;
+			run_one(p->cfg, i, p->out, &p->results[i]);
+		} else if (in->worker >= 0) {
 			struct pool_worker *w = &p->workers[in->worker];
-			if (in->length && !copy_part(w->file, in->offset, in->length, p->out))
+			enum copy_result c = COPY_OK;
+			if (in->length && !p->out_failed)
+				c = copy_part(w->file, in->offset, in->length, p->out);
+			/* a report that cannot be written is main's to tell
+			 * (ferror of out), not the input's fault */
+			if (c == COPY_WRITE_FAILED)
+				p->out_failed = true;
+			else if (c == COPY_READ_FAILED)
 				input_failed(in, &p->results[i], p->cfg->inputs[i],
 				             "its part of the report could not be read back");
-			if (w->pending && !in->failed)
+			if (in->counted && w->pending)
 				w->pending--;
 		}
 		if (in->failed) /* told on standard error already */
@@ -319,6 +414,7 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		.out = out,
 		.results = results,
 		.worker_count = cfg->jobs < n ? cfg->jobs : n,
+		.parent = getpid(),
 	};
 	p.workers = calloc((size_t)p.worker_count, sizeof(*p.workers));
 	p.inputs = calloc((size_t)n, sizeof(*p.inputs));
@@ -333,10 +429,10 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		return EXIT_ERROR;
 	}
 	for (int i = 0; i < n; i++) {
-		struct stat st;
-		bool regular = strcmp(cfg->inputs[i], "-") != 0 && stat(cfg->inputs[i], &st) == 0 &&
-		               S_ISREG(st.st_mode);
-		p.sizes[i] = regular ? (uint64_t)st.st_size : UINT64_MAX;
+		p.sizes[i] = input_weight(cfg->inputs[i]);
+		/* standard input, a FIFO, a device: read here, in turn */
+		p.inputs[i].here = p.sizes[i] == UINT64_MAX;
+		p.inputs[i].assigned = p.inputs[i].here;
 	}
 	int status = EXIT_CLEAN, started = 0;
 	for (int wi = 0; wi < p.worker_count; wi++)
@@ -365,8 +461,7 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		 * ahead of the one written next) */
 		for (int wi = 0; wi < p.worker_count; wi++) {
 			struct pool_worker *w = &p.workers[wi];
-			if (w->sock < 0 || w->task >= 0 || p.next_start >= n ||
-			    p.next_start >= p.next_emit + RUN_POOL_AHEAD)
+			if (w->sock < 0 || w->task >= 0 || pool_waiting(&p) < 0)
 				continue;
 			if (!pool_give(&p, wi) && !pool_replace(&p, wi))
 				fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n",
@@ -381,15 +476,16 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 			alive += p.workers[wi].sock >= 0;
 		}
 		if (!busy && alive)
-			continue; /* (cannot be: an input not done has a worker) */
+			continue; /* the next input is the parent's: pool_emit */
 		if (!busy) {
 			/* not one worker left (none could be restarted): the
 			 * inputs not started fail */
-			for (; p.next_start < n; p.next_start++) {
-				p.inputs[p.next_start].done = true;
-				p.inputs[p.next_start].worker = -1;
-				input_failed(&p.inputs[p.next_start], &results[p.next_start],
-				             cfg->inputs[p.next_start],
+			for (int i = p.next_start; i < n; i++) {
+				if (p.inputs[i].assigned)
+					continue;
+				p.inputs[i].assigned = p.inputs[i].done = true;
+				p.inputs[i].worker = -1;
+				input_failed(&p.inputs[i], &results[i], cfg->inputs[i],
 				             "no analysis process could be started");
 			}
 			continue;
