@@ -104,4 +104,30 @@ if [ -w /dev/full ]; then
 fi
 run_dllpcheck -o "$t/no/such/dir.txt" "$t/in.trace"
 expect_status 2 "-o into a missing directory"
+
+# a run ended by a signal leaves no temporary file beside its outputs (a
+# compressed trace that takes seconds; SIGTERM, as a background job of a
+# script ignores SIGINT), with -j 1 and with -j 2
+{
+	head -13 "$srcdir/samples/clean-init.trace"
+	awk 'BEGIN { for (i = 0; i < 2000000; i++) print "5us down UpdateFC-P vc=0 hdr=32 data=256" }'
+} | gzip -1 >"$t/slow.trace.gz"
+for j in 1 2; do
+	rm -rf "$t/sig" && mkdir -p "$t/sig"
+	"$DLLPCHECK" -j $j -o "$t/sig/rep.txt" --vcd "$t/sig/rep.vcd" "$t/slow.trace.gz" "$t/in.trace" \
+		>/dev/null 2>&1 &
+	pid=$!
+	n=0
+	while [ $n -lt 100 ] && ! ls "$t/sig" | grep -q 'dllpcheck-'; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	sleep 0.2
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null || true
+	sleep 0.2 # (the workers end after the main process)
+	# (a batch's outputs of inputs finished before the signal stay)
+	left=$(ls "$t/sig" | grep 'dllpcheck-' || true)
+	[ -z "$left" ] && pass || fail "-j $j: ended by SIGTERM, temporary files left: $left"
+done
 finish

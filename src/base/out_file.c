@@ -2,6 +2,7 @@
  * complete (out_file.h). */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,62 @@ bool out_file_same(const char *a, const char *b)
 	resolved(a, ra, sizeof(ra));
 	resolved(b, rb, sizeof(rb));
 	return strcmp(ra, rb) == 0;
+}
+
+/* The temporary files being written, removed if a signal ends the run
+ * (Ctrl-C, kill, a closed pipe) so that none is left behind: a handler
+ * may read them at any moment, so a slot is filled before it is counted
+ * and emptied (NULL) in place.  A process state by nature (a signal has
+ * no other way to find them); out_file_forget_all() clears it in a
+ * forked worker, whose parent owns the files. */
+#define OUT_FILE_LIVE_MAX 16
+static const char *volatile live_tmp[OUT_FILE_LIVE_MAX];
+static volatile sig_atomic_t live_count;
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+
+static void remove_live_and_raise(int sig)
+{
+	for (sig_atomic_t i = 0; i < live_count; i++)
+		if (live_tmp[i])
+			unlink(live_tmp[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void live_add(const char *tmp)
+{
+	if (live_count == 0) {
+		for (size_t i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++) {
+			struct sigaction old;
+			/* a signal ignored (nohup) stays ignored */
+			if (sigaction(cleanup_signals[i], NULL, &old) == 0 &&
+			    old.sa_handler == SIG_DFL)
+				signal(cleanup_signals[i], remove_live_and_raise);
+		}
+	}
+	for (sig_atomic_t i = 0; i < live_count; i++) {
+		if (!live_tmp[i]) {
+			live_tmp[i] = tmp;
+			return;
+		}
+	}
+	if (live_count < OUT_FILE_LIVE_MAX) {
+		live_tmp[live_count] = tmp;
+		live_count = live_count + 1;
+	}
+}
+
+static void live_remove(const char *tmp)
+{
+	for (sig_atomic_t i = 0; i < live_count; i++)
+		if (live_tmp[i] == tmp)
+			live_tmp[i] = NULL;
+}
+
+void out_file_forget_all(void)
+{
+	for (sig_atomic_t i = 0; i < live_count; i++)
+		live_tmp[i] = NULL;
 }
 
 bool out_file_open(struct out_file *of, const char *path, const char *what, bool allow_stdout,
@@ -113,6 +170,7 @@ bool out_file_open(struct out_file *of, const char *path, const char *what, bool
 		unlink(of->tmp);
 		goto fail;
 	}
+	live_add(of->tmp);
 	return true;
 fail:
 	free(of->tmp);
@@ -125,6 +183,7 @@ bool out_file_finish(struct out_file *of, bool keep, char *err, size_t errlen)
 {
 	bool ok = true;
 	if (of->tmp) {
+		live_remove(of->tmp);
 		if (keep && rename(of->tmp, of->path) != 0) {
 			snprintf(err, errlen,
 			         "%s: cannot rename the finished output into "

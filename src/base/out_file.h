@@ -5,8 +5,8 @@
  * whatever path, hard link or symbolic link) is refused before anything
  * is read.  A regular file is written as a temporary file beside it (the
  * same directory, so the rename cannot cross file systems), renamed over
- * it when the output is complete, and removed otherwise: the old file
- * stays as it was.  Standard output ("-"), a device or a FIFO is written
+ * it when the output is complete, and removed otherwise (also when a
+ * signal ends the run): the old file stays as it was.  Standard output ("-"), a device or a FIFO is written
  * in place.
  */
 #ifndef DLLPCHECK_OUT_FILE_H
@@ -38,5 +38,10 @@ bool out_file_same(const char *a, const char *b);
  * succeeded): keep renames the temporary file to the output, otherwise
  * it is removed.  False (message in err) when the rename fails. */
 bool out_file_finish(struct out_file *of, bool keep, char *err, size_t errlen);
+
+/* A temporary file being written is removed when SIGINT, SIGTERM, SIGHUP
+ * or SIGPIPE ends the run (each of them not ignored).  A forked worker
+ * calls this: the files are its parent's to remove. */
+void out_file_forget_all(void);
 
 #endif

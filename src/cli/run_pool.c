@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/out_file.h"
 #include "cli/run.h"
 #include "cli/run_pool.h"
 
@@ -207,9 +208,15 @@ static bool worker_start(struct pool *p, int wi)
 	}
 	if (pid == 0) {
 		/* a worker ends with the parent (killed, interrupted): never
-		 * an orphan reading on */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != p->parent)
+		 * an orphan reading on.  SIGTERM, not SIGKILL: the outputs it
+		 * writes itself (a batch's --vcd FILE-N) are removed first
+		 * (out_file.h); it is never ignored here */
+		struct sigaction term;
+		if (sigaction(SIGTERM, NULL, &term) == 0 && term.sa_handler == SIG_IGN)
+			signal(SIGTERM, SIG_DFL);
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != p->parent)
 			_exit(4);
+		out_file_forget_all(); /* the parent's outputs are its own */
 		close(sv[0]);
 		/* the other workers' sockets are the parent's: a worker holding
 		 * them would keep them open when the parent is gone */
