@@ -19,6 +19,10 @@
  * order its bytes are read in.  So is an input whose part a worker could
  * not write (a full /tmp): analysed again here, never failed for it.
  *
+ * A worker's standard error is a second temporary file, its messages
+ * copied to the parent's standard error at their input's turn as well:
+ * the messages, too, come in the order -j 1 gives them.
+ *
  * The set-up an input costs is a message and a copy of its part (the
  * fork, the file and the socket are paid once per worker; a task's
  * message once per run of small inputs).  Memory is
@@ -61,6 +65,7 @@ struct pool_task {
 	int32_t count; /* inputs index .. index + count - 1 */
 	uint64_t offset; /* where in the worker's file its part goes: 0 once
 	                  * every part in it was written out */
+	uint64_t err_offset; /* the same in its file of messages */
 };
 
 /* worker -> parent */
@@ -69,6 +74,7 @@ struct pool_done {
 	uint8_t ok; /* the part was written to the file */
 	int32_t write_errno; /* !ok: why */
 	uint64_t offset, length; /* of the part in the worker's file */
+	uint64_t err_offset, err_length; /* of its messages */
 	struct input_result result;
 };
 
@@ -76,10 +82,12 @@ struct pool_worker {
 	pid_t pid; /* 0: none */
 	int sock; /* the parent's end; -1: none */
 	FILE *file; /* the parts (shared with the worker) */
+	FILE *errfile; /* the worker's standard error */
 	int task; /* the next input it is to answer for, -1: idle */
 	int task_end; /* one past the last input of its task */
 	unsigned pending; /* its parts done and not yet written out */
 	uint64_t end; /* the end of the last part in its file */
+	uint64_t err_end; /* and of the last messages in its errfile */
 };
 
 struct pool_input {
@@ -90,6 +98,9 @@ struct pool_input {
 	bool counted; /* its part is one of its worker's pending */
 	int worker; /* whose file holds the part */
 	uint64_t offset, length;
+	uint64_t err_offset, err_length; /* its messages in the worker's errfile */
+	bool again; /* here, after a worker could not write its part */
+	char again_why[64];
 };
 
 /* A pool_task's size of an input: its size on disk; RUN_POOL_CHUNK_BYTES
@@ -138,11 +149,15 @@ static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file
 		if (!io_all(sock, &task, sizeof(task), false) || task.index < 0)
 			_exit(0);
 		uint64_t end = task.offset;
+		/* standard error is the errfile (worker_start) */
+		off_t err_end = lseek(STDERR_FILENO, (off_t)task.err_offset, SEEK_SET);
 		for (int32_t k = 0; k < task.count; k++) {
 			struct pool_done done;
 			memset(&done, 0, sizeof(done));
 			done.index = task.index + k;
 			done.offset = end;
+			done.err_offset = (uint64_t)err_end;
+			clearerr(stderr);
 			/* each part from where the last good one ended: the bytes
 			 * of one that failed (a full /tmp) are not the next's */
 			clearerr(file);
@@ -153,14 +168,22 @@ static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file
 			ok = ok && fflush(file) == 0;
 			off_t now = ok ? ftello(file) : -1;
 			ok = ok && now >= (off_t)end;
+			/* its messages must have been kept too */
+			fflush(stderr);
+			off_t err_now = lseek(STDERR_FILENO, 0, SEEK_CUR);
+			ok = ok && !ferror(stderr) && err_end >= 0 && err_now >= err_end;
 			done.ok = ok;
 			done.write_errno = ok ? 0 : (errno ? errno : EIO);
 			done.length = ok ? (uint64_t)now - end : 0;
-			if (ok)
+			done.err_length = ok ? (uint64_t)(err_now - err_end) : 0;
+			if (ok) {
 				end = (uint64_t)now;
-			else
+				err_end = err_now;
+			} else {
 				__fpurge(file); /* what stdio still holds of it */
-			fflush(stderr);
+				/* the next messages where the last good ones end */
+				err_end = lseek(STDERR_FILENO, err_end, SEEK_SET);
+			}
 			/* each answered at once: the parent writes it out as soon
 			 * as the inputs before it are */
 			if (!io_all(sock, &done, sizeof(done), true))
@@ -196,7 +219,9 @@ static bool worker_start(struct pool *p, int wi)
 	w->task = -1;
 	if (!w->file)
 		w->file = tmpfile();
-	if (!w->file || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+	if (!w->errfile)
+		w->errfile = tmpfile();
+	if (!w->file || !w->errfile || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return false;
 	fflush(p->out);
 	fflush(stderr);
@@ -217,6 +242,8 @@ static bool worker_start(struct pool *p, int wi)
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != p->parent)
 			_exit(4);
 		out_file_forget_all(); /* the parent's outputs are its own */
+		if (dup2(fileno(w->errfile), STDERR_FILENO) < 0)
+			_exit(4);
 		close(sv[0]);
 		/* the other workers' sockets are the parent's: a worker holding
 		 * them would keep them open when the parent is gone */
@@ -276,7 +303,7 @@ static void input_failed(struct pool_input *in, struct input_result *res, const 
 	memset(res, 0, sizeof(*res));
 	res->status = EXIT_ERROR;
 	snprintf(res->error, sizeof(res->error), "%s: %s", path, why);
-	fprintf(stderr, "dllpcheck: %s\n", res->error);
+	/* told on standard error at the input's turn (pool_emit) */
 }
 
 /* The first input waiting for a worker within RUN_POOL_AHEAD of the one
@@ -294,7 +321,7 @@ static bool pool_give(struct pool *p, int wi)
 {
 	struct pool_worker *w = &p->workers[wi];
 	if (w->pending == 0)
-		w->end = 0; /* every part in its file is written out */
+		w->end = w->err_end = 0; /* every part in its files is written out */
 	/* the next inputs waiting, as many as make a task */
 	int n = p->cfg->input_count, first = pool_waiting(p), count = 1;
 	int share = (n - first) / (2 * p->worker_count);
@@ -304,7 +331,7 @@ static bool pool_give(struct pool *p, int wi)
 	       first + count < p->next_emit + RUN_POOL_AHEAD && bytes < RUN_POOL_CHUNK_BYTES &&
 	       p->sizes[first + count] <= RUN_POOL_CHUNK_BYTES - bytes)
 		bytes += p->sizes[first + count++];
-	struct pool_task task = { first, count, w->end };
+	struct pool_task task = { first, count, w->end, w->err_end };
 	if (!io_all(w->sock, &task, sizeof(task), true))
 		return false;
 	w->task = first;
@@ -326,20 +353,20 @@ static bool pool_answer(struct pool *p, int wi)
 	in->worker = wi;
 	in->offset = done.offset;
 	in->length = done.length;
+	in->err_offset = done.err_offset;
+	in->err_length = done.err_length;
 	if (done.ok) {
 		p->results[done.index] = done.result;
 		in->counted = true;
 		w->pending++;
 		w->end = done.offset + done.length;
+		w->err_end = done.err_offset + done.err_length;
 	} else {
-		/* its part could not be kept (a full /tmp): analysed again
-		 * here at its turn, straight into the report */
-		in->length = 0;
-		in->here = true;
-		fprintf(stderr,
-		        "dllpcheck: %s: its part of the report could not be written to a temporary "
-		        "file (%s): analysed again by the main process\n",
-		        p->cfg->inputs[done.index], strerror(done.write_errno));
+		/* its part or its messages could not be kept (a full /tmp):
+		 * analysed again here at its turn, straight into the report */
+		in->length = in->err_length = 0;
+		in->here = in->again = true;
+		snprintf(in->again_why, sizeof(in->again_why), "%s", strerror(done.write_errno));
 	}
 	if (++w->task == w->task_end)
 		w->task = -1;
@@ -358,6 +385,17 @@ static bool pool_replace(struct pool *p, int wi)
 		in->worker = -1;
 		input_failed(in, &p->results[w->task], p->cfg->inputs[w->task],
 		             "the analysis process failed");
+		/* what it said before it died is told at its turn, before
+		 * the error; the next messages go after it */
+		struct stat st;
+		if (fstat(fileno(w->errfile), &st) == 0 && (uint64_t)st.st_size > w->err_end) {
+			in->worker = wi;
+			in->counted = true;
+			w->pending++;
+			in->err_offset = w->err_end;
+			in->err_length = (uint64_t)st.st_size - w->err_end;
+			w->err_end = (uint64_t)st.st_size;
+		}
 		for (int i = w->task + 1; i < w->task_end; i++)
 			p->inputs[i].assigned = false;
 		if (w->task + 1 < w->task_end && w->task + 1 < p->next_start)
@@ -386,11 +424,20 @@ static void pool_emit(struct pool *p, int *status)
 		int i = p->next_emit;
 		struct pool_input *in = &p->inputs[i];
 		run_report_between(p->cfg, p->out, i);
+		if (in->again)
+			fprintf(stderr,
+			        "dllpcheck: %s: its part of the report could not be written to a "
+			        "temporary file (%s): analysed again by the main process\n",
+			        p->cfg->inputs[i], in->again_why);
 		if (in->here) {
 			in->assigned = true;
 			run_one(p->cfg, i, p->out, &p->results[i]);
 		} else if (in->worker >= 0) {
 			struct pool_worker *w = &p->workers[in->worker];
+			/* its messages first, as -j 1 writes them while the
+			 * report waits in the output's buffer */
+			if (in->err_length)
+				(void)copy_part(w->errfile, in->err_offset, in->err_length, stderr);
 			enum copy_result c = COPY_OK;
 			if (in->length && !p->out_failed)
 				c = copy_part(w->file, in->offset, in->length, p->out);
@@ -404,9 +451,11 @@ static void pool_emit(struct pool *p, int *status)
 			if (in->counted && w->pending)
 				w->pending--;
 		}
-		if (in->failed) /* told on standard error already */
+		if (in->failed) {
+			fprintf(stderr, "dllpcheck: %s\n", p->results[i].error);
 			run_input_error(p->cfg, p->cfg->inputs[i], NULL, p->out, NULL,
 			                p->results[i].error);
+		}
 		if (p->results[i].status > *status)
 			*status = p->results[i].status;
 		p->next_emit++;
@@ -512,6 +561,8 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		worker_stop(&p.workers[wi]);
 		if (p.workers[wi].file)
 			fclose(p.workers[wi].file);
+		if (p.workers[wi].errfile)
+			fclose(p.workers[wi].errfile);
 	}
 	free(p.workers);
 	free(p.inputs);
