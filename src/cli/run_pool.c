@@ -31,6 +31,7 @@
  * so) and is replaced; the rest of its task is handed out again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -62,10 +63,12 @@
 struct pool_task {
 	int32_t index; /* the first input; -1: exit */
 	int32_t count; /* inputs index .. index + count - 1 */
-	uint64_t offset; /* where in the worker's file its part goes: 0 once
-	                  * every part in it was written out */
-	uint64_t err_offset; /* the same in its file of messages */
+	/* where in the worker's files its parts and messages go (0 once
+	 * every part in them was written out), or POOL_GO_ON: where the
+	 * task before ended (a task sent while it works on that one) */
+	uint64_t offset, err_offset;
 };
+#define POOL_GO_ON UINT64_MAX
 
 /* worker -> parent */
 struct pool_done {
@@ -84,9 +87,17 @@ struct pool_worker {
 	FILE *errfile; /* the worker's standard error */
 	int task; /* the next input it is to answer for, -1: idle */
 	int task_end; /* one past the last input of its task */
+	/* the task it has next, sent while it works on this one so that it
+	 * never waits for the parent between two (-1: none) */
+	int queued, queued_end;
 	unsigned pending; /* its parts done and not yet written out */
 	uint64_t end; /* the end of the last part in its file */
 	uint64_t err_end; /* and of the last messages in its errfile */
+	/* the parts written out are given back to the file system (a
+	 * worker kept busy is seldom rewound) up to here; false where it
+	 * cannot punch holes */
+	uint64_t punched;
+	bool no_punch;
 	/* its answers as read: a burst of small inputs' in one read */
 	unsigned char answers[8 * sizeof(struct pool_done)];
 	size_t answers_len;
@@ -149,14 +160,19 @@ static bool io_all(int fd, void *buf, size_t n, bool writing)
 
 static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file)
 {
+	/* where the next part and the next messages go */
+	uint64_t end = 0;
+	off_t err_end = 0;
 	for (;;) {
 		struct pool_task task;
 		if (!io_all(sock, &task, sizeof(task), false) || task.index < 0)
 			_exit(0);
-		uint64_t end = task.offset;
+		if (task.offset != POOL_GO_ON) {
+			end = task.offset;
+			/* standard error is the errfile (worker_start) */
+			err_end = lseek(STDERR_FILENO, (off_t)task.err_offset, SEEK_SET);
+		}
 		bool reposition = true;
-		/* standard error is the errfile (worker_start) */
-		off_t err_end = lseek(STDERR_FILENO, (off_t)task.err_offset, SEEK_SET);
 		for (int32_t k = 0; k < task.count; k++) {
 			struct pool_done done;
 			memset(&done, 0, sizeof(done));
@@ -225,7 +241,7 @@ static bool worker_start(struct pool *p, int wi)
 	int sv[2];
 	w->pid = 0;
 	w->sock = -1;
-	w->task = -1;
+	w->task = w->queued = -1;
 	w->answers_len = 0;
 	if (!w->file)
 		w->file = tmpfile();
@@ -271,7 +287,8 @@ static bool worker_start(struct pool *p, int wi)
 static void worker_stop(struct pool_worker *w)
 {
 	if (w->sock >= 0) {
-		struct pool_task quit = { -1, 0, 0 };
+		struct pool_task quit = { -1, 0, 0, 0 };
+		/* (a worker ends at its first task of -1) */
 		(void)io_all(w->sock, &quit, sizeof(quit), true);
 		close(w->sock);
 		w->sock = -1;
@@ -284,6 +301,25 @@ static void worker_stop(struct pool_worker *w)
 }
 
 enum copy_result { COPY_OK, COPY_READ_FAILED, COPY_WRITE_FAILED };
+
+/* The blocks of w's file up to the end of the part [offset, end) just
+ * written out, freed: the disk a worker's file holds is the parts not
+ * yet written, even while it is never idle (and so never rewound).  Only
+ * a part that follows the last one freed (a part handed out again after
+ * a worker died may lie after parts written out later: everything below
+ * w->punched is written out), and from the block the last call ended in,
+ * as a block is freed only by a call that covers it whole. */
+static void give_back_part(struct pool_worker *w, uint64_t offset, uint64_t end)
+{
+	if (w->no_punch || offset != w->punched)
+		return;
+	uint64_t from = w->punched & ~(uint64_t)4095;
+	if (fallocate(fileno(w->file), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
+	              (off_t)(end - from)) != 0)
+		w->no_punch = true;
+	else
+		w->punched = end;
+}
 
 /* Copies length bytes at offset of file to out. */
 static enum copy_result copy_part(FILE *file, uint64_t offset, uint64_t length, FILE *out)
@@ -327,11 +363,15 @@ static int pool_waiting(struct pool *p)
 	                                                                          : -1;
 }
 
+/* Hands worker wi the next inputs waiting: its task, or (it has one) the
+ * task it takes next, which only a run of small inputs is (a large one
+ * waiting behind another would keep a worker that is free from it).
+ * False when the worker is lost. */
 static bool pool_give(struct pool *p, int wi)
 {
 	struct pool_worker *w = &p->workers[wi];
-	if (w->pending == 0)
-		w->end = w->err_end = 0; /* every part in its files is written out */
+	/* every part in its files is written out, and none is being made */
+	bool rewind = w->pending == 0 && w->task < 0;
 	/* the next inputs waiting, as many as make a task */
 	int n = p->cfg->input_count, first = pool_waiting(p), count = 1;
 	int share = (n - first) / (2 * p->worker_count);
@@ -341,11 +381,22 @@ static bool pool_give(struct pool *p, int wi)
 	       first + count < p->next_emit + RUN_POOL_AHEAD && bytes < RUN_POOL_CHUNK_BYTES &&
 	       p->sizes[first + count] <= RUN_POOL_CHUNK_BYTES - bytes)
 		bytes += p->sizes[first + count++];
+	if (w->task >= 0 && bytes >= RUN_POOL_CHUNK_BYTES)
+		return true; /* not queued: given when a worker is free */
+	if (rewind)
+		w->end = w->err_end = w->punched = 0;
 	struct pool_task task = { first, count, w->end, w->err_end };
+	if (w->task >= 0)
+		task.offset = task.err_offset = POOL_GO_ON;
 	if (!io_all(w->sock, &task, sizeof(task), true))
 		return false;
-	w->task = first;
-	w->task_end = first + count;
+	if (w->task < 0) {
+		w->task = first;
+		w->task_end = first + count;
+	} else {
+		w->queued = first;
+		w->queued_end = first + count;
+	}
 	for (int i = first; i < first + count; i++)
 		p->inputs[i].assigned = true;
 	return true;
@@ -378,8 +429,11 @@ static bool pool_take_answer(struct pool *p, int wi, const struct pool_done *ans
 		in->here = in->again = true;
 		snprintf(in->again_why, sizeof(in->again_why), "%s", strerror(done.write_errno));
 	}
-	if (++w->task == w->task_end)
-		w->task = -1;
+	if (++w->task == w->task_end) {
+		w->task = w->queued;
+		w->task_end = w->queued_end;
+		w->queued = -1;
+	}
 	return true;
 }
 
@@ -437,7 +491,12 @@ static bool pool_replace(struct pool *p, int wi)
 		if (w->task + 1 < w->task_end && w->task + 1 < p->next_start)
 			p->next_start = w->task + 1;
 	}
-	w->task = -1;
+	/* the task it had next waits for a worker again too */
+	for (int i = w->queued; i >= 0 && i < w->queued_end; i++)
+		p->inputs[i].assigned = false;
+	if (w->queued >= 0 && w->queued < p->next_start)
+		p->next_start = w->queued;
+	w->task = w->queued = -1;
 	if (w->sock >= 0)
 		close(w->sock);
 	w->sock = -1;
@@ -481,6 +540,8 @@ static void pool_emit(struct pool *p, int *status)
 			 * (ferror of out), not the input's fault */
 			if (c == COPY_WRITE_FAILED)
 				p->out_failed = true;
+			if (c == COPY_OK && in->length)
+				give_back_part(w, in->offset, in->offset + in->length);
 			else if (c == COPY_READ_FAILED)
 				input_failed(in, &p->results[i], p->cfg->inputs[i],
 				             "its part of the report could not be read back");
@@ -554,6 +615,16 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		for (int wi = 0; wi < p.worker_count; wi++) {
 			struct pool_worker *w = &p.workers[wi];
 			if (w->sock < 0 || w->task >= 0 || pool_waiting(&p) < 0)
+				continue;
+			if (!pool_give(&p, wi) && !pool_replace(&p, wi))
+				fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n",
+				        strerror(errno));
+		}
+		/* then, every worker busy, the run of small inputs each takes
+		 * next (a worker never waits for the parent between two) */
+		for (int wi = 0; wi < p.worker_count; wi++) {
+			struct pool_worker *w = &p.workers[wi];
+			if (w->sock < 0 || w->task < 0 || w->queued >= 0 || pool_waiting(&p) < 0)
 				continue;
 			if (!pool_give(&p, wi) && !pool_replace(&p, wi))
 				fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n",
