@@ -10,8 +10,11 @@
  * (pread from the worker's file: the file is shared, its offset is not
  * touched), so the output is byte for byte that of -j 1, and hands the
  * worker the next input at once: a worker never waits for an earlier
- * input to finish.  A worker's file is rewound when every part in it has
- * been written out, so the disk it uses is the parts not yet written.
+ * input to finish; while it works on one task it is sent the next (a run
+ * of small inputs only), so it never waits for the parent between two.
+ * A worker's file is rewound when every part in it has been written out
+ * and the written parts' blocks are given back as they go, so the disk
+ * it uses is the parts not yet written.
  *
  * An input that is not a regular file (standard input, a FIFO, a device)
  * is read by the parent itself at its turn, as -j 1 reads it: two workers
