@@ -12,6 +12,7 @@
 
 #include "cli/config.h"
 #include "cli/merge.h"
+#include "core/input_stats.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,7 +30,7 @@ static FILE *open_mem(const char *name, void *ctx)
 }
 
 /* The merge of part in format, its output in *out (malloc'd). */
-static int merge(const struct mem_part *part, enum out_format format, bool stats, char **out,
+static int merge(struct mem_part *part, enum out_format format, bool stats, char **out,
                  size_t *len)
 {
 	static struct config cfg;
@@ -48,7 +49,7 @@ static int merge(const struct mem_part *part, enum out_format format, bool stats
 		return -1;
 	FILE *saved = stderr;
 	stderr = fuzz_devnull(); /* the messages: checked by the tests */
-	int status = run_merge_parts(&cfg, open_mem, (void *)part, fp);
+	int status = run_merge_parts(&cfg, open_mem, part, fp);
 	stderr = saved;
 	fclose(fp);
 	return status;
