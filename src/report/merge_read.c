@@ -60,7 +60,7 @@ static bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char 
 	j->used = 0;
 	path_fmt(j->path, sizeof(j->path), "%s", path);
 	if (!json_is_object(v)) {
-		fail(m, "%s is not an object", path);
+		fail(m, "%s is not an object", path[0] ? path : "the line");
 		return false;
 	}
 	return true;

@@ -185,7 +185,7 @@ START_TEST(test_faults)
 {
 	expect_fail("", "!", "part.jsonl: line 0: an empty part");
 	expect_fail("{\"type\":\n", "!", "part.jsonl: line 1: not JSON");
-	expect_fail("[1]\n", "!", "part.jsonl: line 1:  is not an object");
+	expect_fail("[1]\n", "!", "part.jsonl: line 1: the line is not an object");
 	expect_fail("{\"type\":\"record\"}\n", "!", "line 1: a line of --decode");
 	expect_fail("{\"type\":\"nothing\"}\n", "!", "type \"nothing\" is none");
 	expect_fail("{\"type\":\"finding\",\"type\":\"finding\"}\n", "!", "not JSON: duplicate");
