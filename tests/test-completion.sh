@@ -110,6 +110,13 @@ for opt in -o --output --write-pcap --vcd --gtkw --map-file; do
 	case $opt in -o) complete_words -o "$tmpdir/caps/a" ;; *) complete_words "$opt" = "$tmpdir/caps/a" ;; esac
 	[ "$(cat "$tmpdir/offer")" = "$tmpdir/caps/a.pcap" ] && pass || fail "$opt does not complete a file"
 done
+# --merge: its inputs are the JSON Lines parts (and directories)
+mkdir "$tmpdir/caps/parts"
+: >"$tmpdir/caps/p1.jsonl"
+complete_words --merge "$tmpdir/caps/"
+sort "$tmpdir/offer" >"$tmpdir/offer.sorted"
+printf '%s\n' "$tmpdir/caps/p1.jsonl" "$tmpdir/caps/parts" | sort >"$tmpdir/want"
+cmp -s "$tmpdir/want" "$tmpdir/offer.sorted" && pass || fail "--merge offers $(cat "$tmpdir/offer")"
 # a value that is free text: nothing offered (not the files)
 complete_words --cpl-timeout = ""
 [ ! -s "$tmpdir/offer" ] && pass || fail "--cpl-timeout= offers $(head -1 "$tmpdir/offer")"

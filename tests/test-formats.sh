@@ -19,9 +19,11 @@ fi
 cd "$srcdir"
 golden=tests/golden-reports
 
-# The version is in the JSON reports: the goldens say VERSION.
+# The version is in the JSON reports (and ends the JSON Lines summary and
+# error lines): the goldens say VERSION.
 normalise() {
-	sed 's/^{"tool":"dllpcheck","version":"[^"]*"/{"tool":"dllpcheck","version":"VERSION"/' "$1"
+	sed -e 's/^{"tool":"dllpcheck","version":"[^"]*"/{"tool":"dllpcheck","version":"VERSION"/' \
+		-e 's/^\({"type":"\(summary\|error\)".*\),"version":"[^"]*"}$/\1,"version":"VERSION"}/' "$1"
 }
 
 # ---------------------------------------------------------------- goldens

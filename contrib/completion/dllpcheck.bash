@@ -96,6 +96,12 @@ _dllpcheck()
 		[[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace 2>/dev/null
 		return 0
 	fi
+	# --merge: the inputs are JSON Lines parts (directories to descend)
+	if [[ " ${COMP_WORDS[*]} " == *" --merge "* ]]; then
+		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.jsonl' -- "$cur"))
+		compopt -o filenames 2>/dev/null
+		return 0
+	fi
 	# the inputs: captures of any name (compressed or not)
 	COMPREPLY=($(compgen -f -- "$cur"))
 	compopt -o filenames 2>/dev/null

@@ -37,6 +37,8 @@ struct config {
 	const char *gtkw_path; /* --gtkw: its GTKWave save file (default beside it) */
 	const char *annotate_path; /* --annotate: the capture with the findings as comments */
 	bool update_period_given;
+	/* --merge: the inputs are JSON Lines reports of runs (cli/merge.c) */
+	bool merge;
 	char **inputs;
 	int input_count;
 };

@@ -16,6 +16,7 @@
 #include "cli/cli_parse.h"
 #include "cli/config.h"
 #include "cli/dump_columns.h"
+#include "cli/merge.h"
 #include "cli/picture_paths.h"
 #include "cli/pipeline.h"
 #include "cli/report_hold.h"
@@ -87,6 +88,7 @@ enum {
 	OPT_GTKW,
 	OPT_ANNOTATE,
 	OPT_WARP_PIPE_PORT,
+	OPT_MERGE,
 };
 
 static const struct argp_option options[] = {
@@ -99,6 +101,11 @@ static const struct argp_option options[] = {
 	  1 },
 	{ "list-rules", OPT_LIST_RULES, NULL, 0,
 	  "List the rule catalogue (id, severity, spec section, meaning)", 1 },
+	{ "merge", OPT_MERGE, NULL, 0,
+	  "Each FILE is the JSON Lines report of a run (other machines, other days): "
+	  "print the report one run over all their inputs would have printed (text, "
+	  "json, jsonl or junit)",
+	  1 },
 
 	{ NULL, 0, NULL, 0, "Input:", 2 },
 	{ "dlt", OPT_DLT, "N", 0,
@@ -312,6 +319,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_LIST_RULES:
 		cfg->mode = MODE_LIST_RULES;
 		break;
+	case OPT_MERGE:
+		cfg->merge = true;
+		break;
 	case OPT_DLT:
 		if (!parse_uint(arg, 162, &v) || v < 147)
 			argp_error(state, "--dlt takes a user link type from 147 to 162, not '%s'",
@@ -519,6 +529,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			           "--gtkw names the save file of --vcd: give --vcd FILE too");
 		if (cfg->lanes.clock[0] && cfg->lanes.period_ps)
 			argp_error(state, "--lane-clock and --symbol-period: give one of them");
+		if (cfg->merge && cfg->mode != MODE_ANALYZE)
+			argp_error(state, "--merge reads reports: not with --decode, --write-pcap, "
+			                  "--list-rules or --dump-columns");
+		if (cfg->merge && (cfg->vcd_path || cfg->annotate_path))
+			argp_error(state,
+			           "--vcd and --annotate need the captures, which --merge "
+			           "does not read: give them to the runs that make the parts");
+		if (cfg->merge && cfg->format == OUT_HTML)
+			argp_error(state, "--merge writes text, json, jsonl or junit: the HTML "
+			                  "page's charts need the captures' credits over time, "
+			                  "which the JSON Lines parts do not carry");
 		if (cfg->extended_synch && !cfg->update_period_given)
 			cfg->fc.update_period_ps = FC_UPDATE_PERIOD_EXTENDED_PS;
 		break;
@@ -694,7 +715,7 @@ int main(int argc, char **argv)
 	}
 	/* A progress line only for a person watching a terminal. */
 	cfg.progress = !cfg.quiet && cfg.jobs == 1 && isatty(STDERR_FILENO);
-	int status = run_batch(&cfg, out);
+	int status = cfg.merge ? run_merge(&cfg, out) : run_batch(&cfg, out);
 	bool written = fflush(out) == 0 && !ferror(out);
 	if (out != stdout && fclose(out) != 0)
 		written = false;

@@ -73,6 +73,17 @@ static void tee_emit(void *ctx, const struct finding *f)
 		annotate_finding(pass->annotate, f);
 }
 
+void pipeline_result(struct input_result *res, const struct finding_sink *sink,
+                     enum severity fail_on)
+{
+	memcpy(res->by_severity, sink->count_by_severity, sizeof(res->by_severity));
+	memcpy(res->by_rule, sink->count_by_rule, sizeof(res->by_rule));
+	res->status = EXIT_CLEAN;
+	for (int sev = fail_on; sev < SEV_COUNT; sev++)
+		if (sink->count_by_severity[sev])
+			res->status = EXIT_FINDINGS;
+}
+
 static void input_failed(struct input_result *res, const char *msg)
 {
 	res->status = EXIT_ERROR;
@@ -211,12 +222,7 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 	bool pictures_failed =
 	        timeline.out_of_memory || (html && (!html_in || report_html_input_failed(html_in)));
 
-	memcpy(res->by_severity, sink.count_by_severity, sizeof(res->by_severity));
-	memcpy(res->by_rule, sink.count_by_rule, sizeof(res->by_rule));
-	res->status = EXIT_CLEAN;
-	for (int sev = cfg->fail_on; sev < SEV_COUNT; sev++)
-		if (sink.count_by_severity[sev])
-			res->status = EXIT_FINDINGS;
+	pipeline_result(res, &sink, cfg->fail_on);
 	/* an input with no record is an input error (run.c): its waveform
 	 * goes too */
 	bool keep = res->stats.records_decoded > 0;

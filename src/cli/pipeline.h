@@ -18,6 +18,11 @@ struct report_hold;
 void pipeline_check(const struct config *cfg, struct reader *r, const char *path, int index,
                     FILE *out, struct input_result *res, struct report_hold *hold);
 
+/* An input's result from the findings reported (sink's counts): its
+ * counts, and its exit status against fail_on (--merge judges it so too). */
+void pipeline_result(struct input_result *res, const struct finding_sink *sink,
+                     enum severity fail_on);
+
 /* Progress on standard error (progress.c): a line rewritten at most once a
  * second while an input is read, cleared at its end. */
 void progress_report(const struct input_stats *stats, uint64_t byte_offset);

@@ -163,7 +163,7 @@ void run_reader(const struct config *cfg, struct reader *r, const char *path, in
 
 /* ---- the wrappers around the inputs' parts ------------------------------- */
 
-static void report_begin(const struct config *cfg, FILE *out)
+void run_report_begin(const struct config *cfg, FILE *out)
 {
 	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
 		return;
@@ -181,8 +181,8 @@ void run_report_between(const struct config *cfg, FILE *out, int index)
 		report_json_separator(out);
 }
 
-static void report_end(const struct config *cfg, FILE *out, const struct input_result *results,
-                       int status)
+void run_report_end(const struct config *cfg, FILE *out, const struct input_result *results,
+                    int status)
 {
 	if (cfg->quiet || cfg->mode != MODE_ANALYZE)
 		return;
@@ -216,7 +216,7 @@ int run_batch(const struct config *cfg, FILE *out)
 		fprintf(stderr, "dllpcheck: out of memory\n");
 		return EXIT_ERROR;
 	}
-	report_begin(cfg, out);
+	run_report_begin(cfg, out);
 	int status = EXIT_CLEAN;
 	if (cfg->jobs > 1 && n > 1) {
 		status = run_pool(cfg, out, results);
@@ -228,7 +228,7 @@ int run_batch(const struct config *cfg, FILE *out)
 				status = results[i].status;
 		}
 	}
-	report_end(cfg, out, results, status);
+	run_report_end(cfg, out, results, status);
 	free(results);
 	return status;
 }

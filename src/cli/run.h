@@ -19,6 +19,13 @@ void run_one(const struct config *cfg, int index, FILE *out, struct input_result
 void run_reader(const struct config *cfg, struct reader *r, const char *path, int index, FILE *out,
                 FILE *msgs, struct input_result *res);
 
+/* What a report writes before the inputs' parts (the JSON document's
+ * opening, the JUnit suite, the page) and after them (the totals, the
+ * batch table or line), for cfg->input_count inputs named cfg->inputs;
+ * results of each, and the run's exit status. */
+void run_report_begin(const struct config *cfg, FILE *out);
+void run_report_end(const struct config *cfg, FILE *out, const struct input_result *results,
+                    int status);
 /* Runs every input of cfg, cfg->jobs at a time, and writes the whole
  * report to out; returns the exit status of the run (the worst input's). */
 int run_batch(const struct config *cfg, FILE *out);

@@ -26,6 +26,13 @@ struct fc_credit_view {
 	uint64_t time_at_zero_ps; /* up to the link's last record */
 };
 
+/* Whether the reports show the credit: something was advertised,
+ * known or charged. */
+static inline bool credit_has_news(const struct fc_credit_view *c)
+{
+	return c->advertised_seen || c->limit_known || c->tlps_charged;
+}
+
 /* Intervals between a port's UpdateFCs of one class (--stats). */
 struct fc_intervals_view {
 	uint64_t events;

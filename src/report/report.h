@@ -19,9 +19,24 @@ struct input_report {
 	const struct input_stats *stats;
 	const struct finding_sink *sink;
 	const struct fc_model *model; /* NULL: no model (decode only) */
+	/* No model but its links' views (--merge: read back from a JSON
+	 * Lines report): link_index[i] is the link of link_views[i], ascending. */
+	bool merged;
+	const struct fc_link_view *link_views;
+	const unsigned *link_index;
+	unsigned link_count;
 	const struct fc_options *fc_opts;
 	bool stats_wanted; /* --stats */
 };
+
+/* Link index of the input as the reports show it: from the model, or
+ * from the views given (report_input.c); false when the input had no
+ * record on that link. */
+struct fc_link_view;
+bool report_input_link(const struct input_report *r, unsigned index, struct fc_link_view *out);
+/* "unknown", "not-initialised", "initialised", "given": a VC's state in
+ * the JSON reports (enum vc_state); NULL for another value. */
+const char *report_vc_state_name(unsigned state);
 
 /* Text (report_text.c) */
 void report_text_finding(void *ctx, const struct finding *f);

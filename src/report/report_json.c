@@ -131,13 +131,6 @@ static json_t *records_json(const struct input_stats *st)
 	return o;
 }
 
-static const char *const vc_state_names[] = {
-	[VC_UNKNOWN] = "unknown",
-	[VC_IDLE] = "not-initialised",
-	[VC_INIT] = "initialised",
-	[VC_GIVEN] = "given",
-};
-
 static json_t *credit_json(const struct fc_credit_view *c)
 {
 	json_t *o = json_object();
@@ -157,6 +150,10 @@ static json_t *credit_json(const struct fc_credit_view *c)
 	json_object_set_new(o, "tlps_charged", json_integer((json_int_t)c->tlps_charged));
 	json_object_set_new(o, "credits_charged", json_integer((json_int_t)c->credits_charged));
 	json_object_set_new(o, "longest_wait_ps", json_integer((json_int_t)c->longest_wait_ps));
+	/* only when so: "limit" is null both for an infinite limit and an
+	 * unknown one (the text report tells them apart, and --merge) */
+	if (c->infinite)
+		json_object_set_new(o, "infinite", json_true());
 	return o;
 }
 
@@ -275,12 +272,12 @@ static json_t *transactions_json(const struct fc_link_view *link)
 	return o;
 }
 
-static json_t *links_json(const struct fc_model *m, bool stats)
+static json_t *links_json(const struct input_report *r)
 {
 	json_t *links = json_array();
-	for (unsigned i = 0; m && i < FC_LINK_COUNT; i++) {
+	for (unsigned i = 0; (r->model || r->merged) && i < FC_LINK_COUNT; i++) {
 		struct fc_link_view view;
-		if (!fc_model_view_link(m, i, &view))
+		if (!report_input_link(r, i, &view))
 			continue;
 		const struct fc_link_view *link = &view;
 		json_t *lo = json_object();
@@ -332,18 +329,28 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 			const struct fc_vc_view *v = &link->vc[vc];
 			bool used = v->state == VC_INIT || v->state == VC_GIVEN ||
-			            v->tlps_while_unknown || v->fc_dllps_while_unknown;
+			            v->tlps_while_unknown || v->fc_dllps_while_unknown ||
+			            v->epochs_joined;
+			/* and every VC the text report shows credits of */
+			for (unsigned p = 0; p < DIR_COUNT; p++)
+				for (unsigned ct = 0; ct < CT_COUNT; ct++)
+					used |= credit_has_news(&v->port[p].credit[ct]);
 			if (!used)
 				continue;
 			json_t *vo = json_object();
 			json_object_set_new(vo, "vc", json_integer(vc));
-			json_object_set_new(vo, "state", json_string(vc_state_names[v->state]));
+			json_object_set_new(vo, "state",
+			                    json_string(report_vc_state_name(v->state)));
 			json_object_set_new(vo, "epochs_joined",
 			                    json_integer((json_int_t)v->epochs_joined));
 			json_object_set_new(vo, "tlps_while_unknown",
 			                    json_integer((json_int_t)v->tlps_while_unknown));
 			json_object_set_new(vo, "fc_dllps_while_unknown",
 			                    json_integer((json_int_t)v->fc_dllps_while_unknown));
+			/* only when joined: the record the text report names */
+			if (v->epochs_joined)
+				json_object_set_new(vo, "joined_record",
+				                    json_integer((json_int_t)v->joined_record));
 			for (unsigned p = 0; p < DIR_COUNT; p++) {
 				json_t *po = json_object();
 				json_object_set_new(po, "fi1", json_boolean(v->port[p].fi1));
@@ -359,7 +366,7 @@ static json_t *links_json(const struct fc_model *m, bool stats)
 			json_array_append_new(vcs, vo);
 		}
 		json_object_set_new(lo, "vcs", vcs);
-		if (stats) {
+		if (r->stats_wanted) {
 			json_object_set_new(lo, "stats", stats_json(link));
 			json_object_set_new(lo, "transactions", transactions_json(link));
 		}
@@ -380,6 +387,9 @@ static json_t *options_json(const struct fc_options *o)
 	for (unsigned tc = 0; tc < 8; tc++)
 		json_array_append_new(map, json_integer(o->tc_to_vc[tc]));
 	json_object_set_new(obj, "tc_to_vc", map);
+	/* only when given (the text report says when it was not) */
+	if (o->mrrs)
+		json_object_set_new(obj, "mrrs", json_integer(o->mrrs));
 	return obj;
 }
 
@@ -396,7 +406,7 @@ static void input_summary_fields(json_t *o, const struct input_report *r)
 	json_object_set_new(o, "summary",
 	                    counts_json(r->sink->count_by_severity, r->sink->count_by_rule));
 	json_object_set_new(o, "options", options_json(r->fc_opts));
-	json_object_set_new(o, "links", links_json(r->model, r->stats_wanted));
+	json_object_set_new(o, "links", links_json(r));
 }
 
 json_t *report_json_finding_object(const struct finding *f)
@@ -421,6 +431,8 @@ void report_jsonl_input(FILE *out, const struct input_report *r)
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("summary"));
 	input_summary_fields(o, r);
+	/* the line read back alone (--merge) names its maker */
+	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
 	dump_line(out, o);
 }
 
@@ -536,6 +548,7 @@ void report_jsonl_input_error(FILE *out, const char *file, const char *error)
 	json_object_set_new(o, "type", json_string("error"));
 	json_object_set_new(o, "file", json_string_outside(file));
 	json_object_set_new(o, "error", json_string_outside(error));
+	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
 	dump_line(out, o);
 }
 

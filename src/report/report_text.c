@@ -44,10 +44,6 @@ void report_text_finding(void *ctx, const struct finding *f)
 }
 
 /* Per link and VC: each transmitting port's credit state. */
-static bool credit_has_news(const struct fc_credit_view *c)
-{
-	return c->advertised_seen || c->limit_known || c->tlps_charged;
-}
 
 static void print_credit(FILE *out, unsigned vc, enum link_dir port, enum credit_type ct,
                          const struct fc_credit_view *c)
@@ -311,11 +307,11 @@ void report_text_summary(FILE *out, const struct input_report *r)
 void report_text_input(FILE *out, const struct input_report *r)
 {
 	report_text_summary(out, r);
-	if (!r->model)
+	if (!r->model && !r->merged)
 		return;
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
 		struct fc_link_view link;
-		if (fc_model_view_link(r->model, i, &link)) {
+		if (report_input_link(r, i, &link)) {
 			print_link(out, i, &link);
 			if (r->stats_wanted)
 				print_stats(out, i, &link);

@@ -1,0 +1,398 @@
+/* merge.c: --merge (merge.h).  Two passes over the parts, one line held
+ * at a time, as a run holds one finding at a time: the first reads every
+ * part whole (report/merge_read.c checks each line) and lists the inputs,
+ * so that a part that is not usable stops the merge before anything is
+ * written, two parts naming one input are refused, and the report's
+ * opening can say how many inputs it has (JUnit's tests="N"); the second
+ * reads them again and gives each finding and summary to the report
+ * formats, as the run's pipeline gives them.  What is held, as in a run
+ * (run.c): per input its name and its result (struct input_result). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/merge.h"
+#include "cli/pipeline.h"
+#include "cli/run.h"
+#include "cli/run_pool.h"
+#include "report/merge_read.h"
+#include "report/report.h"
+
+/* The inputs of all parts, in order, and where each was. */
+struct merge_list {
+	char **files;
+	int *part;
+	uint64_t *line;
+	int count, cap;
+};
+
+static bool list_add(struct merge_list *l, const char *file, int part, uint64_t line)
+{
+	if (l->count == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 64;
+		char **files = realloc(l->files, (size_t)cap * sizeof(*files));
+		if (files)
+			l->files = files;
+		int *parts = realloc(l->part, (size_t)cap * sizeof(*parts));
+		if (parts)
+			l->part = parts;
+		uint64_t *lines = realloc(l->line, (size_t)cap * sizeof(*lines));
+		if (lines)
+			l->line = lines;
+		if (!files || !parts || !lines)
+			return false;
+		l->cap = cap;
+	}
+	l->files[l->count] = strdup(file);
+	if (!l->files[l->count])
+		return false;
+	l->part[l->count] = part;
+	l->line[l->count++] = line;
+	return true;
+}
+
+static void list_free(struct merge_list *l)
+{
+	for (int i = 0; i < l->count; i++)
+		free(l->files[i]);
+	free(l->files);
+	free(l->part);
+	free(l->line);
+}
+
+static FILE *open_file(const char *path, void *ctx)
+{
+	(void)ctx;
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		fprintf(stderr, "dllpcheck: %s: cannot open the part: %s\n", path, strerror(errno));
+	return fp;
+}
+
+/* How the parts are opened: each once per pass, so that thousands of
+ * parts never hold thousands of files open. */
+struct part_opener {
+	FILE *(*open)(const char *name, void *ctx);
+	void *ctx;
+};
+
+/* ---- the first pass ------------------------------------------------------ */
+
+struct first_options {
+	char *text; /* the first summary's "options" */
+	int part;
+	uint64_t line;
+};
+
+/* The parts must be of one run's options: a run has one --role, --mps,
+ * --mrrs and --tc-map, and --stats for every input. */
+static bool check_summary(const struct config *cfg, const struct merge_reader *m, int part,
+                          struct first_options *first)
+{
+	const struct merge_input *in = &m->input;
+	if (cfg->stats && in->stats_known && !in->stats_wanted) {
+		fprintf(stderr,
+		        "dllpcheck: %s: line %llu: the summary of \"%s\" has no statistics: make "
+		        "the part with --stats to merge with --stats\n",
+		        m->name, (unsigned long long)m->line, m->file);
+		return false;
+	}
+	if (!first->text) {
+		first->text = strdup(in->options_text ? in->options_text : "");
+		first->part = part;
+		first->line = m->line;
+		return first->text != NULL;
+	}
+	if (strcmp(first->text, in->options_text ? in->options_text : "") != 0) {
+		fprintf(stderr,
+		        "dllpcheck: %s: line %llu: options %s differ from those of %s line %llu "
+		        "(%s): the parts were made with other --role, --mps, --mrrs or --tc-map, "
+		        "which one run cannot have\n",
+		        m->name, (unsigned long long)m->line, in->options_text,
+		        cfg->inputs[first->part], (unsigned long long)first->line, first->text);
+		return false;
+	}
+	return true;
+}
+
+static int by_name(const void *a, const void *b, void *list)
+{
+	const struct merge_list *l = list;
+	int i = *(const int *)a, j = *(const int *)b;
+	int c = strcmp(l->files[i], l->files[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* An input of two parts would be counted twice: refused.  (Within a part,
+ * one run was given the file twice, and so is the merge.) */
+static bool check_duplicates(const struct config *cfg, struct merge_list *l)
+{
+	int *order = malloc((size_t)(l->count ? l->count : 1) * sizeof(*order));
+	if (!order) {
+		fprintf(stderr, "dllpcheck: out of memory\n");
+		return false;
+	}
+	for (int i = 0; i < l->count; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)l->count, sizeof(*order), by_name, l);
+	bool ok = true;
+	for (int k = 1; k < l->count && ok; k++) {
+		int a = order[k - 1], b = order[k];
+		if (strcmp(l->files[a], l->files[b]) != 0 || l->part[a] == l->part[b])
+			continue;
+		fprintf(stderr,
+		        "dllpcheck: %s: line %llu: input \"%s\" is also in %s (line %llu): an "
+		        "input of two parts would be counted twice\n",
+		        cfg->inputs[l->part[b]], (unsigned long long)l->line[b], l->files[b],
+		        cfg->inputs[l->part[a]], (unsigned long long)l->line[a]);
+		ok = false;
+	}
+	free(order);
+	return ok;
+}
+
+static bool first_pass(const struct config *cfg, const struct part_opener *po, struct merge_list *l)
+{
+	struct first_options first = { 0 };
+	bool ok = true;
+	for (int p = 0; p < cfg->input_count && ok; p++) {
+		FILE *fp = po->open(cfg->inputs[p], po->ctx);
+		if (!fp) {
+			ok = false;
+			break;
+		}
+		struct merge_reader m;
+		merge_reader_init(&m, fp, cfg->inputs[p]);
+		for (;;) {
+			enum merge_item item = merge_reader_next(&m);
+			if (item == MERGE_END)
+				break;
+			if (item == MERGE_FAIL) {
+				fprintf(stderr, "dllpcheck: %s\n", m.err);
+				ok = false;
+				break;
+			}
+			if (item == MERGE_SUMMARY && !check_summary(cfg, &m, p, &first)) {
+				ok = false;
+				break;
+			}
+			if ((item == MERGE_SUMMARY || item == MERGE_ERROR) &&
+			    !list_add(l, m.file, p, m.line)) {
+				fprintf(stderr, "dllpcheck: out of memory\n");
+				ok = false;
+				break;
+			}
+		}
+		merge_reader_free(&m);
+		fclose(fp);
+	}
+	free(first.text);
+	return ok && check_duplicates(cfg, l);
+}
+
+/* ---- the second pass: the report ----------------------------------------- */
+
+/* One input's part of the report, as pipeline.c writes it. */
+struct merge_out {
+	const struct config *cfg; /* the run's: its inputs are the parts' inputs */
+	FILE *out;
+	bool begun; /* the input's part opened (JSON, JUnit) */
+	struct json_input json_in;
+	struct junit_input junit_in;
+	uint64_t dropped_by_severity[SEV_COUNT]; /* findings of --disable'd rules */
+};
+
+static void input_begin(struct merge_out *mo, const char *file, int index)
+{
+	if (mo->begun)
+		return;
+	mo->begun = true;
+	run_report_between(mo->cfg, mo->out, index);
+	if (mo->cfg->quiet)
+		return;
+	if (mo->cfg->format == OUT_JSON)
+		report_json_input_begin(&mo->json_in, mo->out, file);
+	else if (mo->cfg->format == OUT_JUNIT)
+		report_junit_input_begin(mo->out, file);
+}
+
+static void merge_finding(struct merge_out *mo, const struct finding *f, int index)
+{
+	input_begin(mo, f->pos.file, index);
+	if (!mo->cfg->rule_enabled[f->rule]) {
+		mo->dropped_by_severity[f->severity]++;
+		return;
+	}
+	if (mo->cfg->quiet)
+		return;
+	switch (mo->cfg->format) {
+	case OUT_TEXT:
+		report_text_finding(mo->out, f);
+		break;
+	case OUT_JSONL:
+		report_jsonl_finding(mo->out, f);
+		break;
+	case OUT_JSON:
+		report_json_finding(&mo->json_in, f);
+		break;
+	case OUT_JUNIT:
+		report_junit_finding(&mo->junit_in, f);
+		break;
+	case OUT_HTML:
+		break; /* refused by main.c */
+	}
+}
+
+static void merge_summary(struct merge_out *mo, const struct merge_reader *m, int index,
+                          struct input_result *res)
+{
+	const struct config *cfg = mo->cfg;
+	const struct merge_input *in = &m->input;
+	input_begin(mo, m->file, index);
+	memset(res, 0, sizeof(*res));
+	res->opened = true;
+	snprintf(res->format, sizeof(res->format), "%s", in->format);
+	res->stats = in->stats;
+	/* the counts of the findings reported */
+	struct finding_sink sink;
+	finding_sink_init(&sink, NULL, NULL);
+	for (unsigned r = 0; r < RULE_COUNT; r++)
+		sink.count_by_rule[r] = cfg->rule_enabled[r] ? in->by_rule[r] : 0;
+	for (unsigned s = 0; s < SEV_COUNT; s++)
+		sink.count_by_severity[s] = in->by_severity[s] - mo->dropped_by_severity[s];
+	struct input_report rep = {
+		.file = m->file,
+		.format = in->format,
+		.encapsulation = in->has_encapsulation ? in->encapsulation : NULL,
+		.stats = &res->stats,
+		.sink = &sink,
+		.merged = true,
+		.link_views = in->views,
+		.link_index = in->link_index,
+		.link_count = in->link_count,
+		.fc_opts = &in->opts,
+		.stats_wanted = cfg->stats,
+	};
+	if (!cfg->quiet) {
+		switch (cfg->format) {
+		case OUT_TEXT:
+			report_text_input(mo->out, &rep);
+			break;
+		case OUT_JSONL:
+			report_jsonl_input(mo->out, &rep);
+			break;
+		case OUT_JSON:
+			report_json_input_end(&mo->json_in, &rep);
+			break;
+		case OUT_JUNIT:
+			report_junit_input_end(mo->out, &rep);
+			break;
+		case OUT_HTML:
+			break;
+		}
+	}
+	pipeline_result(res, &sink, cfg->fail_on);
+}
+
+static void merge_out_init(struct merge_out *mo, const struct config *run, FILE *out,
+                           enum severity fail_on)
+{
+	memset(mo, 0, sizeof(*mo));
+	mo->cfg = run;
+	mo->out = out;
+	mo->junit_in.out = out;
+	mo->junit_in.fail_on = fail_on;
+}
+
+/* Part p into the report; false when it is no longer what the first
+ * pass read. */
+static bool second_pass_part(const struct config *run, const char *part, FILE *fp, FILE *out,
+                             struct input_result *results, int *index, int *status)
+{
+	if (!fp)
+		return false;
+	struct merge_reader m;
+	merge_reader_init(&m, fp, part);
+	struct merge_out mo;
+	merge_out_init(&mo, run, out, run->fail_on);
+	bool ok = true;
+	for (;;) {
+		enum merge_item item = merge_reader_next(&m);
+		if (item == MERGE_END)
+			break;
+		if (item == MERGE_BATCH)
+			continue;
+		if (item == MERGE_FAIL || *index >= run->input_count) {
+			fprintf(stderr, "dllpcheck: %s\n",
+			        item == MERGE_FAIL ? m.err
+			                           : "the parts changed while they were merged");
+			ok = false;
+			break;
+		}
+		struct input_result *res = &results[*index];
+		if (item == MERGE_FINDING) {
+			merge_finding(&mo, &m.finding, *index);
+		} else if (item == MERGE_SUMMARY) {
+			merge_summary(&mo, &m, *index, res);
+		} else if (item == MERGE_ERROR) {
+			run_report_between(run, out, *index);
+			res->status = EXIT_ERROR;
+			snprintf(res->error, sizeof(res->error), "%.500s", m.error);
+			run_input_error(run, m.file, NULL, out, stderr, m.error);
+		}
+		if (item == MERGE_SUMMARY || item == MERGE_ERROR) {
+			if (res->status > *status)
+				*status = res->status;
+			(*index)++;
+			merge_out_init(&mo, run, out, run->fail_on);
+		}
+	}
+	merge_reader_free(&m);
+	fclose(fp);
+	return ok;
+}
+
+static int second_pass(const struct config *cfg, const struct part_opener *po,
+                       const struct merge_list *l, FILE *out)
+{
+	struct config run = *cfg;
+	run.inputs = l->files;
+	run.input_count = l->count;
+	struct input_result *results = calloc((size_t)(l->count ? l->count : 1), sizeof(*results));
+	if (!results) {
+		fprintf(stderr, "dllpcheck: out of memory\n");
+		return EXIT_ERROR;
+	}
+	run_report_begin(&run, out);
+	int status = EXIT_CLEAN, index = 0;
+	bool ok = true;
+	for (int p = 0; p < cfg->input_count && ok; p++) {
+		FILE *fp = po->open(cfg->inputs[p], po->ctx);
+		ok = fp &&
+		     second_pass_part(&run, cfg->inputs[p], fp, out, results, &index, &status);
+	}
+	if (ok && index != l->count) {
+		fprintf(stderr, "dllpcheck: the parts changed while they were merged\n");
+		ok = false;
+	}
+	/* an incomplete report has no end */
+	if (ok)
+		run_report_end(&run, out, results, status);
+	free(results);
+	return ok ? status : EXIT_ERROR;
+}
+
+int run_merge_parts(const struct config *cfg, FILE *(*open)(const char *name, void *ctx), void *ctx,
+                    FILE *out)
+{
+	struct part_opener po = { open, ctx };
+	struct merge_list l = { 0 };
+	int status = first_pass(cfg, &po, &l) ? second_pass(cfg, &po, &l, out) : EXIT_ERROR;
+	list_free(&l);
+	return status;
+}
+
+int run_merge(const struct config *cfg, FILE *out)
+{
+	return run_merge_parts(cfg, open_file, NULL, out);
+}

@@ -1,0 +1,22 @@
+/* merge.h: --merge, the JSON Lines reports of separate runs made one
+ * report again (cli/merge.c). */
+#ifndef DLLPCHECK_MERGE_H
+#define DLLPCHECK_MERGE_H
+
+#include <stdio.h>
+
+#include "cli/config.h"
+
+/* Reads the parts cfg->inputs (each the --format=jsonl report of one run)
+ * and writes to out, in cfg->format, the report one run over all their
+ * inputs would have written, in the order of the parts and, within each,
+ * of its lines; returns that run's exit status, or EXIT_ERROR (nothing
+ * written) when a part is not usable. */
+int run_merge(const struct config *cfg, FILE *out);
+/* The same with the parts opened by open(name, ctx) (a stream read to its
+ * end and closed here, once per pass; NULL: it could not be, and open
+ * said why): a part from memory. */
+int run_merge_parts(const struct config *cfg, FILE *(*open)(const char *name, void *ctx), void *ctx,
+                    FILE *out);
+
+#endif

@@ -1,0 +1,195 @@
+#!/bin/sh
+# --merge (issue 18): the JSON Lines reports of separate runs made one
+# report again.  The inputs are the samples, every scenario case, the
+# clean traces, the network captures and an input that cannot be read
+# (an error line); they are split into parts in several ways (one part per
+# input, all in one part, uneven parts, a part made with -j 2), and
+# `dllpcheck --merge PARTS` in each format (text, json, jsonl, junit) and
+# with the options that shape the report (-q, --stats, --fail-on,
+# --disable, and the parts made with --role, --mps, --mrrs) must print
+# byte for byte what one run over all the inputs prints, with its exit
+# status.  Then the parts a merge must refuse (exit 2, the part, the line
+# and what is wrong named on standard error, nothing on standard output).
+. "${srcdir:-.}/tests/test-subr.sh"
+set -e
+cd "$srcdir"
+
+# the inputs, in a fixed order
+set -- samples/*.pcap samples/*.trace samples/*.csv samples/*.vcd tests/clean/*.trace
+for f in tests/scenarios/*/*.trace tests/scenarios/*/*.pcap tests/net/*.pcap tests/net/*.pcapng; do
+	[ -f "$f" ] && set -- "$@" "$f"
+done
+# an input that cannot be read: the run's error line
+printf 'not a capture\n' >"$tmpdir/unreadable.trace"
+set -- "$@" "$tmpdir/unreadable.trace"
+[ "$#" -gt 60 ] && pass || fail "only $# inputs found"
+n=$#
+
+# parts OPTS...: the parts of the inputs in four splits, each a directory
+# of $tmpdir/parts/SPLIT/NN.jsonl (the merge takes them in name order)
+parts() {
+	rm -rf "$tmpdir/parts"
+	mkdir -p "$tmpdir/parts/each" "$tmpdir/parts/one" "$tmpdir/parts/uneven" "$tmpdir/parts/jobs"
+	opts=$1
+	shift
+	i=0
+	for f in "$@"; do
+		i=$((i + 1))
+		# shellcheck disable=SC2086
+		"$DLLPCHECK" $opts --format=jsonl "$f" >"$tmpdir/parts/each/$(printf %04d $i).jsonl" 2>/dev/null || true
+	done
+	# shellcheck disable=SC2086
+	"$DLLPCHECK" $opts --format=jsonl "$@" >"$tmpdir/parts/one/01.jsonl" 2>/dev/null || true
+	# uneven: 1 input, 3 inputs, the rest less 5, and 5 with -j 2
+	a=$1
+	shift
+	# shellcheck disable=SC2086
+	"$DLLPCHECK" $opts --format=jsonl "$a" >"$tmpdir/parts/uneven/01.jsonl" 2>/dev/null || true
+	# shellcheck disable=SC2086
+	"$DLLPCHECK" $opts --format=jsonl "$1" "$2" "$3" >"$tmpdir/parts/uneven/02.jsonl" 2>/dev/null || true
+	shift 3
+	rest=$(($# - 5))
+	list=""
+	j=0
+	for f in "$@"; do
+		j=$((j + 1))
+		[ "$j" -le "$rest" ] && list="$list $f"
+	done
+	# shellcheck disable=SC2086
+	"$DLLPCHECK" $opts --format=jsonl $list >"$tmpdir/parts/uneven/03.jsonl" 2>/dev/null || true
+	shift "$rest"
+	# shellcheck disable=SC2086
+	"$DLLPCHECK" $opts -j 2 --format=jsonl "$@" >"$tmpdir/parts/uneven/04.jsonl" 2>/dev/null || true
+	# the same split, the big part with -j 2
+	cp "$tmpdir/parts/uneven/01.jsonl" "$tmpdir/parts/uneven/02.jsonl" "$tmpdir/parts/uneven/04.jsonl" "$tmpdir/parts/jobs/"
+	# shellcheck disable=SC2086
+	"$DLLPCHECK" $opts -j 2 --format=jsonl $list >"$tmpdir/parts/jobs/03.jsonl" 2>/dev/null || true
+}
+
+# same WHAT RUNOPTS MERGEOPTS INPUTS...: one run with RUNOPTS, and the
+# merge with MERGEOPTS of every split: identical output and status
+same() {
+	what=$1 runopts=$2 mergeopts=$3
+	shift 3
+	set +e
+	# shellcheck disable=SC2086
+	"$DLLPCHECK" $runopts "$@" >"$tmpdir/single" 2>/dev/null
+	want=$?
+	set -e
+	for split in each one uneven jobs; do
+		# shellcheck disable=SC2086
+		run_dllpcheck --merge $mergeopts "$tmpdir"/parts/$split/*.jsonl
+		expect_status "$want" "$what: --merge of the $split split"
+		if cmp -s "$tmpdir/single" "$tmpdir/out"; then pass; else
+			fail "$what: --merge of the $split split differs from one run"
+			diff "$tmpdir/single" "$tmpdir/out" | head -10
+			head -3 "$tmpdir/err"
+		fi
+	done
+}
+
+# ---------------------------------------------------------------- default
+parts "" "$@"
+for fmt in text json jsonl junit; do
+	same "--format=$fmt" "--format=$fmt" "--format=$fmt" "$@"
+done
+same "-q" "-q" "-q" "$@"
+same "--fail-on warning (text)" "--fail-on warning" "--fail-on warning" "$@"
+same "--fail-on info (junit)" "--fail-on info --format=junit" "--fail-on info --format=junit" "$@"
+same "--disable (json)" "--disable fc.credit.overrun --disable dllp.crc --format=json" \
+	"--disable fc.credit.overrun --disable dllp.crc --format=json" "$@"
+same "--disable all --enable (text)" "--disable all --enable tlp.lcrc" \
+	"--disable all --enable tlp.lcrc" "$@"
+# the parts' statistics left out, as a run without --stats leaves them
+parts "--stats" "$@"
+for fmt in text json jsonl; do
+	same "--stats --format=$fmt" "--stats --format=$fmt" "--stats --format=$fmt" "$@"
+done
+same "parts with --stats, merged without" "--format=json" "--format=json" "$@"
+# what the capture cannot tell: the parts' options
+opts="--role down=root-port,up=endpoint --mps 256 --mrrs 512 --tc-map 1=1"
+parts "$opts" "$@"
+for fmt in text jsonl; do
+	same "$opts --format=$fmt" "$opts --format=$fmt" "--format=$fmt" "$@"
+done
+# one input, one part: no batch table
+"$DLLPCHECK" --format=jsonl samples/overrun.pcap >"$tmpdir/one.jsonl" 2>/dev/null || true
+"$DLLPCHECK" samples/overrun.pcap >"$tmpdir/single" 2>/dev/null || true
+run_dllpcheck --merge "$tmpdir/one.jsonl"
+expect_status 1 "--merge of one part of one input"
+cmp -s "$tmpdir/single" "$tmpdir/out" && pass || fail "--merge of one input differs from its run"
+parts "" "$@"
+
+# ---------------------------------------------------------------- hostile
+good="$tmpdir/parts/one/01.jsonl"
+# refused PART-CONTENT-FILE PATTERN WHAT: exit 2, nothing on standard
+# output, PATTERN (the part's name, the line, what) on standard error
+refused() {
+	run_dllpcheck --merge "$1"
+	expect_status 2 "$3"
+	[ -s "$tmpdir/out" ] && fail "$3: wrote a report"
+	expect_grep "$tmpdir/err" "$2" "$3"
+}
+bad="$tmpdir/bad.jsonl"
+printf '{"type":"summary",\n' >"$bad"
+refused "$bad" "bad.jsonl: line 1: not JSON" "a malformed JSON line"
+grep -m1 '"type":"finding"' "$good" | sed 's/"type":"finding"/"type":"findings"/' >"$bad"
+refused "$bad" 'bad.jsonl: line 1: type "findings" is none' "a wrong type"
+grep -m1 '"type":"finding"' "$good" | sed 's/"severity":"[a-z]*",//' >"$bad"
+refused "$bad" "bad.jsonl: line 1: key severity missing" "a missing key"
+grep '"type":"summary"' "$good" | head -1 | sed 's/"tlps_new":[0-9]*,//' >"$bad"
+refused "$bad" "bad.jsonl: line 1: key links\[0\]\.data_link\.down\.tlps_new missing" "a missing key deep down"
+grep '"type":"summary"' "$good" | head -1 | sed 's/"tlps_new":/"tlps_old":1,"tlps_new":/' >"$bad"
+refused "$bad" "bad.jsonl: line 1: unexpected key links\[0\]\.data_link\.down\.tlps_old" "an unknown key"
+sed -n 1,3p "$good" >"$bad"
+head -c 100 "$good" | sed -n 1p | tr -d '\n' >>"$bad"
+refused "$bad" "bad.jsonl: line 4: .*cut short" "a part cut mid-line"
+grep -B2 -m1 '"type":"summary"' "$good" | grep -v '"type":"summary"' >"$bad" || true
+if [ -s "$bad" ]; then
+	refused "$bad" "bad.jsonl: line [0-9]*: .*without their summary line" "findings without a summary (a part cut at a line)"
+fi
+sed 's/"version":"[^"]*"/"version":"0.0.1"/' "$good" >"$bad"
+refused "$bad" "written by dllpcheck 0.0.1, not by this one" "a part of another version"
+sed 's/,"version":"[^"]*"//' "$good" >"$bad"
+refused "$bad" 'no "version"' "a part without version"
+: >"$bad"
+refused "$bad" "bad.jsonl: line 0: an empty part" "an empty part"
+"$DLLPCHECK" --decode --format=jsonl samples/clean-init.pcap >"$bad" || true
+refused "$bad" "bad.jsonl: line 1: a line of --decode" "a --decode stream"
+# runs one after the other in a part (parallel -k ... > part): one part
+cat "$tmpdir/parts/uneven/"*.jsonl >"$tmpdir/cat.jsonl"
+run_dllpcheck --merge "$tmpdir/cat.jsonl"
+"$DLLPCHECK" "$@" >"$tmpdir/single" 2>/dev/null || true
+cmp -s "$tmpdir/single" "$tmpdir/out" && pass || fail "--merge of the runs of a part differs from one run"
+# a batch line of other inputs than its run's
+grep -v '^{"type":"[a-z]*","file":"samples/crc-errors.pcap"' "$good" >"$bad"
+refused "$bad" "the batch line lists [0-9]+ inputs, the part has [0-9]+ before it" "a batch line of other inputs"
+# a finding dropped: the summary's counts say so
+awk '/"type":"finding"/ && !done { done = 1; next } { print }' "$good" >"$bad"
+refused "$bad" "counts [0-9]+ .* findings, the part has" "a finding missing before its summary"
+grep -m1 '"type":"finding"' "$good" | sed 's/"signature":"[^"]*"/"signature":"x"/' >"$bad"
+refused "$bad" 'signature "x" is not the finding' "a signature that is not the finding's"
+grep -m1 '"type":"finding"' "$good" | sed 's/"rule":"[^"]*"/"rule":"no.such.rule"/' >"$bad"
+refused "$bad" 'rule "no.such.rule" is not in the catalogue' "an unknown rule"
+# the same input in two parts
+run_dllpcheck --merge "$tmpdir/parts/each/0001.jsonl" "$tmpdir/parts/each/0002.jsonl" "$tmpdir/parts/each/0001.jsonl"
+expect_status 2 "an input in two parts"
+expect_grep "$tmpdir/err" '0001.jsonl: line 1: input "samples/[^"]*" is also in .*0001.jsonl \(line 1\)' "an input in two parts"
+# parts of other options than each other
+"$DLLPCHECK" --mps 256 --format=jsonl samples/clean-init.pcap >"$bad" || true
+run_dllpcheck --merge "$tmpdir/parts/each/0001.jsonl" "$bad"
+expect_status 2 "parts of different options"
+expect_grep "$tmpdir/err" "bad.jsonl: line 1: options .* differ" "parts of different options"
+# --stats asked of parts without
+run_dllpcheck --merge --stats "$tmpdir/parts/each/0001.jsonl"
+expect_status 2 "--stats of parts without"
+expect_grep "$tmpdir/err" "make the part with --stats" "--stats of parts without"
+# a part that does not exist; HTML
+run_dllpcheck --merge "$tmpdir/none.jsonl"
+expect_status 2 "a part that does not exist"
+expect_grep "$tmpdir/err" "none.jsonl: cannot open the part" "a part that does not exist"
+run_dllpcheck --merge --format=html "$good"
+expect_status 2 "--merge --format=html"
+expect_grep "$tmpdir/err" "HTML" "--merge --format=html"
+
+finish
