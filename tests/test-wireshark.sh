@@ -76,8 +76,9 @@ for f in "$srcdir"/samples/*.pcap "$srcdir"/tests/golden/*.pcap \
 	*/capture.resync*) continue ;;
 	esac
 	# only our encapsulation: a capture of another tool's (a network
-	# capture's scenario, an Agilent export) is not the dissector's
-	"$DLLPCHECK" --format=json "$f" 2>/dev/null | grep -q '"encapsulation"' && continue
+	# capture's scenario, an Agilent export, a network capture of no
+	# PCIe traffic at all) is not the dissector's
+	"$DLLPCHECK" --format=json "$f" 2>&1 | grep -q '"encapsulation"\|with no PCIe traffic' && continue
 	set -- "$@" "$f"
 done
 # Every DLLP type and TLP class of the golden traces, and the samples'
