@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/stream_window.h"
 
 void line_reader_init(struct line_reader *lr, FILE *fp)
@@ -59,20 +60,12 @@ void line_reader_free(struct line_reader *lr)
  * doubling with the longest line.  False when out of memory (errno). */
 static bool line_room(struct line_reader *lr, size_t n)
 {
-	if (n <= lr->line_cap)
-		return true;
-	size_t cap = lr->line_cap ? lr->line_cap : 256;
-	while (cap < n)
-		cap *= 2;
-	if (cap > LINE_READER_MAX)
-		cap = LINE_READER_MAX;
-	char *line = realloc(lr->line, cap);
+	char *line = grow_to(lr->line, &lr->line_cap, n, 1, 256, LINE_READER_MAX);
 	if (!line) {
 		errno = ENOMEM;
 		return false;
 	}
 	lr->line = line;
-	lr->line_cap = cap;
 	return true;
 }
 
@@ -136,13 +129,13 @@ static bool chunk_fill(struct line_reader *lr)
 	 * LINE_READER_CHUNK, which holds a line of LINE_READER_MAX bytes and
 	 * its '\n'. */
 	if (avail == lr->chunk_cap && lr->chunk_cap < LINE_READER_CHUNK) {
-		char *chunk = realloc(lr->chunk, LINE_READER_CHUNK);
+		char *chunk = grow_to(lr->chunk, &lr->chunk_cap, LINE_READER_CHUNK, 1,
+		                      LINE_READER_CHUNK, LINE_READER_CHUNK);
 		if (!chunk) {
 			errno = ENOMEM;
 			return false;
 		}
 		lr->chunk = chunk;
-		lr->chunk_cap = LINE_READER_CHUNK;
 	}
 	do
 		r = read(lr->fd, lr->chunk + avail, lr->chunk_cap - avail);

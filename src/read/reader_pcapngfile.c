@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "base/attrs.h"
+#include "base/grow.h"
 #include "base/stream_window.h"
 #include "read/link_decoder.h"
 #include "read/pcap_file.h"
@@ -53,7 +54,7 @@ struct pcapngfile_reader {
 	uint32_t linktype, snaplen; /* of the first interface */
 	struct pcapng_if *ifs; /* ifs_cap entries, at most PNG_MAX_IFS */
 	uint32_t ifcount; /* interfaces of the current section */
-	uint32_t ifs_cap;
+	size_t ifs_cap;
 	struct pcap_clock clock;
 	uint64_t record_no;
 	uint64_t bytes_read, bytes_skipped;
@@ -120,16 +121,11 @@ static bool png_block(struct pcapngfile_reader *r, uint32_t *type, uint32_t *len
  * two.  NULL when out of memory. */
 static struct pcapng_if *png_if_next(struct pcapngfile_reader *r)
 {
-	if (r->ifcount == r->ifs_cap) {
-		uint32_t cap = r->ifs_cap ? r->ifs_cap * 2 : 4;
-		if (cap > PNG_MAX_IFS)
-			cap = PNG_MAX_IFS;
-		struct pcapng_if *ifs = realloc(r->ifs, cap * sizeof(*ifs));
-		if (!ifs)
-			return NULL;
-		r->ifs = ifs;
-		r->ifs_cap = cap;
-	}
+	struct pcapng_if *ifs =
+	        grow_to(r->ifs, &r->ifs_cap, r->ifcount + 1, sizeof(*ifs), 4, PNG_MAX_IFS);
+	if (!ifs)
+		return NULL;
+	r->ifs = ifs;
 	return &r->ifs[r->ifcount];
 }
 

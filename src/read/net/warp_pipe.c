@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "read/net/tcp_stream.h"
 #include "read/net/warp_frame.h"
 
@@ -85,7 +86,7 @@ struct warp_pipe {
 	struct wp_conn *conns[WARP_PIPE_MAX_LINKS];
 	unsigned nconns; /* links given out */
 	uint8_t *seg; /* the current segment's payload: seg_cap bytes */
-	uint32_t seg_cap; /* grown to the largest payload, at most WP_SEG_MAX */
+	size_t seg_cap; /* grown to the largest payload, at most WP_SEG_MAX */
 	struct wp_work work[4];
 	unsigned nwork, work_head;
 	bool ending;
@@ -164,18 +165,10 @@ static void addr_text(const struct net_addr *a, uint16_t port, char *buf, size_t
  * memory (the segment is then skipped, as one no connection takes). */
 static bool seg_room(struct warp_pipe *wp, uint32_t len)
 {
-	if (wp->seg && len <= wp->seg_cap)
-		return true;
-	uint32_t cap = wp->seg_cap ? wp->seg_cap : 2048;
-	while (cap < len)
-		cap *= 2;
-	if (cap > WP_SEG_MAX)
-		cap = WP_SEG_MAX;
-	uint8_t *seg = realloc(wp->seg, cap);
+	uint8_t *seg = grow_to(wp->seg, &wp->seg_cap, len, 1, 2048, WP_SEG_MAX);
 	if (!seg)
 		return false;
 	wp->seg = seg;
-	wp->seg_cap = cap;
 	return true;
 }
 
