@@ -2,8 +2,39 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/stream_window.h"
+
+size_t sw_size_for(FILE *fp, size_t most)
+{
+	uint64_t left;
+	int fd = fileno(fp);
+	if (fd >= 0) {
+		/* nothing asked of the stream: it may not have been read yet */
+		struct stat st;
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
+			return most;
+		left = (uint64_t)st.st_size;
+	} else {
+		/* a stream without a descriptor: one in memory seeks to its end
+		 * and back; a cookie that cannot (a pipe's replay, a
+		 * decompressing layer) refuses and is left as it was */
+		off_t at = ftello(fp);
+		if (at < 0 || fseeko(fp, 0, SEEK_END) != 0)
+			return most;
+		off_t end = ftello(fp);
+		if (fseeko(fp, at, SEEK_SET) != 0) {
+			/* cannot happen for a stream that seeked to its end; its
+			 * reader meets the error at its first read */
+			return most;
+		}
+		if (end < at)
+			return most;
+		left = (uint64_t)(end - at);
+	}
+	return left < most ? (size_t)left + 1 : most;
+}
 
 bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max)
 {
@@ -21,19 +52,25 @@ void sw_free(struct stream_window *w)
 	w->buf = NULL;
 }
 
-/* Room for need bytes from pos: the bytes taken are dropped first, and
- * the buffer grows only when that is not enough. */
-static bool sw_room(struct stream_window *w, size_t need)
+/* When need bytes from pos do not fit the buffer, the bytes taken are
+ * dropped. */
+static void sw_compact(struct stream_window *w, size_t need)
 {
 	size_t avail = w->end - w->pos;
 	if (w->pos + need <= w->size)
-		return true;
+		return;
 	memmove(w->buf, w->buf + w->pos, avail);
 	w->base += w->pos;
 	w->pos = 0;
 	w->end = avail;
-	if (need <= w->size)
-		return true;
+}
+
+/* The buffer is full (after sw_compact: pos 0) and need bytes (more than
+ * it holds) are wanted: it grows, to at most max.  Only a full buffer
+ * grows, so a window sized to a small input (sw_size_for) stays that
+ * size whatever a reader asks for. */
+static bool sw_grow(struct stream_window *w, size_t need)
+{
 	size_t size = w->size * 2 > need ? w->size * 2 : need;
 	if (size > w->max)
 		size = w->max;
@@ -53,10 +90,12 @@ size_t sw_fill(struct stream_window *w, size_t need)
 		need = w->max;
 	if (w->end - w->pos >= need || w->eof || w->read_errno)
 		return w->end - w->pos;
-	if (!sw_room(w, need))
-		return w->end - w->pos;
+	sw_compact(w, need);
 	while (w->end - w->pos < need && !w->eof) {
-		size_t want = w->size - w->end; /* > 0: pos + need fits the buffer */
+		/* full only when need is more than the buffer (then pos is 0) */
+		if (w->end == w->size && !sw_grow(w, need))
+			break;
+		size_t want = w->size - w->end;
 		size_t n = fread(w->buf + w->end, 1, want, w->fp);
 		w->end += n;
 		/* fread returns less than asked only at the end or on an error */

@@ -7,7 +7,9 @@
  * stream for its position: a pipe, standard input or a decompressing
  * stream layer read the same way.  The buffer grows only as far as one
  * block or record needs, up to a maximum set at the start, so memory does
- * not grow with the input.
+ * not grow with the input; and it grows only when full, so a window made
+ * to the size of a small input (sw_size_for) stays that small: a batch of
+ * small captures does not pay for a megabyte each.
  */
 #ifndef DLLPCHECK_STREAM_WINDOW_H
 #define DLLPCHECK_STREAM_WINDOW_H
@@ -27,6 +29,16 @@ struct stream_window {
 	int read_errno; /* non-zero: the stream failed (or no memory) */
 };
 
+/* The size of a buffer for reading fp from where it is: most, or fewer
+ * when fp is known to hold fewer bytes than most: those bytes plus one
+ * (one read meets the end).  Known for a regular file (its size by fstat,
+ * whatever the position: nothing is asked of the stream, so a caller may
+ * still setvbuf) and for a stream without a descriptor that can seek to
+ * its end and back (fmemopen); a pipe, a terminal or a stream that
+ * cannot seek (a replay of a pipe's first bytes, a decompressing layer)
+ * gets most.  A buffer of this size reads what one of most bytes reads
+ * (the buffers grow when the input turns out longer). */
+size_t sw_size_for(FILE *fp, size_t most);
 /* False when the first buffer cannot be allocated. */
 bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max);
 void sw_free(struct stream_window *w);

@@ -7,9 +7,13 @@
 #include "read/line_reader.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "base/grow.h"
+#include "base/stream_window.h"
 
 void line_reader_init(struct line_reader *lr, FILE *fp)
 {
@@ -21,6 +25,8 @@ void line_reader_init(struct line_reader *lr, FILE *fp)
 	lr->cpos = lr->cend = 0;
 	lr->lines = 0;
 	lr->offset = 0;
+	lr->line = lr->chunk = NULL;
+	lr->line_cap = lr->chunk_cap = 0;
 	/* The descriptor of a regular file, and only when stdio holds no
 	 * byte of it unread; pipes keep stdio (a byte at a time). */
 	lr->fd = fileno(fp);
@@ -30,6 +36,37 @@ void line_reader_init(struct line_reader *lr, FILE *fp)
 		    (off_t)at != lseek(lr->fd, 0, SEEK_CUR))
 			lr->fd = -1;
 	}
+	if (lr->fd >= 0) {
+		/* the file's size plus one when less than a block: one read
+		 * meets the end */
+		lr->chunk_cap = sw_size_for(fp, LINE_READER_CHUNK);
+		lr->chunk = malloc(lr->chunk_cap);
+		if (!lr->chunk) {
+			lr->chunk_cap = 0;
+			lr->fd = -1;
+		}
+	}
+}
+
+void line_reader_free(struct line_reader *lr)
+{
+	free(lr->line);
+	free(lr->chunk);
+	lr->line = lr->chunk = NULL;
+	lr->line_cap = lr->chunk_cap = 0;
+}
+
+/* Room for n bytes (at most LINE_READER_MAX) in line[]: it grows by
+ * doubling with the longest line.  False when out of memory (errno). */
+static bool line_room(struct line_reader *lr, size_t n)
+{
+	char *line = grow_to(lr->line, &lr->line_cap, n, 1, 256, LINE_READER_MAX);
+	if (!line) {
+		errno = ENOMEM;
+		return false;
+	}
+	lr->line = line;
+	return true;
 }
 
 /* A line given: its number, start, NUL and line end. */
@@ -59,6 +96,8 @@ static enum line_status next_stdio(struct line_reader *lr, struct line *l)
 		c = getc_unlocked(fp);
 		if (c == '\n' || c == EOF)
 			break;
+		if (n == lr->line_cap && !line_room(lr, n + 1))
+			return LINE_ERROR;
 		lr->line[n++] = (char)c;
 	}
 	if (n == LINE_READER_MAX) {
@@ -70,7 +109,9 @@ static enum line_status next_stdio(struct line_reader *lr, struct line *l)
 		return LINE_ERROR;
 	if (c == EOF && n == 0)
 		return LINE_EOF;
-	return give(lr, l, lr->line, n, start, c == '\n', skipped ? LINE_TOO_LONG : LINE_OK);
+	/* an empty line has no text: any valid pointer will do */
+	return give(lr, l, n ? lr->line : "", n, start, c == '\n',
+	            skipped ? LINE_TOO_LONG : LINE_OK);
 }
 
 /* Appends what the descriptor has to the chunk, after moving the
@@ -80,11 +121,24 @@ static bool chunk_fill(struct line_reader *lr)
 	size_t avail = lr->cend - lr->cpos;
 	ssize_t r;
 
-	memmove(lr->chunk, lr->chunk + lr->cpos, avail);
+	if (avail)
+		memmove(lr->chunk, lr->chunk + lr->cpos, avail);
 	lr->cpos = 0;
 	lr->cend = avail;
+	/* A block of the file's size found it longer (it grew): it grows to
+	 * LINE_READER_CHUNK, which holds a line of LINE_READER_MAX bytes and
+	 * its '\n'. */
+	if (avail == lr->chunk_cap && lr->chunk_cap < LINE_READER_CHUNK) {
+		char *chunk = grow_to(lr->chunk, &lr->chunk_cap, LINE_READER_CHUNK, 1,
+		                      LINE_READER_CHUNK, LINE_READER_CHUNK);
+		if (!chunk) {
+			errno = ENOMEM;
+			return false;
+		}
+		lr->chunk = chunk;
+	}
 	do
-		r = read(lr->fd, lr->chunk + avail, LINE_READER_CHUNK - avail);
+		r = read(lr->fd, lr->chunk + avail, lr->chunk_cap - avail);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return false;
@@ -101,6 +155,8 @@ static enum line_status skip_long(struct line_reader *lr, struct line *l)
 	uint64_t start = lr->offset;
 	bool newline = false;
 
+	if (!line_room(lr, LINE_READER_MAX))
+		return LINE_ERROR;
 	memcpy(lr->line, lr->chunk + lr->cpos, LINE_READER_MAX);
 	for (;;) {
 		const char *from = lr->chunk + lr->cpos;

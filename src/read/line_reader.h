@@ -19,8 +19,13 @@
  * so that nothing waits for a full block.  Both give the same lines,
  * lengths, offsets and statuses (tests/unit/check_line_reader.c).
  *
- * Memory: the struct holds both buffers (about 320 KiB) and is meant to
- * be a member of the reader's own struct; nothing is allocated. */
+ * Memory: the struct is meant to be a member of the reader's own
+ * struct; its two buffers are allocated and sized to the input: the block
+ * (a regular file only) to the file, at most LINE_READER_CHUNK, the
+ * file's size plus one when smaller (growing to LINE_READER_CHUNK if the
+ * file grows); the line when first needed, to the longest line, at most
+ * LINE_READER_MAX; so that reading many small inputs does not cost a
+ * third of a megabyte each.  line_reader_free() frees them. */
 #ifndef DLLPCHECK_LINE_READER_H
 #define DLLPCHECK_LINE_READER_H
 
@@ -74,14 +79,19 @@ struct line_reader {
 	size_t cpos, cend; /* chunk[cpos..cend) is not consumed yet */
 	uint64_t lines; /* lines given (LINE_OK, LINE_TOO_LONG) */
 	uint64_t offset; /* bytes consumed */
-	char line[LINE_READER_MAX]; /* a stdio line, a too long line's start */
-	char chunk[LINE_READER_CHUNK];
+	char *line; /* a stdio line, a too long line's start: line_cap bytes */
+	size_t line_cap; /* at most LINE_READER_MAX */
+	char *chunk; /* chunk_cap bytes, at most LINE_READER_CHUNK; NULL: fd < 0 */
+	size_t chunk_cap;
 };
 
 /* Starts reading fp from where it is; fp stays the caller's (to close).
  * The descriptor is used only for a regular file of which stdio holds no
- * byte unread. */
+ * byte unread, and when its block can be allocated (else stdio reads it,
+ * as the same lines).  Out of memory later is LINE_ERROR, errno ENOMEM. */
 void line_reader_init(struct line_reader *lr, FILE *fp);
+/* Frees the buffers (the struct and fp stay the caller's). */
+void line_reader_free(struct line_reader *lr);
 
 /* line_reader_next() but for the common case below (line_reader.c). */
 enum line_status line_reader_next_slow(struct line_reader *lr, struct line *l);
@@ -91,11 +101,13 @@ enum line_status line_reader_next_slow(struct line_reader *lr, struct line *l);
  * line, offset and flags line_reader_next_slow() would give. */
 static inline enum line_status line_reader_next(struct line_reader *lr, struct line *l)
 {
-	const char *from = lr->chunk + lr->cpos;
-	const char *nl;
+	const char *from, *nl;
 	size_t n;
 
-	if (lr->fd < 0 || (nl = memchr(from, '\n', lr->cend - lr->cpos)) == NULL ||
+	if (lr->fd < 0)
+		return line_reader_next_slow(lr, l); /* no chunk */
+	from = lr->chunk + lr->cpos;
+	if ((nl = memchr(from, '\n', lr->cend - lr->cpos)) == NULL ||
 	    (n = (size_t)(nl - from)) > LINE_READER_MAX)
 		return line_reader_next_slow(lr, l);
 	l->text = from;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/stream_window.h"
 #include "read/csv/reader_csv.h"
 #include "read/decompress.h"
 #include "read/not_capture.h"
@@ -205,9 +206,12 @@ struct reader *reader_open(const char *path, const struct reader_opts *opts, cha
 		return NULL;
 	}
 	/* before any read: setvbuf is allowed only then; without the memory
-	 * the default buffer does */
-	char *iobuf = malloc(READER_IOBUF_SIZE);
-	if (iobuf && setvbuf(fp, iobuf, _IOFBF, READER_IOBUF_SIZE) != 0) {
+	 * the default buffer does.  A file smaller than the buffer gets one
+	 * of its size (sw_size_for asks the file, not the stream): a batch
+	 * of small captures does not pay for a megabyte each. */
+	size_t iobuf_size = sw_size_for(fp, READER_IOBUF_SIZE);
+	char *iobuf = malloc(iobuf_size);
+	if (iobuf && setvbuf(fp, iobuf, _IOFBF, iobuf_size) != 0) {
 		free(iobuf);
 		iobuf = NULL;
 	}

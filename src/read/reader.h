@@ -92,10 +92,12 @@ struct reader_malformed {
 };
 
 /* Clears what a malformed record showed of itself (before a reader fills
- * in what it knows). */
+ * in what it knows), and the column, which only a reader of lines sets:
+ * a report of another reader (a network capture's note) never carries a
+ * column left from an earlier one. */
 static inline void reader_malformed_unknown(struct reader_malformed *bad)
 {
-	bad->column = 0; /* only the text readers know one, and set it after */
+	bad->column = 0;
 	bad->has_dir = bad->has_link = false;
 	bad->has_lane = bad->has_time = false;
 	bad->lost_span = false;

@@ -12,7 +12,7 @@
  * The input is a stream: nothing seeks or asks for the position (a pipe,
  * standard input or a decompressing layer reads the same way); offsets
  * are counted here.  The bytes are read into one window of PF_WINDOW
- * bytes and records are handed over from it without a copy, so memory
+ * bytes (the input's size when it is known to be smaller) and records are handed over from it without a copy, so memory
  * does not grow with the file; the resync search looks ahead through the
  * same window (a candidate record is at most 16 + 262144 bytes).
  *
@@ -32,7 +32,8 @@
 #include "read/reader.h"
 
 /* At least twice the largest record, so that a record and the search's
- * look-ahead always fit; it never grows. */
+ * look-ahead always fit; it never grows past it, and starts smaller for a
+ * smaller input (sw_size_for). */
 #define PF_WINDOW (1u << 20)
 /* The fewest bytes a record of ours has in the file: header and
  * pseudo-header.  The search ends when fewer are left. */
@@ -71,7 +72,7 @@ static void *pf_open(FILE *fp, const char *name, int dlt, const struct reader_op
                      size_t errlen)
 {
 	struct pcapfile_reader *r = calloc(1, sizeof(*r));
-	if (!r || !sw_init(&r->w, fp, PF_WINDOW, PF_WINDOW)) {
+	if (!r || !sw_init(&r->w, fp, sw_size_for(fp, PF_WINDOW), PF_WINDOW)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		goto fail;
 	}

@@ -18,9 +18,11 @@
  * Every byte is in a block read or in a region reported skipped.
  *
  * The input is a stream (stream_window.h): no seek, offsets counted here;
- * the window grows only as far as the largest block (16 MiB, libpcap's
- * limit), and at most PNG_MAX_IFS interfaces are kept per section, so
- * memory does not grow with the file.
+ * the window starts at PNG_WINDOW (the input's size when it is known to
+ * be smaller) and grows only as far as the largest block (16 MiB,
+ * libpcap's limit), and at most PNG_MAX_IFS interfaces are kept per
+ * section (the table grows as they come), so memory does not grow with
+ * the file.
  *
  * A file whose first interface has another link type than --dlt names
  * holds another tool's encapsulation: its packets go to the decoder
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "base/attrs.h"
+#include "base/grow.h"
 #include "base/stream_window.h"
 #include "read/link_decoder.h"
 #include "read/pcap_file.h"
@@ -49,8 +52,9 @@ struct pcapngfile_reader {
 	bool done;
 	bool swapped; /* the current section's byte order */
 	uint32_t linktype, snaplen; /* of the first interface */
-	struct pcapng_if ifs[PNG_MAX_IFS];
+	struct pcapng_if *ifs; /* ifs_cap entries, at most PNG_MAX_IFS */
 	uint32_t ifcount; /* interfaces of the current section */
+	size_t ifs_cap;
 	struct pcap_clock clock;
 	uint64_t record_no;
 	uint64_t bytes_read, bytes_skipped;
@@ -112,12 +116,25 @@ static bool png_block(struct pcapngfile_reader *r, uint32_t *type, uint32_t *len
 	return true;
 }
 
+/* The entry of the next interface of the section (ifcount < PNG_MAX_IFS):
+ * the table grows by doubling as interfaces come, as a file has one or
+ * two.  NULL when out of memory. */
+static struct pcapng_if *png_if_next(struct pcapngfile_reader *r)
+{
+	struct pcapng_if *ifs =
+	        grow_to(r->ifs, &r->ifs_cap, r->ifcount + 1, sizeof(*ifs), 4, PNG_MAX_IFS);
+	if (!ifs)
+		return NULL;
+	r->ifs = ifs;
+	return &r->ifs[r->ifcount];
+}
+
 /* opts NULL: our encapsulation only (the reference comparisons) */
 static void *png_open(FILE *fp, const char *name, int dlt, const struct reader_opts *opts,
                       char *err, size_t errlen)
 {
 	struct pcapngfile_reader *r = calloc(1, sizeof(*r));
-	if (!r || !sw_init(&r->w, fp, PNG_WINDOW, PCAPNG_BLOCK_MAX)) {
+	if (!r || !sw_init(&r->w, fp, sw_size_for(fp, PNG_WINDOW), PCAPNG_BLOCK_MAX)) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		goto fail;
 	}
@@ -163,8 +180,13 @@ static void *png_open(FILE *fp, const char *name, int dlt, const struct reader_o
 			goto fail;
 		}
 		if (type == PCAPNG_IDB) {
-			if (!pcapng_idb(r->swapped, body, len - 12, &r->linktype, &r->snaplen,
-			                &r->ifs[0], why, sizeof(why))) {
+			struct pcapng_if *ifc = png_if_next(r);
+			if (!ifc) {
+				snprintf(err, errlen, "%s: out of memory", name);
+				goto fail;
+			}
+			if (!pcapng_idb(r->swapped, body, len - 12, &r->linktype, &r->snaplen, ifc,
+			                why, sizeof(why))) {
 				snprintf(err, errlen, "%s: %s: %s", name, refused, why);
 				goto fail;
 			}
@@ -189,8 +211,10 @@ static void *png_open(FILE *fp, const char *name, int dlt, const struct reader_o
 	}
 fail:
 	fclose(fp);
-	if (r)
+	if (r) {
 		sw_free(&r->w);
+		free(r->ifs);
+	}
 	free(r);
 	return NULL;
 }
@@ -302,8 +326,14 @@ static bool png_add_interface(struct pcapngfile_reader *r, const uint8_t *body, 
 			snprintf(why, why_len, "more than %u interfaces in a section", PNG_MAX_IFS);
 		return false;
 	}
+	struct pcapng_if *slot = png_if_next(r);
+	if (!slot) {
+		snprintf(why, why_len, "out of memory for the interface");
+		return false;
+	}
 	ifc.refused = !ok;
-	r->ifs[r->ifcount++] = ifc;
+	*slot = ifc;
+	r->ifcount++;
 	return ok;
 }
 
@@ -422,6 +452,7 @@ static void png_close(void *state)
 		return;
 	fclose(r->fp);
 	sw_free(&r->w);
+	free(r->ifs);
 	if (r->dec.ops)
 		r->dec.ops->free(r->dec.state);
 	free(r);

@@ -137,6 +137,7 @@ static void text_close(void *state)
 	if (tr == NULL)
 		return;
 	fclose(tr->fp);
+	line_reader_free(&tr->lines);
 	free(tr);
 }
 

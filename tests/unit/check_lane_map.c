@@ -2,6 +2,7 @@
  * syntax, '*' matching, the forms and widths, the errors that name what
  * was found, autodetection of the common names, and the clock. */
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +244,29 @@ START_TEST(test_auto_pipe)
 }
 END_TEST
 
+/* A NUL byte in a scope's name cuts the variables' paths short of their
+ * names: the lanes are not found by that name, and nothing is read
+ * outside the path (fuzz_vcd: a memcpy of a negative size). */
+START_TEST(test_auto_nul_in_scope)
+{
+	static const char text[] = "$scope module t\0b $end\n"
+	                           "$var wire 10 ! down_lane0 $end\n"
+	                           "$var wire 10 \" up_lane0 $end\n"
+	                           "$var wire 1 # symclk $end\n"
+	                           "$upscope $end\n$enddefinitions $end\n";
+	FILE *fp = fmemopen((void *)(uintptr_t)text, sizeof(text) - 1, "r");
+	ck_assert_ptr_nonnull(fp);
+	struct hdr h = { .fp = fp, .p = vcd_new(fp, "t.vcd") };
+	struct vcd_error verr;
+	ck_assert_ptr_nonnull(h.p);
+	ck_assert_msg(vcd_read_header(h.p, &verr), "%s", verr.reason);
+	struct lane_mapping m;
+	char err[400];
+	(void)autodetect(&h, DIR_DOWN, &m, err, sizeof(err));
+	hdr_free(&h);
+}
+END_TEST
+
 START_TEST(test_auto_vendors)
 {
 	static const char *const xilinx[] = {
@@ -384,6 +408,7 @@ Suite *suite_lane_map(void)
 	tcase_add_test(tc, test_map_forms);
 	tcase_add_test(tc, test_map_lane_errors);
 	tcase_add_test(tc, test_auto_pipe);
+	tcase_add_test(tc, test_auto_nul_in_scope);
 	tcase_add_test(tc, test_auto_vendors);
 	tcase_add_test(tc, test_auto_intel_128b);
 	suite_add_tcase(s, tc);

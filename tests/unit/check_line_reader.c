@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "read/line_reader.h"
 #include "suites.h"
@@ -79,6 +80,7 @@ static size_t read_all(const char *data, size_t len, bool regular, struct got *g
 		ck_assert_int_eq(line_reader_next(lr, &l), LINE_EOF);
 		break;
 	}
+	line_reader_free(lr);
 	free(lr);
 	fclose(fp);
 	return n;
@@ -227,6 +229,64 @@ START_TEST(test_blocks_random)
 }
 END_TEST
 
+/* A regular file's block is the file's size plus one: a file that grows
+ * after the reader started (a capture still being written) is read on,
+ * the block growing, with the same lines as the stdio path gives for the
+ * whole. */
+START_TEST(test_file_grows)
+{
+	static const char head[] = "first\nsecond line\nthird";
+	size_t tail_len = LINE_READER_MAX + 5000;
+	char *data = malloc(sizeof(head) - 1 + tail_len);
+	ck_assert_ptr_nonnull(data);
+	memcpy(data, head, sizeof(head) - 1);
+	for (size_t i = 0; i < tail_len; i++)
+		data[sizeof(head) - 1 + i] = i % 97 == 96 ? '\n' : (char)('a' + i % 26);
+	size_t len = sizeof(head) - 1 + tail_len;
+	static struct got want[GOT_MAX];
+	size_t n = read_all(data, len, false, want);
+
+	char path[] = "/tmp/check_line_reader.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, data, sizeof(head) - 1), (int)(sizeof(head) - 1));
+	close(fd);
+	FILE *fp = fopen(path, "rb");
+	ck_assert_ptr_nonnull(fp);
+	struct line_reader *lr = malloc(sizeof(*lr));
+	ck_assert_ptr_nonnull(lr);
+	line_reader_init(lr, fp);
+	ck_assert_int_ge(lr->fd, 0);
+	ck_assert_uint_eq(lr->chunk_cap, sizeof(head)); /* fitted to the file */
+	struct line l;
+	ck_assert_int_eq(line_reader_next(lr, &l), LINE_OK); /* "first" */
+	/* the rest arrives */
+	FILE *w = fopen(path, "ab"); /* its own file offset */
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(fwrite(data + sizeof(head) - 1, 1, tail_len, w), tail_len);
+	ck_assert_int_eq(fclose(w), 0);
+	size_t i = 1;
+	enum line_status st;
+	while ((st = line_reader_next(lr, &l)) == LINE_OK || st == LINE_TOO_LONG) {
+		ck_assert_uint_lt(i, n);
+		ck_assert_int_eq(st, want[i].st);
+		ck_assert_uint_eq(l.len, want[i].len);
+		ck_assert_uint_eq(l.start, want[i].start);
+		ck_assert_uint_eq(fnv1a(l.text, l.len), want[i].hash);
+		i++;
+	}
+	ck_assert_int_eq(st, LINE_EOF);
+	ck_assert_uint_eq(i + 1, n);
+	ck_assert_uint_eq(line_reader_offset(lr), len);
+	ck_assert_uint_eq(lr->chunk_cap, LINE_READER_CHUNK);
+	line_reader_free(lr);
+	free(lr);
+	fclose(fp);
+	unlink(path);
+	free(data);
+}
+END_TEST
+
 Suite *suite_line_reader(void)
 {
 	Suite *s = suite_create("line_reader");
@@ -237,6 +297,7 @@ Suite *suite_line_reader(void)
 	tcase_add_test(tc, test_nul);
 	tcase_add_test(tc, test_too_long);
 	tcase_add_test(tc, test_blocks_random);
+	tcase_add_test(tc, test_file_grows);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

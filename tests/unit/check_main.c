@@ -30,6 +30,7 @@ int main(void)
 	srunner_add_suite(sr, suite_html());
 	srunner_add_suite(sr, suite_vcd_write());
 	srunner_add_suite(sr, suite_spool());
+	srunner_add_suite(sr, suite_stream_window());
 	srunner_add_suite(sr, suite_pcapng_writer());
 	srunner_add_suite(sr, suite_annotate());
 	srunner_add_suite(sr, suite_net_decap());

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_pipe.h"
 #include "read/lanes/vcd_parse.h"
 #include "suites.h"
 
@@ -419,6 +420,42 @@ START_TEST(test_wide_and_long)
 }
 END_TEST
 
+/* A file in memory gets a buffer of its size plus one (sw_size_for), a
+ * pipe the plain VCD_BUF: both read the same events, bad lines and line
+ * numbers included. */
+static void all_events(FILE *fp, char *out, size_t size)
+{
+	struct vf v = { fp, vcd_new(fp, "t.vcd"), { 0 } };
+	ck_assert_ptr_nonnull(v.p);
+	ck_assert(vcd_read_header(v.p, &v.err));
+	ck_assert(vcd_watch(v.p, 0, 0));
+	ck_assert(vcd_watch(v.p, 1, 1));
+	events(&v, out, size);
+	vcd_free(v.p);
+	fclose(fp);
+}
+
+START_TEST(test_fitted_buffer)
+{
+	size_t cap = 64 * 1024, l = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	l += (size_t)sprintf(text, "%s#0\n", icarus);
+	for (unsigned i = 0; l + 100 < cap / 2; i++) {
+		l += (size_t)sprintf(text + l, "#%u\n%u!\nb%s \"\n", 10 + i * 5, i & 1,
+		                     i % 7 == 3 ? "1x0z" : i % 11 == 5 ? "2" : "10101");
+		if (i % 13 == 0)
+			l += (size_t)sprintf(text + l, "#%u\n", i); /* backwards */
+	}
+	static char fitted[1 << 20], plain[1 << 20];
+	all_events(fmemopen(text, l, "r"), fitted, sizeof(fitted));
+	all_events(mem_pipe_open(text, l), plain, sizeof(plain));
+	ck_assert(strlen(plain) > 1000);
+	ck_assert_str_eq(fitted, plain);
+	free(text);
+}
+END_TEST
+
 /* The eight-at-a-time vector parser against the plain one: every length
  * up to 80, 0/1 runs with an x, z, l, h or a bad character at each place,
  * and random strings. */
@@ -471,6 +508,7 @@ Suite *suite_vcd_parse(void)
 	tcase_add_test(tc, test_fs_timescale);
 	tcase_add_test(tc, test_offsets);
 	tcase_add_test(tc, test_wide_and_long);
+	tcase_add_test(tc, test_fitted_buffer);
 	tcase_add_test(tc, test_bits_fast_plain);
 	suite_add_tcase(s, tc);
 	return s;

@@ -29,6 +29,7 @@ Suite *suite_timeline(void);
 Suite *suite_html(void);
 Suite *suite_vcd_write(void);
 Suite *suite_spool(void);
+Suite *suite_stream_window(void);
 Suite *suite_pcapng_writer(void);
 Suite *suite_annotate(void);
 Suite *suite_net_decap(void);

@@ -38,8 +38,8 @@
  * of a malformed row is the 1-based byte column where the offending cell
  * starts, and the reason names the export's column number and header name.
  *
- * Memory: one struct per reader (the line reader, line_reader.h; the
- * line, a scratch copy for header guesses, cells, record bytes), nothing
+ * Memory: one struct per reader (the line reader, line_reader.h, with
+ * its buffers; the line, a scratch copy for header guesses, cells, record bytes), nothing
  * allocated per row; a line over CSV_LINE_MAX bytes is one malformed row,
  * consumed without being kept.
  * Hostile input costs time only.
@@ -121,6 +121,7 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 	           r->layout == CSV_LAYOUT_BLANKS))
 		ok = csv_resolve_mapping(r, err, errlen);
 	if (!ok) {
+		line_reader_free(&r->lines);
 		free(r);
 		return NULL;
 	}
@@ -302,6 +303,7 @@ static void csv_close(void *state)
 	if (r == NULL)
 		return;
 	fclose(r->fp);
+	line_reader_free(&r->lines);
 	free(r);
 }
 

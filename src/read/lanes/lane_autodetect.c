@@ -119,11 +119,13 @@ static void cand_add(const struct vcd_parser *p, struct cands *c, const char *pa
 	c->n++;
 }
 
-/* path with s[at..at+n) (the lane digits) replaced by '*'. */
+/* path with s[at..at+n) (the lane digits) replaced by '*'.  False when
+ * the pattern is too long, or when path ends before at + n: a NUL byte in
+ * a scope's name cuts the path short of its name (fuzz_vcd). */
 static bool star_at(const char *path, size_t at, size_t n, char *out)
 {
 	size_t len = strlen(path);
-	if (len - n + 1 >= LANE_PATTERN_MAX)
+	if (at + n > len || len - n + 1 >= LANE_PATTERN_MAX)
 		return false;
 	memcpy(out, path, at);
 	out[at] = '*';

@@ -57,7 +57,9 @@ struct wslot {
 struct vcd_parser {
 	FILE *fp;
 	const char *file;
-	char *buf; /* VCD_BUF + 1 bytes: the sentinel after the last read */
+	char *buf; /* cap + 1 bytes: the sentinel after the last read */
+	size_t cap; /* read at once: VCD_BUF, or the file's size plus one when
+	             * less (sw_size_for), growing to VCD_BUF if it grows */
 	char *cur, *end;
 	uint64_t base; /* file offset of buf[0] */
 	bool eof, read_error;

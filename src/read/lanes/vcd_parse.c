@@ -8,8 +8,8 @@
  *
  * The file is a sequence of words separated by blanks (vcd_header.c and
  * vcd_scan.c draw the two parts).  Speed: the bytes are read with fread()
- * in blocks of VCD_BUF into one buffer and scanned in place with a NUL
- * sentinel at the end of what was read; a word never leaves the buffer
+ * in blocks of VCD_BUF (a smaller file: its size) into one buffer and
+ * scanned in place with a NUL sentinel at the end of what was read; a word never leaves the buffer
  * (the unread part moves to its start before each refill).  Memory is
  * the buffer, the declarations and the watch table: none of it grows
  * with the length of the file.
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stream_window.h"
 #include "read/lanes/vcd_internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -36,8 +37,23 @@ static bool refill(struct vcd_parser *p, char *keep)
 	memmove(p->buf, keep, have);
 	p->base += (uint64_t)(keep - p->buf);
 	p->cur = p->buf + (p->cur - keep);
-	size_t n = fread(p->buf + have, 1, VCD_BUF - have, p->fp);
-	if (n < VCD_BUF - have) {
+	if (have == p->cap && p->cap < VCD_BUF) {
+		/* a buffer of the file's size is full: the file grew */
+		size_t cur = (size_t)(p->cur - p->buf);
+		char *buf = realloc(p->buf, VCD_BUF + 1);
+		if (!buf) {
+			p->read_error = p->eof = true;
+			p->read_errno = ENOMEM;
+			p->end = p->buf + have;
+			*p->end = '\0';
+			return false;
+		}
+		p->buf = buf;
+		p->cur = buf + cur;
+		p->cap = VCD_BUF;
+	}
+	size_t n = fread(p->buf + have, 1, p->cap - have, p->fp);
+	if (n < p->cap - have) {
 		if (ferror(p->fp)) {
 			p->read_error = true;
 			p->read_errno = errno;
@@ -154,7 +170,10 @@ struct vcd_parser *vcd_new(FILE *fp, const char *file)
 	struct vcd_parser *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	p->buf = malloc(VCD_BUF + 1);
+	/* a small file gets a buffer of its size: the whole of it is read
+	 * at once all the same */
+	p->cap = sw_size_for(fp, VCD_BUF);
+	p->buf = malloc(p->cap + 1);
 	if (!p->buf) {
 		free(p);
 		return NULL;

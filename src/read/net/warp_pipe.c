@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "read/net/tcp_stream.h"
 #include "read/net/warp_frame.h"
 
@@ -84,7 +85,8 @@ struct warp_pipe {
 	const char *name;
 	struct wp_conn *conns[WARP_PIPE_MAX_LINKS];
 	unsigned nconns; /* links given out */
-	uint8_t *seg; /* the current segment's payload */
+	uint8_t *seg; /* the current segment's payload: seg_cap bytes */
+	size_t seg_cap; /* grown to the largest payload, at most WP_SEG_MAX */
 	struct wp_work work[4];
 	unsigned nwork, work_head;
 	bool ending;
@@ -102,11 +104,6 @@ struct warp_pipe *warp_pipe_new(const struct warp_pipe_opts *o, const char *name
 	struct warp_pipe *wp = calloc(1, sizeof(*wp));
 	if (!wp)
 		return NULL;
-	wp->seg = malloc(WP_SEG_MAX);
-	if (!wp->seg) {
-		free(wp);
-		return NULL;
-	}
 	wp->o = *o;
 	wp->name = name;
 	return wp;
@@ -160,6 +157,19 @@ static void addr_text(const struct net_addr *a, uint16_t port, char *buf, size_t
 	char ip[INET6_ADDRSTRLEN] = "?";
 	inet_ntop(a->family == 6 ? AF_INET6 : AF_INET, a->bytes, ip, sizeof(ip));
 	snprintf(buf, len, a->family == 6 ? "[%s]:%u" : "%s:%u", ip, (unsigned)port);
+}
+
+/* Room in seg for a payload of len bytes (at most WP_SEG_MAX): the
+ * buffer grows by doubling with the largest payload seen, so a capture
+ * of small segments does not cost a quarter megabyte.  False when out of
+ * memory (the segment is then skipped, as one no connection takes). */
+static bool seg_room(struct warp_pipe *wp, uint32_t len)
+{
+	uint8_t *seg = grow_to(wp->seg, &wp->seg_cap, len, 1, 2048, WP_SEG_MAX);
+	if (!seg)
+		return false;
+	wp->seg = seg;
+	return true;
 }
 
 /* The newest connection of this 4-tuple. */
@@ -325,6 +335,10 @@ void warp_pipe_segment(struct warp_pipe *wp, const struct net_packet *np,
 	if (len > WP_SEG_MAX) {
 		wp->skipped += len - WP_SEG_MAX;
 		len = WP_SEG_MAX;
+	}
+	if (!seg_room(wp, len)) {
+		wp->skipped += len;
+		return;
 	}
 	if (len)
 		memcpy(wp->seg, np->payload, len);
