@@ -11,258 +11,12 @@
 #include <string.h>
 
 #include "report/merge_read.h"
+#include "report/merge_read_internal.h"
 #include "report/report.h"
 
 /* A line longer than this is not one of a report (a summary of all 256
  * links with --stats is under 4 MB). */
 #define MERGE_LINE_MAX (64u << 20)
-
-static void fail(struct merge_reader *m, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void fail(struct merge_reader *m, const char *fmt, ...)
-{
-	if (m->failed)
-		return;
-	m->failed = true;
-	int n = snprintf(m->err, sizeof(m->err), "%s: line %" PRIu64 ": ", m->name, m->line);
-	if (n < 0 || (size_t)n >= sizeof(m->err))
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(m->err + n, sizeof(m->err) - (size_t)n, fmt, ap);
-	va_end(ap);
-}
-
-/* ---- an object's keys, each read once ------------------------------------ */
-
-struct jo {
-	struct merge_reader *m;
-	json_t *o;
-	char path[160]; /* "links[0].vcs[1].down", for messages */
-	size_t used;
-	const char *read[24]; /* the keys read, to name one that was not */
-};
-
-/* path, a key's or an item's, cut to fit (it only names the place) */
-static void path_fmt(char *buf, size_t len, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void path_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (vsnprintf(buf, len, fmt, ap) < 0)
-		buf[0] = '\0';
-	va_end(ap);
-}
-
-static bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *path)
-{
-	j->m = m;
-	j->o = v;
-	j->used = 0;
-	path_fmt(j->path, sizeof(j->path), "%s", path);
-	if (!json_is_object(v)) {
-		fail(m, "%s is not an object", path[0] ? path : "the line");
-		return false;
-	}
-	return true;
-}
-
-static const char *sep(const struct jo *j)
-{
-	return j->path[0] ? "." : "";
-}
-
-/* The value of key; NULL (a fault unless optional) when there is none. */
-static json_t *jo_get(struct jo *j, const char *key, bool optional)
-{
-	json_t *v = j->o ? json_object_get(j->o, key) : NULL;
-	if (v) {
-		for (size_t i = 0; i < j->used && i < 24; i++)
-			if (strcmp(j->read[i], key) == 0)
-				return v; /* read again */
-		if (j->used < 24)
-			j->read[j->used] = key;
-		j->used++;
-	} else if (!optional)
-		fail(j->m, "key %s%s%s missing", j->path, sep(j), key);
-	return v;
-}
-
-/* Every key read: one more is a key no report writes. */
-static void jo_end(struct jo *j)
-{
-	if (!j->o || j->used == json_object_size(j->o))
-		return;
-	const char *key;
-	json_t *v;
-	json_object_foreach(j->o, key, v)
-	{
-		(void)v;
-		size_t i = 0;
-		while (i < j->used && i < 24 && strcmp(j->read[i], key) != 0)
-			i++;
-		if (i < j->used && i < 24)
-			continue;
-		fail(j->m, "unexpected key %s%s%s", j->path, sep(j), key);
-		return;
-	}
-}
-
-static bool jo_child(struct jo *j, const char *key, struct jo *child)
-{
-	char path[160];
-	path_fmt(path, sizeof(path), "%s%s%s", j->path, sep(j), key);
-	json_t *v = jo_get(j, key, false);
-	if (!v) {
-		child->o = NULL;
-		child->m = j->m;
-		return false;
-	}
-	return jo_open(j->m, child, v, path);
-}
-
-static bool value_u64(struct jo *j, const char *key, json_t *v, uint64_t max, uint64_t *out)
-{
-	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-	    (uint64_t)json_integer_value(v) > max) {
-		fail(j->m, "%s%s%s is not a number from 0 to %" PRIu64, j->path, sep(j), key, max);
-		return false;
-	}
-	*out = (uint64_t)json_integer_value(v);
-	return true;
-}
-
-/* A number 0..max; *has false for null when nullable. */
-static uint64_t jo_num(struct jo *j, const char *key, uint64_t max, bool nullable, bool *has)
-{
-	uint64_t v = 0;
-	json_t *x = jo_get(j, key, false);
-	if (has)
-		*has = false;
-	if (!x)
-		return 0;
-	if (nullable && json_is_null(x))
-		return 0;
-	if (value_u64(j, key, x, max, &v) && has)
-		*has = true;
-	return v;
-}
-
-static uint64_t jo_u64(struct jo *j, const char *key)
-{
-	return jo_num(j, key, INT64_MAX, false, NULL);
-}
-
-static uint32_t jo_u32(struct jo *j, const char *key)
-{
-	return (uint32_t)jo_num(j, key, UINT32_MAX, false, NULL);
-}
-
-static bool jo_bool(struct jo *j, const char *key)
-{
-	json_t *v = jo_get(j, key, false);
-	if (v && !json_is_boolean(v))
-		fail(j->m, "%s%s%s is not true or false", j->path, sep(j), key);
-	return json_is_true(v);
-}
-
-/* An optional key written only as true. */
-static bool jo_flag(struct jo *j, const char *key)
-{
-	json_t *v = jo_get(j, key, true);
-	if (v && !json_is_true(v))
-		fail(j->m, "%s%s%s is written only as true", j->path, sep(j), key);
-	return v != NULL;
-}
-
-static const char *jo_str(struct jo *j, const char *key)
-{
-	json_t *v = jo_get(j, key, false);
-	if (!v)
-		return NULL;
-	if (!json_is_string(v)) {
-		fail(j->m, "%s%s%s is not a string", j->path, sep(j), key);
-		return NULL;
-	}
-	return json_string_value(v);
-}
-
-/* A string that must be one of names[0..count). */
-static int jo_name(struct jo *j, const char *key, const char *(*name)(unsigned), unsigned count)
-{
-	const char *s = jo_str(j, key);
-	if (!s)
-		return -1;
-	for (unsigned i = 0; i < count; i++)
-		if (name(i) && strcmp(s, name(i)) == 0)
-			return (int)i;
-	fail(j->m, "%s%s%s: unknown value \"%.60s\"", j->path, sep(j), key, s);
-	return -1;
-}
-
-/* An array of exactly max (or, up_to, at most max) items. */
-static json_t *jo_array(struct jo *j, const char *key, size_t max, bool up_to)
-{
-	json_t *v = jo_get(j, key, false);
-	if (!v)
-		return NULL;
-	if (!json_is_array(v) || json_array_size(v) > max ||
-	    (!up_to && json_array_size(v) != max)) {
-		fail(j->m, "%s%s%s is not an array of %s%zu items", j->path, sep(j), key,
-		     up_to ? "at most " : "", max);
-		return NULL;
-	}
-	return v;
-}
-
-/* ---- names as the writers spell them ------------------------------------- */
-
-static const char *dir_name(unsigned d)
-{
-	return link_dir_name((enum link_dir)d);
-}
-static const char *ct_name(unsigned c)
-{
-	return credit_type_name((enum credit_type)c);
-}
-static const char *sev_name(unsigned s)
-{
-	return severity_name((enum severity)s);
-}
-static const char *role_name(unsigned r)
-{
-	return port_role_name((enum port_role)r);
-}
-static const char *kind_name(unsigned k)
-{
-	return tlp_kind_name((enum tlp_kind)k);
-}
-static const char *status_name(unsigned s)
-{
-	return tl_status_view_name((enum tl_status_view)s);
-}
-
-/* An object whose keys are all names of names[] (each at most once),
- * each a number: counts[i]. */
-static void jo_counts(struct jo *parent, const char *key, const char *(*name)(unsigned),
-                      unsigned count, uint64_t *counts)
-{
-	struct jo j;
-	if (!jo_child(parent, key, &j))
-		return;
-	const char *k;
-	json_t *v;
-	json_object_foreach(j.o, k, v)
-	{
-		unsigned i = 0;
-		while (i < count && (!name(i) || strcmp(k, name(i)) != 0))
-			i++;
-		if (i == count) {
-			fail(parent->m, "%s: unknown key \"%.60s\"", j.path, k);
-			return;
-		}
-		value_u64(&j, k, v, INT64_MAX, &counts[i]);
-	}
-}
 
 /* ---- a finding (report_json.c finding_json) ------------------------------ */
 
@@ -272,7 +26,7 @@ static bool same_file(struct merge_reader *m, const char *file)
 		free(m->file);
 		m->file = strdup(file);
 		if (!m->file) {
-			fail(m, "out of memory");
+			merge_fail(m, "out of memory");
 			return false;
 		}
 		m->input_line = m->line;
@@ -280,10 +34,11 @@ static bool same_file(struct merge_reader *m, const char *file)
 		return true;
 	}
 	if (strcmp(m->file, file) != 0) {
-		fail(m,
-		     "a line of \"%.200s\" while the findings of \"%.200s\" (from line %" PRIu64
-		     ") have had no summary line",
-		     file, m->file, m->input_line);
+		merge_fail(
+		        m,
+		        "a line of \"%.200s\" while the findings of \"%.200s\" (from line %" PRIu64
+		        ") have had no summary line",
+		        file, m->file, m->input_line);
 		return false;
 	}
 	return true;
@@ -308,9 +63,10 @@ static void read_finding(struct merge_reader *m, struct jo *j)
 	const char *rule = jo_str(j, "rule");
 	enum rule_id id = 0;
 	if (rule && !rule_lookup(rule, &id))
-		fail(m, "rule \"%.60s\" is not in the catalogue (dllpcheck --list-rules)", rule);
+		merge_fail(m, "rule \"%.60s\" is not in the catalogue (dllpcheck --list-rules)",
+		           rule);
 	f->rule = id;
-	f->severity = (enum severity)jo_name(j, "severity", sev_name, SEV_COUNT);
+	f->severity = (enum severity)jo_name(j, "severity", merge_sev_name, SEV_COUNT);
 	f->time_ps = jo_num(j, "time_ps", INT64_MAX, true, &has);
 	f->has_time = has;
 	f->link = (int)jo_num(j, "link", FC_LINK_COUNT - 1, true, &has);
@@ -319,20 +75,20 @@ static void read_finding(struct merge_reader *m, struct jo *j)
 	json_t *port = jo_get(j, "port", false);
 	f->port = FINDING_NO_PORT;
 	if (port && !json_is_null(port)) {
-		f->port = jo_name(j, "port", dir_name, DIR_COUNT);
+		f->port = jo_name(j, "port", merge_dir_name, DIR_COUNT);
 	}
 	f->vc = FINDING_NO_VC;
 	if (jo_get(j, "vc", true))
 		f->vc = (int)jo_num(j, "vc", FC_VC_COUNT - 1, false, NULL);
 	f->credit_type = FINDING_NO_CREDIT;
 	if (jo_get(j, "credit_type", true))
-		f->credit_type = jo_name(j, "credit_type", ct_name, CT_COUNT);
+		f->credit_type = jo_name(j, "credit_type", merge_ct_name, CT_COUNT);
 	f->lane = FINDING_NO_LANE;
 	if (jo_get(j, "lane", true))
 		f->lane = (int)jo_num(j, "lane", INT32_MAX, false, NULL);
 	const char *msg = jo_str(j, "message");
 	if (msg && strlen(msg) >= sizeof(f->message))
-		fail(m, "message longer than %zu bytes", sizeof(f->message) - 1);
+		merge_fail(m, "message longer than %zu bytes", sizeof(f->message) - 1);
 	else if (msg)
 		memcpy(f->message, msg, strlen(msg) + 1);
 	struct jo ev;
@@ -342,16 +98,17 @@ static void read_finding(struct merge_reader *m, struct jo *j)
 		json_object_foreach(ev.o, k, v)
 		{
 			if (f->evidence_count == FINDING_MAX_EVIDENCE) {
-				fail(m, "evidence: more than %d values", FINDING_MAX_EVIDENCE);
+				merge_fail(m, "evidence: more than %d values",
+				           FINDING_MAX_EVIDENCE);
 				break;
 			}
 			if (!m->failed && !rule_evidence_key_listed(id, k)) {
-				fail(m, "evidence: \"%.60s\" is not an evidence key of %s", k,
-				     rule_info(id)->id);
+				merge_fail(m, "evidence: \"%.60s\" is not an evidence key of %s", k,
+				           rule_info(id)->id);
 				break;
 			}
 			if (!json_is_integer(v)) {
-				fail(m, "evidence.%.60s is not an integer", k);
+				merge_fail(m, "evidence.%.60s is not an integer", k);
 				break;
 			}
 			char *name = m->evidence_names[f->evidence_count];
@@ -367,7 +124,7 @@ static void read_finding(struct merge_reader *m, struct jo *j)
 	char want[96];
 	report_finding_signature(f, want, sizeof(want));
 	if (signature && strcmp(signature, want) != 0) {
-		fail(m, "signature \"%.96s\" is not the finding's (%s)", signature, want);
+		merge_fail(m, "signature \"%.96s\" is not the finding's (%s)", signature, want);
 		return;
 	}
 	if (!same_file(m, file))
@@ -406,7 +163,7 @@ static void read_counts(struct merge_reader *m, struct jo *parent)
 	struct jo j;
 	if (!jo_child(parent, "summary", &j))
 		return;
-	jo_counts(&j, "by_severity", sev_name, SEV_COUNT, m->input.by_severity);
+	jo_counts(&j, "by_severity", merge_sev_name, SEV_COUNT, m->input.by_severity);
 	struct jo rules;
 	if (jo_child(&j, "by_rule", &rules)) {
 		const char *k;
@@ -415,16 +172,19 @@ static void read_counts(struct merge_reader *m, struct jo *parent)
 		{
 			enum rule_id id;
 			if (!rule_lookup(k, &id)) {
-				fail(m, "summary.by_rule: rule \"%.60s\" is not in the catalogue",
-				     k);
+				merge_fail(
+				        m,
+				        "summary.by_rule: rule \"%.60s\" is not in the catalogue",
+				        k);
 				break;
 			}
-			value_u64(&rules, k, v, INT64_MAX, &m->input.by_rule[id]);
+			jo_value_u64(&rules, k, v, INT64_MAX, &m->input.by_rule[id]);
 			if (!m->failed && m->input.by_rule[id] == 0)
-				fail(m,
-				     "summary.by_rule.%s is 0 (rules without findings are left "
-				     "out)",
-				     k);
+				merge_fail(
+				        m,
+				        "summary.by_rule.%s is 0 (rules without findings are left "
+				        "out)",
+				        k);
 		}
 	}
 	/* the writer leaves nothing out of by_severity */
@@ -444,20 +204,20 @@ static void read_options(struct merge_reader *m, struct jo *parent)
 		return;
 	free(m->input.options_text);
 	m->input.options_text = json_dumps(j.o, JSON_COMPACT | JSON_SORT_KEYS);
-	int down = jo_name(&j, "role_down", role_name, ROLE_ENDPOINT + 1);
-	int up = jo_name(&j, "role_up", role_name, ROLE_ENDPOINT + 1);
+	int down = jo_name(&j, "role_down", merge_role_name, ROLE_ENDPOINT + 1);
+	int up = jo_name(&j, "role_up", merge_role_name, ROLE_ENDPOINT + 1);
 	o->role[DIR_DOWN] = down < 0 ? ROLE_UNKNOWN : (enum port_role)down;
 	o->role[DIR_UP] = up < 0 ? ROLE_UNKNOWN : (enum port_role)up;
 	bool has;
 	o->mps = (uint32_t)jo_num(&j, "mps", 4096, true, &has);
 	if (has && o->mps == 0)
-		fail(m, "options.mps is 0 (written null when not given)");
+		merge_fail(m, "options.mps is 0 (written null when not given)");
 	json_t *map = jo_array(&j, "tc_to_vc", 8, false);
 	for (size_t tc = 0; map && tc < 8; tc++) {
 		json_t *v = json_array_get(map, tc);
 		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 		    json_integer_value(v) >= FC_VC_COUNT) {
-			fail(m, "options.tc_to_vc[%zu] is not a VC from 0 to 7", tc);
+			merge_fail(m, "options.tc_to_vc[%zu] is not a VC from 0 to 7", tc);
 			break;
 		}
 		o->tc_to_vc[tc] = (uint8_t)json_integer_value(v);
@@ -465,7 +225,7 @@ static void read_options(struct merge_reader *m, struct jo *parent)
 	if (jo_get(&j, "mrrs", true)) {
 		o->mrrs = (uint32_t)jo_num(&j, "mrrs", 4096, false, NULL);
 		if (o->mrrs == 0)
-			fail(m, "options.mrrs is 0 (left out when not given)");
+			merge_fail(m, "options.mrrs is 0 (left out when not given)");
 	}
 	jo_end(&j);
 }
@@ -480,7 +240,7 @@ static void read_credit(struct jo *parent, const char *key, struct fc_credit_vie
 		c->advertised_seen = c->advertised_infinite = true;
 	} else if (adv && !json_is_null(adv)) {
 		uint64_t v = 0;
-		c->advertised_seen = value_u64(&j, "advertised", adv, UINT32_MAX, &v);
+		c->advertised_seen = jo_value_u64(&j, "advertised", adv, UINT32_MAX, &v);
 		c->advertised = (uint32_t)v;
 	}
 	bool has;
@@ -497,7 +257,7 @@ static void read_credit(struct jo *parent, const char *key, struct fc_credit_vie
 	if (jo_flag(&j, "infinite")) {
 		/* an infinite limit is known, and written null */
 		if (c->limit_known)
-			fail(j.m, "%s: an infinite limit with a value", j.path);
+			merge_fail(j.m, "%s: an infinite limit with a value", j.path);
 		c->infinite = c->limit_known = true;
 	}
 	jo_end(&j);
@@ -540,7 +300,7 @@ static bool read_spread(struct jo *j, const char *const keys[3], uint64_t *min, 
 	*median = jo_num(j, keys[1], INT64_MAX, true, &has_median);
 	*max = jo_num(j, keys[2], INT64_MAX, true, &has_max);
 	if (has_min != has_median || has_min != has_max)
-		fail(j->m, "%s: min, median and max not all null or all numbers", j->path);
+		merge_fail(j->m, "%s: min, median and max not all null or all numbers", j->path);
 	return has_median;
 }
 
@@ -576,7 +336,8 @@ static void read_stats(struct jo *lj, struct fc_link_view *link)
 		struct jo pj;
 		if (!jo_child(&sj, link_dir_name(p), &pj))
 			continue;
-		jo_counts(&pj, "tlps_by_type", kind_name, TLP_KIND_COUNT, link->dl[p].tlps_by_kind);
+		jo_counts(&pj, "tlps_by_type", merge_kind_name, TLP_KIND_COUNT,
+		          link->dl[p].tlps_by_kind);
 		json_t *vcs = jo_array(&pj, "vcs", FC_VC_COUNT, true);
 		size_t i;
 		json_t *v;
@@ -584,7 +345,7 @@ static void read_stats(struct jo *lj, struct fc_link_view *link)
 		{
 			struct jo vj, zj, uj;
 			char path[160];
-			path_fmt(path, sizeof(path), "%s.vcs[%zu]", pj.path, i);
+			jo_path_fmt(path, sizeof(path), "%s.vcs[%zu]", pj.path, i);
 			if (!jo_open(lj->m, &vj, v, path))
 				break;
 			unsigned vc = (unsigned)jo_num(&vj, "vc", FC_VC_COUNT - 1, false, NULL);
@@ -612,7 +373,7 @@ static void read_tl(struct jo *parent, const char *key, struct tl_stats_view *t)
 	struct jo j;
 	if (!jo_child(parent, key, &j))
 		return;
-	jo_counts(&j, "requests", kind_name, TLP_KIND_COUNT, t->requests);
+	jo_counts(&j, "requests", merge_kind_name, TLP_KIND_COUNT, t->requests);
 	t->requests_total = jo_u64(&j, "requests_total");
 	t->completed = jo_u64(&j, "completed");
 	t->ended_by_epoch = jo_u64(&j, "ended_by_epoch");
@@ -623,7 +384,7 @@ static void read_tl(struct jo *parent, const char *key, struct tl_stats_view *t)
 	read_latency(&j, "latency_last_ps", &t->latency_last);
 	t->completions = jo_u64(&j, "completions");
 	t->completions_unmatched = jo_u64(&j, "unmatched");
-	jo_counts(&j, "status", status_name, TL_STATUS_VIEW_COUNT, t->status);
+	jo_counts(&j, "status", merge_status_name, TL_STATUS_VIEW_COUNT, t->status);
 	t->requesters_untracked = jo_u64(&j, "requesters_untracked");
 	t->while_unknown = jo_u64(&j, "while_unknown");
 	jo_end(&j);
@@ -638,7 +399,7 @@ static void read_link(struct merge_reader *m, struct jo *lj, struct fc_link_view
 	*index = (unsigned)jo_num(lj, "link", FC_LINK_COUNT - 1, false, NULL);
 	json_t *scaled = jo_get(lj, "scaled_fc", false);
 	if (scaled && !json_is_null(scaled) && !json_is_boolean(scaled))
-		fail(m, "%s.scaled_fc is not null, true or false", lj->path);
+		merge_fail(m, "%s.scaled_fc is not null, true or false", lj->path);
 	link->scaling_known = json_is_boolean(scaled);
 	link->scaling_active = json_is_true(scaled);
 	struct jo j, pj;
@@ -682,7 +443,7 @@ static void read_link(struct merge_reader *m, struct jo *lj, struct fc_link_view
 	{
 		struct jo vj;
 		char path[160];
-		path_fmt(path, sizeof(path), "%s.vcs[%zu]", lj->path, i);
+		jo_path_fmt(path, sizeof(path), "%s.vcs[%zu]", lj->path, i);
 		if (!jo_open(m, &vj, v, path))
 			break;
 		read_vc(&vj, link);
@@ -698,7 +459,7 @@ static void read_link(struct merge_reader *m, struct jo *lj, struct fc_link_view
 		}
 	}
 	if (m->input.stats_known && stats != m->input.stats_wanted)
-		fail(m, "%s: statistics (--stats) on some links only", lj->path);
+		merge_fail(m, "%s: statistics (--stats) on some links only", lj->path);
 	m->input.stats_known = true;
 	m->input.stats_wanted = stats;
 	jo_end(lj);
@@ -716,7 +477,7 @@ static void read_links(struct merge_reader *m, struct jo *j)
 			unsigned cap = in->views_cap ? in->views_cap * 2 : 4;
 			struct fc_link_view *grown = realloc(in->views, cap * sizeof(*grown));
 			if (!grown) {
-				fail(m, "out of memory");
+				merge_fail(m, "out of memory");
 				return;
 			}
 			in->views = grown;
@@ -732,8 +493,9 @@ static void read_links(struct merge_reader *m, struct jo *j)
 		if (m->failed)
 			return;
 		if (in->link_count && index <= in->link_index[in->link_count - 1]) {
-			fail(m, "links[%zu]: link %u after link %u (they are written in order)", i,
-			     index, in->link_index[in->link_count - 1]);
+			merge_fail(m,
+			           "links[%zu]: link %u after link %u (they are written in order)",
+			           i, index, in->link_index[in->link_count - 1]);
 			return;
 		}
 		in->link_index[in->link_count++] = index;
@@ -746,13 +508,14 @@ static void check_version(struct merge_reader *m, struct jo *j)
 {
 	json_t *v = jo_get(j, "version", true);
 	if (!v)
-		fail(m, "no \"version\": written by a dllpcheck older than --merge, or not by "
-		        "dllpcheck; make the part again with this one (" PACKAGE_VERSION ")");
+		merge_fail(m,
+		           "no \"version\": written by a dllpcheck older than --merge, or not by "
+		           "dllpcheck; make the part again with this one (" PACKAGE_VERSION ")");
 	else if (!json_is_string(v) || strcmp(json_string_value(v), PACKAGE_VERSION) != 0)
-		fail(m,
-		     "written by dllpcheck %.40s, not by this one (" PACKAGE_VERSION
-		     "): make the part again with this version",
-		     json_is_string(v) ? json_string_value(v) : "(not a string)");
+		merge_fail(m,
+		           "written by dllpcheck %.40s, not by this one (" PACKAGE_VERSION
+		           "): make the part again with this version",
+		           json_is_string(v) ? json_string_value(v) : "(not a string)");
 }
 
 static void read_summary(struct merge_reader *m, struct jo *j)
@@ -769,13 +532,13 @@ static void read_summary(struct merge_reader *m, struct jo *j)
 	const char *file = jo_str(j, "file");
 	const char *format = jo_str(j, "format");
 	if (format && strlen(format) >= sizeof(in->format))
-		fail(m, "format \"%.40s\" is not one of a reader", format);
+		merge_fail(m, "format \"%.40s\" is not one of a reader", format);
 	else if (format)
 		snprintf(in->format, sizeof(in->format), "%s", format);
 	if (jo_get(j, "encapsulation", true)) {
 		const char *e = jo_str(j, "encapsulation");
 		if (e && strlen(e) >= sizeof(in->encapsulation))
-			fail(m, "encapsulation \"%.40s\" is not one dllpcheck reads", e);
+			merge_fail(m, "encapsulation \"%.40s\" is not one dllpcheck reads", e);
 		else if (e)
 			snprintf(in->encapsulation, sizeof(in->encapsulation), "%s", e);
 		in->has_encapsulation = true;
@@ -788,10 +551,10 @@ static void read_summary(struct merge_reader *m, struct jo *j)
 	if (m->failed || !file)
 		return;
 	if (m->in_input && strcmp(m->file, file) != 0) {
-		fail(m,
-		     "the summary of \"%.200s\" follows findings of \"%.200s\" (from line %" PRIu64
-		     "), which have no summary line",
-		     file, m->file, m->input_line);
+		merge_fail(m,
+		           "the summary of \"%.200s\" follows findings of \"%.200s\" (from line "
+		           "%" PRIu64 "), which have no summary line",
+		           file, m->file, m->input_line);
 		return;
 	}
 	if (!same_file(m, file))
@@ -799,21 +562,22 @@ static void read_summary(struct merge_reader *m, struct jo *j)
 	/* the findings before it are the ones it counts */
 	for (unsigned r = 0; r < RULE_COUNT; r++) {
 		if (in->by_rule[r] != m->seen_by_rule[r]) {
-			fail(m,
-			     "the summary of \"%.200s\" counts %" PRIu64
-			     " %s findings, the part has %" PRIu64 " before it (from line %" PRIu64
-			     ")",
-			     file, in->by_rule[r], rule_info(r)->id, m->seen_by_rule[r],
-			     m->input_line);
+			merge_fail(m,
+			           "the summary of \"%.200s\" counts %" PRIu64
+			           " %s findings, the part has %" PRIu64
+			           " before it (from line %" PRIu64 ")",
+			           file, in->by_rule[r], rule_info(r)->id, m->seen_by_rule[r],
+			           m->input_line);
 			return;
 		}
 	}
 	for (unsigned s = 0; s < SEV_COUNT; s++) {
 		if (in->by_severity[s] != m->seen_by_severity[s]) {
-			fail(m,
-			     "the summary of \"%.200s\" counts %" PRIu64
-			     " %s findings, the part has %" PRIu64,
-			     file, in->by_severity[s], severity_name(s), m->seen_by_severity[s]);
+			merge_fail(m,
+			           "the summary of \"%.200s\" counts %" PRIu64
+			           " %s findings, the part has %" PRIu64,
+			           file, in->by_severity[s], severity_name(s),
+			           m->seen_by_severity[s]);
 			return;
 		}
 	}
@@ -828,10 +592,10 @@ static void read_error(struct merge_reader *m, struct jo *j)
 	if (m->failed || !file || !error)
 		return;
 	if (m->in_input) {
-		fail(m,
-		     "an error line of \"%.200s\" after findings of \"%.200s\" (from line %" PRIu64
-		     "), which have no summary line",
-		     file, m->file, m->input_line);
+		merge_fail(m,
+		           "an error line of \"%.200s\" after findings of \"%.200s\" (from line "
+		           "%" PRIu64 "), which have no summary line",
+		           file, m->file, m->input_line);
 		return;
 	}
 	snprintf(m->error, sizeof(m->error), "%s", error);
@@ -849,18 +613,18 @@ static void read_batch(struct merge_reader *m, struct jo *j)
 	if (m->failed)
 		return;
 	if (m->in_input) {
-		fail(m,
-		     "the batch line follows findings of \"%.200s\" (from line %" PRIu64
-		     "), which have no summary line",
-		     m->file, m->input_line);
+		merge_fail(m,
+		           "the batch line follows findings of \"%.200s\" (from line %" PRIu64
+		           "), which have no summary line",
+		           m->file, m->input_line);
 		return;
 	}
 	/* its run's inputs are the last ones read (a run of one input before
 	 * it, in a part of several runs, wrote no batch line) */
 	size_t n = json_is_array(inputs) ? json_array_size(inputs) : 0;
 	if (!json_is_array(inputs) || n > m->input_count) {
-		fail(m, "the batch line lists %zu inputs, the part has %u before it", n,
-		     m->input_count);
+		merge_fail(m, "the batch line lists %zu inputs, the part has %u before it", n,
+		           m->input_count);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -868,8 +632,8 @@ static void read_batch(struct merge_reader *m, struct jo *j)
 		const char *f =
 		        json_string_value(json_object_get(json_array_get(inputs, i), "file"));
 		if (!f || strcmp(f, want) != 0) {
-			fail(m, "the batch line's input %zu is not its run's (\"%.200s\")", i + 1,
-			     want);
+			merge_fail(m, "the batch line's input %zu is not its run's (\"%.200s\")",
+			           i + 1, want);
 			return;
 		}
 	}
@@ -887,7 +651,7 @@ static void input_done(struct merge_reader *m)
 		unsigned cap = m->inputs_cap ? m->inputs_cap * 2 : 16;
 		char **grown = realloc(m->inputs, cap * sizeof(*grown));
 		if (!grown) {
-			fail(m, "out of memory");
+			merge_fail(m, "out of memory");
 			return;
 		}
 		m->inputs = grown;
@@ -911,15 +675,16 @@ void merge_reader_init(struct merge_reader *m, FILE *fp, const char *name)
 static enum merge_item at_end(struct merge_reader *m)
 {
 	if (ferror(m->fp))
-		fail(m, "read error");
+		merge_fail(m, "read error");
 	else if (m->in_input)
-		fail(m,
-		     "the part ends in the findings of \"%.200s\" (from line %" PRIu64
-		     ") without their summary line: it was cut short",
-		     m->file, m->input_line);
+		merge_fail(m,
+		           "the part ends in the findings of \"%.200s\" (from line %" PRIu64
+		           ") without their summary line: it was cut short",
+		           m->file, m->input_line);
 	else if (m->line == 0)
-		fail(m, "an empty part: no input's summary (was it made with -q, or did its run "
-		        "fail?)");
+		merge_fail(m,
+		           "an empty part: no input's summary (was it made with -q, or did its run "
+		           "fail?)");
 	return m->failed ? MERGE_FAIL : MERGE_END;
 }
 
@@ -938,17 +703,17 @@ enum merge_item merge_reader_next(struct merge_reader *m)
 	}
 	m->line++;
 	if ((size_t)n > MERGE_LINE_MAX) {
-		fail(m, "a line of %zd bytes: not a report's", n);
+		merge_fail(m, "a line of %zd bytes: not a report's", n);
 		return MERGE_FAIL;
 	}
 	if (m->buf[n - 1] != '\n') {
-		fail(m, "the last line has no end of line: the part was cut short");
+		merge_fail(m, "the last line has no end of line: the part was cut short");
 		return MERGE_FAIL;
 	}
 	json_error_t jerr;
 	json_t *o = json_loadb(m->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
 	if (!o) {
-		fail(m, "not JSON: %s (column %d)", jerr.text, jerr.column);
+		merge_fail(m, "not JSON: %s (column %d)", jerr.text, jerr.column);
 		return MERGE_FAIL;
 	}
 	enum merge_item item = MERGE_FAIL;
@@ -966,15 +731,15 @@ enum merge_item merge_reader_next(struct merge_reader *m)
 		else if (strcmp(type, "batch") == 0)
 			read_batch(m, &j), item = MERGE_BATCH;
 		else if (strcmp(type, "record") == 0 || strcmp(type, "malformed") == 0)
-			fail(m,
-			     "a line of --decode (type \"%s\"): --merge reads the JSON Lines "
-			     "reports of checks (--format=jsonl without --decode)",
-			     type);
+			merge_fail(m,
+			           "a line of --decode (type \"%s\"): --merge reads the JSON Lines "
+			           "reports of checks (--format=jsonl without --decode)",
+			           type);
 		else
-			fail(m,
-			     "type \"%.60s\" is none of a report's lines (finding, summary, "
-			     "error, batch)",
-			     type);
+			merge_fail(m,
+			           "type \"%.60s\" is none of a report's lines (finding, summary, "
+			           "error, batch)",
+			           type);
 	}
 	json_decref(o);
 	if (m->failed)

@@ -1,0 +1,252 @@
+/* merge_jo.c: the reading of a --merge part's JSON objects, key by key
+ * (merge_read_internal.h): a key read once, a key the writer never writes
+ * named as a fault, numbers and names checked, a part's first fault kept
+ * with its line. */
+#include "autoconfig.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/merge_read_internal.h"
+#include "report/report.h"
+
+void merge_fail(struct merge_reader *m, const char *fmt, ...)
+{
+	if (m->failed)
+		return;
+	m->failed = true;
+	int n = snprintf(m->err, sizeof(m->err), "%s: line %" PRIu64 ": ", m->name, m->line);
+	if (n < 0 || (size_t)n >= sizeof(m->err))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->err + n, sizeof(m->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- an object's keys, each read once ------------------------------------ */
+
+/* path, a key's or an item's, cut to fit (it only names the place) */
+void jo_path_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (vsnprintf(buf, len, fmt, ap) < 0)
+		buf[0] = '\0';
+	va_end(ap);
+}
+
+bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *path)
+{
+	j->m = m;
+	j->o = v;
+	j->used = 0;
+	jo_path_fmt(j->path, sizeof(j->path), "%s", path);
+	if (!json_is_object(v)) {
+		merge_fail(m, "%s is not an object", path[0] ? path : "the line");
+		return false;
+	}
+	return true;
+}
+
+const char *jo_sep(const struct jo *j)
+{
+	return j->path[0] ? "." : "";
+}
+
+/* The value of key; NULL (a fault unless optional) when there is none. */
+json_t *jo_get(struct jo *j, const char *key, bool optional)
+{
+	json_t *v = j->o ? json_object_get(j->o, key) : NULL;
+	if (v) {
+		for (size_t i = 0; i < j->used && i < 24; i++)
+			if (strcmp(j->read[i], key) == 0)
+				return v; /* read again */
+		if (j->used < 24)
+			j->read[j->used] = key;
+		j->used++;
+	} else if (!optional)
+		merge_fail(j->m, "key %s%s%s missing", j->path, jo_sep(j), key);
+	return v;
+}
+
+/* Every key read: one more is a key no report writes. */
+void jo_end(struct jo *j)
+{
+	if (!j->o || j->used == json_object_size(j->o))
+		return;
+	const char *key;
+	json_t *v;
+	json_object_foreach(j->o, key, v)
+	{
+		(void)v;
+		size_t i = 0;
+		while (i < j->used && i < 24 && strcmp(j->read[i], key) != 0)
+			i++;
+		if (i < j->used && i < 24)
+			continue;
+		merge_fail(j->m, "unexpected key %s%s%s", j->path, jo_sep(j), key);
+		return;
+	}
+}
+
+bool jo_child(struct jo *j, const char *key, struct jo *child)
+{
+	char path[160];
+	jo_path_fmt(path, sizeof(path), "%s%s%s", j->path, jo_sep(j), key);
+	json_t *v = jo_get(j, key, false);
+	if (!v) {
+		child->o = NULL;
+		child->m = j->m;
+		return false;
+	}
+	return jo_open(j->m, child, v, path);
+}
+
+bool jo_value_u64(struct jo *j, const char *key, json_t *v, uint64_t max, uint64_t *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (uint64_t)json_integer_value(v) > max) {
+		merge_fail(j->m, "%s%s%s is not a number from 0 to %" PRIu64, j->path, jo_sep(j),
+		           key, max);
+		return false;
+	}
+	*out = (uint64_t)json_integer_value(v);
+	return true;
+}
+
+/* A number 0..max; *has false for null when nullable. */
+uint64_t jo_num(struct jo *j, const char *key, uint64_t max, bool nullable, bool *has)
+{
+	uint64_t v = 0;
+	json_t *x = jo_get(j, key, false);
+	if (has)
+		*has = false;
+	if (!x)
+		return 0;
+	if (nullable && json_is_null(x))
+		return 0;
+	if (jo_value_u64(j, key, x, max, &v) && has)
+		*has = true;
+	return v;
+}
+
+uint64_t jo_u64(struct jo *j, const char *key)
+{
+	return jo_num(j, key, INT64_MAX, false, NULL);
+}
+
+uint32_t jo_u32(struct jo *j, const char *key)
+{
+	return (uint32_t)jo_num(j, key, UINT32_MAX, false, NULL);
+}
+
+bool jo_bool(struct jo *j, const char *key)
+{
+	json_t *v = jo_get(j, key, false);
+	if (v && !json_is_boolean(v))
+		merge_fail(j->m, "%s%s%s is not true or false", j->path, jo_sep(j), key);
+	return json_is_true(v);
+}
+
+/* An optional key written only as true. */
+bool jo_flag(struct jo *j, const char *key)
+{
+	json_t *v = jo_get(j, key, true);
+	if (v && !json_is_true(v))
+		merge_fail(j->m, "%s%s%s is written only as true", j->path, jo_sep(j), key);
+	return v != NULL;
+}
+
+const char *jo_str(struct jo *j, const char *key)
+{
+	json_t *v = jo_get(j, key, false);
+	if (!v)
+		return NULL;
+	if (!json_is_string(v)) {
+		merge_fail(j->m, "%s%s%s is not a string", j->path, jo_sep(j), key);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+/* A string that must be one of names[0..count). */
+int jo_name(struct jo *j, const char *key, const char *(*name)(unsigned), unsigned count)
+{
+	const char *s = jo_str(j, key);
+	if (!s)
+		return -1;
+	for (unsigned i = 0; i < count; i++)
+		if (name(i) && strcmp(s, name(i)) == 0)
+			return (int)i;
+	merge_fail(j->m, "%s%s%s: unknown value \"%.60s\"", j->path, jo_sep(j), key, s);
+	return -1;
+}
+
+/* An array of exactly max (or, up_to, at most max) items. */
+json_t *jo_array(struct jo *j, const char *key, size_t max, bool up_to)
+{
+	json_t *v = jo_get(j, key, false);
+	if (!v)
+		return NULL;
+	if (!json_is_array(v) || json_array_size(v) > max ||
+	    (!up_to && json_array_size(v) != max)) {
+		merge_fail(j->m, "%s%s%s is not an array of %s%zu items", j->path, jo_sep(j), key,
+		           up_to ? "at most " : "", max);
+		return NULL;
+	}
+	return v;
+}
+
+/* ---- names as the writers spell them ------------------------------------- */
+
+const char *merge_dir_name(unsigned d)
+{
+	return link_dir_name((enum link_dir)d);
+}
+const char *merge_ct_name(unsigned c)
+{
+	return credit_type_name((enum credit_type)c);
+}
+const char *merge_sev_name(unsigned s)
+{
+	return severity_name((enum severity)s);
+}
+const char *merge_role_name(unsigned r)
+{
+	return port_role_name((enum port_role)r);
+}
+const char *merge_kind_name(unsigned k)
+{
+	return tlp_kind_name((enum tlp_kind)k);
+}
+const char *merge_status_name(unsigned s)
+{
+	return tl_status_view_name((enum tl_status_view)s);
+}
+
+/* An object whose keys are all names of names[] (each at most once),
+ * each a number: counts[i]. */
+void jo_counts(struct jo *parent, const char *key, const char *(*name)(unsigned), unsigned count,
+               uint64_t *counts)
+{
+	struct jo j;
+	if (!jo_child(parent, key, &j))
+		return;
+	const char *k;
+	json_t *v;
+	json_object_foreach(j.o, k, v)
+	{
+		unsigned i = 0;
+		while (i < count && (!name(i) || strcmp(k, name(i)) != 0))
+			i++;
+		if (i == count) {
+			merge_fail(parent->m, "%s: unknown key \"%.60s\"", j.path, k);
+			return;
+		}
+		jo_value_u64(&j, k, v, INT64_MAX, &counts[i]);
+	}
+}

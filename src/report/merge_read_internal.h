@@ -1,0 +1,45 @@
+/* merge_read_internal.h: what merge_read.c and merge_jo.c share (private
+ * to src/report/): a part's faults, and an object's keys read once each. */
+#ifndef DLLPCHECK_MERGE_READ_INTERNAL_H
+#define DLLPCHECK_MERGE_READ_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "report/merge_read.h"
+
+struct jo {
+	struct merge_reader *m;
+	json_t *o;
+	char path[160]; /* "links[0].vcs[1].down", for messages */
+	size_t used;
+	const char *read[24]; /* the keys read, to name one that was not */
+};
+
+void merge_fail(struct merge_reader *m, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void jo_path_fmt(char *buf, size_t len, const char *fmt, ...) PRINTF_LIKE(3, 4);
+bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *path);
+const char *jo_sep(const struct jo *j);
+json_t *jo_get(struct jo *j, const char *key, bool optional);
+void jo_end(struct jo *j);
+bool jo_child(struct jo *j, const char *key, struct jo *child);
+bool jo_value_u64(struct jo *j, const char *key, json_t *v, uint64_t max, uint64_t *out);
+uint64_t jo_num(struct jo *j, const char *key, uint64_t max, bool nullable, bool *has);
+uint64_t jo_u64(struct jo *j, const char *key);
+uint32_t jo_u32(struct jo *j, const char *key);
+bool jo_bool(struct jo *j, const char *key);
+bool jo_flag(struct jo *j, const char *key);
+const char *jo_str(struct jo *j, const char *key);
+int jo_name(struct jo *j, const char *key, const char *(*name)(unsigned), unsigned count);
+json_t *jo_array(struct jo *j, const char *key, size_t max, bool up_to);
+const char *merge_dir_name(unsigned d);
+const char *merge_ct_name(unsigned c);
+const char *merge_sev_name(unsigned s);
+const char *merge_role_name(unsigned r);
+const char *merge_kind_name(unsigned k);
+const char *merge_status_name(unsigned s);
+void jo_counts(struct jo *parent, const char *key, const char *(*name)(unsigned), unsigned count,
+               uint64_t *counts);
+
+#endif
