@@ -114,14 +114,18 @@ grep -o '"file":"[^"]*"' "$t/dead.out" | awk '!seen[$0]++' | sed 's/.*\///; s/"$
 [ "$(cat "$t/order")" = "overrun.pcap slow.trace.gz clean-init.trace crc-errors.pcap overrun.trace " ] && pass ||
 	fail "a worker killed: inputs reported: $(cat "$t/order")"
 
-# a small batch is spread over the workers (a task is at most a
-# 2 * workers'th of the inputs left): with 4 inputs and -j 2 both
-# workers analyse some
+# a small batch is spread over the processes (a task is at most a
+# 2 * (workers + 1)'th of the inputs waiting): with 4 inputs and -j 2 the
+# main process and the worker analyse some each
 if command -v strace >/dev/null 2>&1; then
 	strace -f -qq -e trace=openat -o "$t/strace" "$DLLPCHECK" -q -j 2 "$s/overrun.pcap" \
 		"$s/clean-init.trace" "$s/crc-errors.pcap" "$s/overrun.trace" || true
 	pids=$(grep -E 'samples/(overrun|clean-init|crc-errors)' "$t/strace" | awk '{ print $1 }' | sort -u | wc -l)
 	[ "$pids" -ge 2 ] && pass || fail "4 inputs, -j 2: one process opened them all"
+	# the first input is the main process's own (strace's first line is its)
+	main_pid=$(awk 'NR == 1 { print $1 }' "$t/strace")
+	grep -E "^$main_pid .*samples/overrun\.pcap" "$t/strace" >/dev/null && pass ||
+		fail "4 inputs, -j 2: the main process did not analyse the first input"
 fi
 
 # the worker dies with the main process (no orphan reading on)

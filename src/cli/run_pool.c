@@ -1,37 +1,42 @@
-/* run_pool.c: -j N as a pool of N worker processes started once (issue 18;
- * run_pool.h).
+/* run_pool.c: -j N as the main process and a pool of N - 1 worker
+ * processes started once (issue 18; run_pool.h).
  *
- * Each worker is forked at the start with a socket pair to the parent and
- * one temporary file of its own.  The parent hands a worker a task, the
- * index of an input (or of a run of small consecutive ones); the worker
- * analyses each (run_one), appends its part of the report to its
- * temporary file and answers, input by input, with where the part lies in
- * that file and the input's result.  The parent writes the parts out in input order
- * (pread from the worker's file: the file is shared, its offset is not
- * touched), so the output is byte for byte that of -j 1, and hands the
- * worker the next input at once: a worker never waits for an earlier
- * input to finish; while it works on one task it is sent the next (a run
- * of small inputs only), so it never waits for the parent between two.
- * A worker's file is rewound when every part in it has been written out
- * and the written parts' blocks are given back as they go, so the disk
- * it uses is the parts not yet written.
+ * The main process (the parent) analyses the inputs from the front, one
+ * after the other, straight into the report, as -j 1 does; the workers
+ * take runs of inputs from the back of a window ahead of it.  Each worker
+ * is forked at the start with a socket pair to the parent and one
+ * temporary file of its own.  The parent hands a worker a task, the index
+ * of an input (or of a run of small consecutive ones); the worker analyses
+ * each (run_one), appends its part of the report to its temporary file and
+ * answers, input by input, with where the part lies in that file and the
+ * input's result.  When the parent's turn comes to an input a worker
+ * analysed it copies the part out (pread from the worker's file: the file
+ * is shared, its offset is not touched), so the output is byte for byte
+ * that of -j 1.  The two ends meet: a batch of small captures costs no
+ * more than -j 1 (the parent does at least as much as -j 1 would in the
+ * time), and one of large captures is shared out.
+ *
+ * Before the parent analyses an input of its own it sends each worker
+ * tasks enough to keep it busy that long (the socket is the worker's
+ * queue: it never waits for the parent between two tasks); an input's
+ * cost is estimated from its size on disk.  A worker's file is rewound
+ * when every part in it has been written out and the written parts'
+ * blocks are given back as they go, so the disk it uses is the parts not
+ * yet written: at most those of RUN_POOL_WINDOW inputs.
  *
  * An input that is not a regular file (standard input, a FIFO, a device)
- * is read by the parent itself at its turn, as -j 1 reads it: two workers
- * must not share one stream, and its order among the others is the
- * order its bytes are read in.  So is an input whose part a worker could
- * not write (a full /tmp): analysed again here, never failed for it.
+ * is the parent's at its turn, as -j 1 reads it: two workers must not
+ * share one stream, and its order among the others is the order its bytes
+ * are read in.  So is an input whose part a worker could not write (a full
+ * /tmp): analysed again here, never failed for it.
  *
  * A worker's standard error is a second temporary file, its messages
  * copied to the parent's standard error at their input's turn as well:
  * the messages, too, come in the order -j 1 gives them.
  *
- * The set-up an input costs is a message and a copy of its part (the
- * fork, the file and the socket are paid once per worker; a task's
- * message once per run of small inputs).  Memory is
- * the results of at most RUN_POOL_AHEAD inputs ahead of the one written
- * next.  A worker that dies fails the input it was on (the report says
- * so) and is replaced; the rest of its task is handed out again.
+ * A worker that dies fails the input it was on (the report says so) and
+ * is replaced; the rest of its tasks waits again, for a worker or the
+ * parent.  With no worker at all the parent analyses every input.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,16 +56,34 @@
 #include "cli/run.h"
 #include "cli/run_pool.h"
 
-#define RUN_POOL_AHEAD 256
+/* Workers take inputs at most this far ahead of the one written next:
+ * the parts waiting in the temporary files are at most this many inputs'. */
+#define RUN_POOL_WINDOW 1024
 /* A task is a run of consecutive inputs, up to this many and this many
  * bytes: 1000 captures of a few hundred bytes each cost a message, a
  * wake-up of the parent and of a worker per input otherwise, more than
- * their analysis.  Never more than a 2 * workers'th of the inputs left
- * (guided self-scheduling: a small batch is still spread over every
- * worker), and a compressed input, whose cost its size on disk does not
- * tell, is a task of its own. */
+ * their analysis.  Never more than a 2 * (workers + 1)'th of the inputs
+ * waiting (guided self-scheduling: a small batch is still spread over
+ * every process), and a compressed input, whose cost its size on disk
+ * does not tell, is a task of its own. */
 #define RUN_POOL_CHUNK_INPUTS 32
 #define RUN_POOL_CHUNK_BYTES (1u << 20)
+/* Tasks sent to a worker and not yet answered in full. */
+#define RUN_POOL_QUEUE 16
+/* The cost of an input, in bytes of a capture: its size and, for the
+ * opening, the set-up and the report, this much (a capture of 20 records
+ * takes about as long as 16 KB more of one). */
+#define RUN_POOL_INPUT_COST 16384
+/* What a worker is kept supplied with at least while the parent waits
+ * for it (so that it never waits for the parent between two tasks); and
+ * at most while the parent analyses an input whose cost is not known
+ * (standard input, a FIFO). */
+#define RUN_POOL_LEAD_MIN (1u << 20)
+#define RUN_POOL_LEAD_MAX (64u << 20)
+/* The socket a worker answers on: the answers of the small inputs done
+ * while the parent analyses one of its own wait in it (best effort; the
+ * system's maximum may be lower). */
+#define RUN_POOL_SOCKET_BUFFER (2 << 20)
 
 /* parent -> worker */
 struct pool_task {
@@ -89,10 +112,11 @@ struct pool_worker {
 	FILE *file; /* the parts (shared with the worker) */
 	FILE *errfile; /* the worker's standard error */
 	int task; /* the next input it is to answer for, -1: idle */
-	int task_end; /* one past the last input of its task */
-	/* the task it has next, sent while it works on this one so that it
-	 * never waits for the parent between two (-1: none) */
-	int queued, queued_end;
+	/* the tasks sent and not answered in full, oldest first (a ring):
+	 * [first, end) each; task lies in the oldest */
+	int task_first[RUN_POOL_QUEUE], task_end[RUN_POOL_QUEUE];
+	unsigned head, tasks;
+	uint64_t queued_cost; /* of the inputs sent and not answered */
 	unsigned pending; /* its parts done and not yet written out */
 	uint64_t end; /* the end of the last part in its file */
 	uint64_t err_end; /* and of the last messages in its errfile */
@@ -102,7 +126,7 @@ struct pool_worker {
 	uint64_t punched;
 	bool no_punch;
 	/* its answers as read: a burst of small inputs' in one read */
-	unsigned char answers[8 * sizeof(struct pool_done)];
+	unsigned char answers[32 * sizeof(struct pool_done)];
 	size_t answers_len;
 };
 
@@ -232,8 +256,8 @@ struct pool {
 	int worker_count;
 	pid_t parent;
 	struct pool_input *inputs;
-	int next_start; /* no input before it is waiting for a worker */
-	int next_emit;
+	int next_emit; /* the input written next (the parent's turn) */
+	struct pollfd *fds; /* one per worker */
 };
 
 /* Starts worker wi (its file, made once, is kept: parts of a worker that
@@ -244,7 +268,9 @@ static bool worker_start(struct pool *p, int wi)
 	int sv[2];
 	w->pid = 0;
 	w->sock = -1;
-	w->task = w->queued = -1;
+	w->task = -1;
+	w->head = w->tasks = 0;
+	w->queued_cost = 0;
 	w->answers_len = 0;
 	if (!w->file)
 		w->file = tmpfile();
@@ -252,6 +278,8 @@ static bool worker_start(struct pool *p, int wi)
 		w->errfile = tmpfile();
 	if (!w->file || !w->errfile || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return false;
+	int buffer = RUN_POOL_SOCKET_BUFFER;
+	(void)setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
 	fflush(p->out);
 	fflush(stderr);
 	pid_t pid = fork();
@@ -355,53 +383,64 @@ static void input_failed(struct pool_input *in, struct input_result *res, const 
 	/* told on standard error at the input's turn (pool_emit) */
 }
 
-/* The first input waiting for a worker within RUN_POOL_AHEAD of the one
- * written next, or -1. */
-static int pool_waiting(struct pool *p)
+/* The cost of input i, in bytes of a capture (RUN_POOL_INPUT_COST). */
+static uint64_t input_cost(const struct pool *p, int i)
 {
-	int n = p->cfg->input_count;
-	while (p->next_start < n && p->inputs[p->next_start].assigned)
-		p->next_start++;
-	return p->next_start < n && p->next_start < p->next_emit + RUN_POOL_AHEAD ? p->next_start
-	                                                                          : -1;
+	uint64_t size = p->sizes[i] == UINT64_MAX ? RUN_POOL_LEAD_MAX : p->sizes[i];
+	return size + RUN_POOL_INPUT_COST;
 }
 
-/* Hands worker wi the next inputs waiting: its task, or (it has one) the
- * task it takes next, which only a run of small inputs is (a large one
- * waiting behind another would keep a worker that is free from it).
+/* The last input waiting for a worker: not assigned, after the one
+ * written next (that one is the parent's when it waits) and within
+ * RUN_POOL_WINDOW of it; -1 when there is none. */
+static int pool_back(const struct pool *p)
+{
+	int n = p->cfg->input_count;
+	int top = n - p->next_emit > RUN_POOL_WINDOW ? p->next_emit + RUN_POOL_WINDOW : n;
+	for (int i = top - 1; i > p->next_emit; i--)
+		if (!p->inputs[i].assigned)
+			return i;
+	return -1;
+}
+
+/* Hands worker wi the last inputs waiting as a task: one, or a run of
+ * small ones (RUN_POOL_CHUNK_INPUTS).  *given: whether there was one.
  * False when the worker is lost. */
-static bool pool_give(struct pool *p, int wi)
+static bool pool_give(struct pool *p, int wi, bool *given)
 {
 	struct pool_worker *w = &p->workers[wi];
+	*given = false;
+	int last = pool_back(p);
+	if (last < 0 || w->tasks == RUN_POOL_QUEUE)
+		return true;
 	/* every part in its files is written out, and none is being made */
 	bool rewind = w->pending == 0 && w->task < 0;
-	/* the next inputs waiting, as many as make a task */
-	int n = p->cfg->input_count, first = pool_waiting(p), count = 1;
-	int share = (n - first) / (2 * p->worker_count);
+	int share = (last - p->next_emit) / (2 * (p->worker_count + 1));
 	int most = share < 1 ? 1 : share < RUN_POOL_CHUNK_INPUTS ? share : RUN_POOL_CHUNK_INPUTS;
-	uint64_t bytes = p->sizes[first];
-	while (count < most && first + count < n && !p->inputs[first + count].assigned &&
-	       first + count < p->next_emit + RUN_POOL_AHEAD && bytes < RUN_POOL_CHUNK_BYTES &&
-	       p->sizes[first + count] <= RUN_POOL_CHUNK_BYTES - bytes)
-		bytes += p->sizes[first + count++];
-	if (w->task >= 0 && bytes >= RUN_POOL_CHUNK_BYTES)
-		return true; /* not queued: given when a worker is free */
+	int first = last;
+	uint64_t bytes = p->sizes[last];
+	while (last - first + 1 < most && first - 1 > p->next_emit &&
+	       !p->inputs[first - 1].assigned && bytes < RUN_POOL_CHUNK_BYTES &&
+	       p->sizes[first - 1] <= RUN_POOL_CHUNK_BYTES - bytes)
+		bytes += p->sizes[--first];
 	if (rewind)
 		w->end = w->err_end = w->punched = 0;
-	struct pool_task task = { first, count, w->end, w->err_end };
+	struct pool_task task = { first, last - first + 1, w->end, w->err_end };
+	/* sent while it works: it goes on where the task before ends */
 	if (w->task >= 0)
 		task.offset = task.err_offset = POOL_GO_ON;
 	if (!io_all(w->sock, &task, sizeof(task), true))
 		return false;
-	if (w->task < 0) {
+	unsigned slot = (w->head + w->tasks++) % RUN_POOL_QUEUE;
+	w->task_first[slot] = first;
+	w->task_end[slot] = last + 1;
+	if (w->task < 0)
 		w->task = first;
-		w->task_end = first + count;
-	} else {
-		w->queued = first;
-		w->queued_end = first + count;
-	}
-	for (int i = first; i < first + count; i++)
+	for (int i = first; i <= last; i++) {
 		p->inputs[i].assigned = true;
+		w->queued_cost += input_cost(p, i);
+	}
+	*given = true;
 	return true;
 }
 
@@ -410,7 +449,7 @@ static bool pool_take_answer(struct pool *p, int wi, const struct pool_done *ans
 {
 	struct pool_worker *w = &p->workers[wi];
 	struct pool_done done = *answer;
-	if (done.index != w->task)
+	if (w->task < 0 || done.index != w->task)
 		return false;
 	struct pool_input *in = &p->inputs[done.index];
 	in->done = true;
@@ -432,10 +471,10 @@ static bool pool_take_answer(struct pool *p, int wi, const struct pool_done *ans
 		in->here = in->again = true;
 		snprintf(in->again_why, sizeof(in->again_why), "%s", strerror(done.write_errno));
 	}
-	if (++w->task == w->task_end) {
-		w->task = w->queued;
-		w->task_end = w->queued_end;
-		w->queued = -1;
+	w->queued_cost -= input_cost(p, done.index);
+	if (++w->task == w->task_end[w->head]) {
+		w->head = (w->head + 1) % RUN_POOL_QUEUE;
+		w->task = --w->tasks ? w->task_first[w->head] : -1;
 	}
 	return true;
 }
@@ -467,12 +506,13 @@ static bool pool_answer(struct pool *p, int wi)
 }
 
 /* The worker wi is lost with the input it was on: that input fails, the
- * rest of its task waits for a worker again, and a new worker takes its
- * place (false when none can be started). */
+ * rest of its tasks waits again (for a worker or the parent), and a new
+ * worker takes its place (false when none can be started: the parent
+ * does without). */
 static bool pool_replace(struct pool *p, int wi)
 {
 	struct pool_worker *w = &p->workers[wi];
-	if (w->task >= 0 && w->task < w->task_end) {
+	if (w->task >= 0) {
 		struct pool_input *in = &p->inputs[w->task];
 		in->done = true;
 		in->worker = -1;
@@ -489,17 +529,18 @@ static bool pool_replace(struct pool *p, int wi)
 			in->err_length = (uint64_t)st.st_size - w->err_end;
 			w->err_end = (uint64_t)st.st_size;
 		}
-		for (int i = w->task + 1; i < w->task_end; i++)
-			p->inputs[i].assigned = false;
-		if (w->task + 1 < w->task_end && w->task + 1 < p->next_start)
-			p->next_start = w->task + 1;
+		/* the rest of its tasks */
+		for (unsigned t = 0; t < w->tasks; t++) {
+			unsigned slot = (w->head + t) % RUN_POOL_QUEUE;
+			int from = t == 0 ? w->task + 1 : w->task_first[slot];
+			for (int i = from; i < w->task_end[slot]; i++)
+				p->inputs[i].assigned = false;
+		}
 	}
-	/* the task it had next waits for a worker again too */
-	for (int i = w->queued; i >= 0 && i < w->queued_end; i++)
-		p->inputs[i].assigned = false;
-	if (w->queued >= 0 && w->queued < p->next_start)
-		p->next_start = w->queued;
-	w->task = w->queued = -1;
+	w->task = -1;
+	w->head = w->tasks = 0;
+	w->queued_cost = 0;
+	w->answers_len = 0;
 	if (w->sock >= 0)
 		close(w->sock);
 	w->sock = -1;
@@ -512,54 +553,90 @@ static bool pool_replace(struct pool *p, int wi)
 	return worker_start(p, wi);
 }
 
-/* Writes out every input done in order, and analyses here the inputs
- * that are the parent's when their turn comes; returns the run's status
- * so far. */
-static void pool_emit(struct pool *p, int *status)
+static void pool_lost(struct pool *p, int wi)
 {
-	int n = p->cfg->input_count;
-	while (p->next_emit < n && (p->inputs[p->next_emit].done || p->inputs[p->next_emit].here)) {
-		int i = p->next_emit;
-		struct pool_input *in = &p->inputs[i];
-		run_report_between(p->cfg, p->out, i);
-		if (in->again)
-			fprintf(stderr,
-			        "dllpcheck: %s: its part of the report could not be written to a "
-			        "temporary file (%s): analysed again by the main process\n",
-			        p->cfg->inputs[i], in->again_why);
-		if (in->here) {
-			in->assigned = true;
-			run_one(p->cfg, i, p->out, &p->results[i]);
-		} else if (in->worker >= 0) {
-			struct pool_worker *w = &p->workers[in->worker];
-			/* its messages first, as -j 1 writes them while the
-			 * report waits in the output's buffer */
-			if (in->err_length)
-				(void)copy_part(w->errfile, in->err_offset, in->err_length, stderr);
-			enum copy_result c = COPY_OK;
-			if (in->length && !p->out_failed)
-				c = copy_part(w->file, in->offset, in->length, p->out);
-			/* a report that cannot be written is main's to tell
-			 * (ferror of out), not the input's fault */
-			if (c == COPY_WRITE_FAILED)
-				p->out_failed = true;
-			if (c == COPY_OK && in->length)
-				give_back_part(w, in->offset, in->offset + in->length);
-			else if (c == COPY_READ_FAILED)
-				input_failed(in, &p->results[i], p->cfg->inputs[i],
-				             "its part of the report could not be read back");
-			if (in->counted && w->pending)
-				w->pending--;
-		}
-		if (in->failed) {
-			fprintf(stderr, "dllpcheck: %s\n", p->results[i].error);
-			run_input_error(p->cfg, p->cfg->inputs[i], NULL, p->out, NULL,
-			                p->results[i].error);
-		}
-		if (p->results[i].status > *status)
-			*status = p->results[i].status;
-		p->next_emit++;
+	if (!pool_replace(p, wi))
+		fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n", strerror(errno));
+}
+
+/* Keeps the workers supplied: each gets tasks until what it has been
+ * sent and not answered costs at least lead (an idle one at least one
+ * task); then the answers that have come are read, waiting for one up to
+ * timeout milliseconds (poll's). */
+static void pool_service(struct pool *p, uint64_t lead, int timeout)
+{
+	int busy = 0;
+	for (int wi = 0; wi < p->worker_count; wi++) {
+		struct pool_worker *w = &p->workers[wi];
+		bool given = true;
+		while (w->sock >= 0 && given && (w->task < 0 || w->queued_cost < lead))
+			if (!pool_give(p, wi, &given)) {
+				pool_lost(p, wi);
+				break;
+			}
+		p->fds[wi].fd = w->task >= 0 ? w->sock : -1;
+		p->fds[wi].events = POLLIN;
+		p->fds[wi].revents = 0;
+		busy += w->task >= 0;
 	}
+	if (!busy)
+		return;
+	if (poll(p->fds, (nfds_t)p->worker_count, timeout) < 0) {
+		if (errno != EINTR)
+			fprintf(stderr, "dllpcheck: poll: %s\n", strerror(errno));
+		return;
+	}
+	for (int wi = 0; wi < p->worker_count; wi++)
+		if (p->fds[wi].revents && !pool_answer(p, wi))
+			pool_lost(p, wi);
+}
+
+/* Writes out input i, done by a worker (or failed), at its turn. */
+static void pool_emit_part(struct pool *p, int i)
+{
+	struct pool_input *in = &p->inputs[i];
+	if (in->worker >= 0) {
+		struct pool_worker *w = &p->workers[in->worker];
+		/* its messages first, as -j 1 writes them while the report
+		 * waits in the output's buffer */
+		if (in->err_length)
+			(void)copy_part(w->errfile, in->err_offset, in->err_length, stderr);
+		enum copy_result c = COPY_OK;
+		if (in->length && !p->out_failed)
+			c = copy_part(w->file, in->offset, in->length, p->out);
+		/* a report that cannot be written is main's to tell (ferror
+		 * of out), not the input's fault */
+		if (c == COPY_WRITE_FAILED)
+			p->out_failed = true;
+		if (c == COPY_OK && in->length)
+			give_back_part(w, in->offset, in->offset + in->length);
+		else if (c == COPY_READ_FAILED)
+			input_failed(in, &p->results[i], p->cfg->inputs[i],
+			             "its part of the report could not be read back");
+		if (in->counted && w->pending)
+			w->pending--;
+	}
+	if (in->failed) {
+		fprintf(stderr, "dllpcheck: %s\n", p->results[i].error);
+		run_input_error(p->cfg, p->cfg->inputs[i], NULL, p->out, NULL, p->results[i].error);
+	}
+}
+
+/* The parent's own input i, at its turn: the workers are sent enough to
+ * keep them busy while it is analysed, straight into the report (twice
+ * its cost: what a worker is on may end soon after the parent starts). */
+static void pool_run_here(struct pool *p, int i)
+{
+	struct pool_input *in = &p->inputs[i];
+	in->assigned = in->here = true;
+	uint64_t lead = 2 * input_cost(p, i);
+	pool_service(p, lead < RUN_POOL_LEAD_MIN ? RUN_POOL_LEAD_MIN : lead, 0);
+	if (in->again)
+		fprintf(stderr,
+		        "dllpcheck: %s: its part of the report could not be written to a "
+		        "temporary file (%s): analysed again by the main process\n",
+		        p->cfg->inputs[i], in->again_why);
+	run_one(p->cfg, i, p->out, &p->results[i]);
 }
 
 int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
@@ -569,19 +646,22 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		.cfg = cfg,
 		.out = out,
 		.results = results,
-		.worker_count = cfg->jobs < n ? cfg->jobs : n,
+		/* the parent is one of the -j N */
+		.worker_count = cfg->jobs - 1 < n - 1 ? cfg->jobs - 1 : n - 1,
 		.parent = getpid(),
 	};
+	if (p.worker_count < 1)
+		p.worker_count = 1;
 	p.workers = calloc((size_t)p.worker_count, sizeof(*p.workers));
 	p.inputs = calloc((size_t)n, sizeof(*p.inputs));
 	p.sizes = calloc((size_t)n, sizeof(*p.sizes));
-	struct pollfd *fds = calloc((size_t)p.worker_count, sizeof(*fds));
-	if (!p.workers || !p.inputs || !p.sizes || !fds) {
+	p.fds = calloc((size_t)p.worker_count, sizeof(*p.fds));
+	if (!p.workers || !p.inputs || !p.sizes || !p.fds) {
 		fprintf(stderr, "dllpcheck: out of memory\n");
 		free(p.workers);
 		free(p.inputs);
 		free(p.sizes);
-		free(fds);
+		free(p.fds);
 		return EXIT_ERROR;
 	}
 	for (int i = 0; i < n; i++) {
@@ -590,82 +670,30 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		p.inputs[i].here = p.sizes[i] == UINT64_MAX;
 		p.inputs[i].assigned = p.inputs[i].here;
 	}
-	int status = EXIT_CLEAN, started = 0;
 	for (int wi = 0; wi < p.worker_count; wi++)
 		p.workers[wi].sock = -1;
-	for (int wi = 0; wi < p.worker_count; wi++) {
-		if (worker_start(&p, wi))
-			started++;
-		else
+	for (int wi = 0; wi < p.worker_count; wi++)
+		if (!worker_start(&p, wi))
 			fprintf(stderr, "dllpcheck: cannot start a worker: %s\n", strerror(errno));
-	}
-	if (!started) {
-		/* no worker at all: the inputs one after the other, here */
-		for (int i = 0; i < n; i++) {
-			run_report_between(cfg, out, i);
-			run_one(cfg, i, out, &results[i]);
-			if (results[i].status > status)
-				status = results[i].status;
-		}
-		p.next_emit = n;
-	}
+	/* (no worker at all: the parent analyses every input, as -j 1) */
+	int status = EXIT_CLEAN;
 	while (p.next_emit < n) {
-		pool_emit(&p, &status);
-		if (p.next_emit >= n)
-			break;
-		/* every idle worker gets the next input (at most RUN_POOL_AHEAD
-		 * ahead of the one written next) */
-		for (int wi = 0; wi < p.worker_count; wi++) {
-			struct pool_worker *w = &p.workers[wi];
-			if (w->sock < 0 || w->task >= 0 || pool_waiting(&p) < 0)
-				continue;
-			if (!pool_give(&p, wi) && !pool_replace(&p, wi))
-				fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n",
-				        strerror(errno));
-		}
-		/* then, every worker busy, the run of small inputs each takes
-		 * next (a worker never waits for the parent between two) */
-		for (int wi = 0; wi < p.worker_count; wi++) {
-			struct pool_worker *w = &p.workers[wi];
-			if (w->sock < 0 || w->task < 0 || w->queued >= 0 || pool_waiting(&p) < 0)
-				continue;
-			if (!pool_give(&p, wi) && !pool_replace(&p, wi))
-				fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n",
-				        strerror(errno));
-		}
-		int busy = 0, alive = 0;
-		for (int wi = 0; wi < p.worker_count; wi++) {
-			fds[wi].fd = p.workers[wi].task >= 0 ? p.workers[wi].sock : -1;
-			fds[wi].events = POLLIN;
-			fds[wi].revents = 0;
-			busy += p.workers[wi].task >= 0;
-			alive += p.workers[wi].sock >= 0;
-		}
-		if (!busy && alive)
-			continue; /* the next input is the parent's: pool_emit */
-		if (!busy) {
-			/* not one worker left (none could be restarted): the
-			 * inputs not started fail */
-			for (int i = p.next_start; i < n; i++) {
-				if (p.inputs[i].assigned)
-					continue;
-				p.inputs[i].assigned = p.inputs[i].done = true;
-				p.inputs[i].worker = -1;
-				input_failed(&p.inputs[i], &results[i], cfg->inputs[i],
-				             "no analysis process could be started");
-			}
+		int i = p.next_emit;
+		struct pool_input *in = &p.inputs[i];
+		if (in->assigned && !in->here && !in->done) {
+			/* a worker's, not yet done: wait for it */
+			pool_service(&p, RUN_POOL_LEAD_MIN, -1);
+			/* (a worker lost with its tasks gives them back) */
 			continue;
 		}
-		if (poll(fds, (nfds_t)p.worker_count, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(stderr, "dllpcheck: poll: %s\n", strerror(errno));
-			break;
-		}
-		for (int wi = 0; wi < p.worker_count; wi++)
-			if (fds[wi].revents && !pool_answer(&p, wi) && !pool_replace(&p, wi))
-				fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n",
-				        strerror(errno));
+		run_report_between(cfg, out, i);
+		if (!in->assigned || in->here)
+			pool_run_here(&p, i);
+		else
+			pool_emit_part(&p, i);
+		if (results[i].status > status)
+			status = results[i].status;
+		p.next_emit++;
 	}
 	for (int wi = 0; wi < p.worker_count; wi++) {
 		worker_stop(&p.workers[wi]);
@@ -677,6 +705,6 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 	free(p.workers);
 	free(p.inputs);
 	free(p.sizes);
-	free(fds);
+	free(p.fds);
 	return status;
 }
