@@ -103,8 +103,10 @@ same "--disable all --enable (text)" "--disable all --enable tlp.lcrc" \
 # ---------------------------------------------------------------- html
 # the page's charts ride in the parts made with --with-charts: the page of
 # the merge is the page of one run, markers and batch block included
-parts "--with-charts" "$@"
+# (the parts with --stats too: a merge without --stats leaves them out)
+parts "--with-charts --stats" "$@"
 same "--format=html" "--format=html" "--format=html" "$@"
+same "--stats --format=html" "--stats --format=html" "--stats --format=html" "$@"
 same "--format=html --disable" "--format=html --disable fc.credit.overrun --disable dllp.crc" \
 	"--format=html --disable fc.credit.overrun --disable dllp.crc" "$@"
 same "--format=html --fail-on info" "--format=html --fail-on info" "--format=html --fail-on info" "$@"

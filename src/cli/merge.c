@@ -6,7 +6,9 @@
  * opening can say how many inputs it has (JUnit's tests="N"); the second
  * reads them again and gives each finding and summary to the report
  * formats, as the run's pipeline gives them.  What is held, as in a run
- * (run.c): per input its name and its result (struct input_result). */
+ * (run.c): per input its name and its result (struct input_result); for
+ * the HTML page, as a run holds it, the block of the input being read
+ * (its first findings and its charts) until its summary line. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,15 +207,11 @@ struct merge_out {
 	struct html_input *html;
 	/* per finding of the input in the part, of the first
 	 * HTML_FINDINGS_MAX (the ones its markers name): its index on the page,
-	 * -1 when it is not shown (--disable); the part's (merge_page) */
+	 * -1 when it is not shown (--disable); one array for all the part's
+	 * inputs (second_pass_part) */
 	int32_t *page_index;
 	uint64_t findings; /* of the input in the part */
 	bool dropped_marked; /* a finding a marker may name was left out */
-};
-
-/* The part's page buffers, kept across its inputs. */
-struct merge_page {
-	int32_t *page_index;
 };
 
 static void input_begin(struct merge_out *mo, const char *file, int index)
