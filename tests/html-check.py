@@ -147,9 +147,14 @@ def check_input(k, inp, doc_inp=None):
         return
     keys = ["file", "format", "exit_status", "summary", "findings", "findings_total",
             "findings_shown", "time_start_ps", "time_end_ps", "charts", "charts_dropped"]
-    if list(inp) != keys:
+    # a merge of a part made without --with-charts: no charts, and why
+    missing = list(inp) == keys + ["charts_missing"]
+    if list(inp) != keys and not missing:
         fail("%s: keys %s" % (where, list(inp)))
         return
+    if missing and (not isinstance(inp["charts_missing"], str) or inp["charts"] or
+                    inp["charts_dropped"] or inp["time_start_ps"] is not None):
+        fail("%s: charts_missing with charts or times" % where)
     if inp["findings_shown"] != len(inp["findings"]) or \
             inp["findings_shown"] != min(inp["findings_total"], FINDINGS_MAX):
         fail("%s: findings_shown %d, findings %d, total %d" %
@@ -168,7 +173,7 @@ def check_input(k, inp, doc_inp=None):
         for s in c["series"]:
             check_series("%s chart %s %s" % (where, key, s["port"]), inp, c, s)
     # every VC and type advertised has its chart (unless charts were dropped)
-    if not inp["charts_dropped"]:
+    if not inp["charts_dropped"] and not missing:
         for link in inp["summary"]["links"]:
             for vc in link["vcs"]:
                 for port in ("down", "up"):

@@ -33,6 +33,9 @@ if diff "$tmpdir/opts" "$tmpdir/offered" >"$tmpdir/diff"; then pass; else
 fi
 complete_words --for
 [ "$(cat "$tmpdir/offer")" = "--format=" ] && pass || fail "--for completes to '$(cat "$tmpdir/offer")'"
+# a flag without a value (--with-charts, for the parts of an HTML merge)
+complete_words --with
+[ "$(cat "$tmpdir/offer")" = "--with-charts" ] && pass || fail "--with completes to '$(cat "$tmpdir/offer")'"
 
 # each value offered is accepted: a run with it does not fail as a usage
 # error (status 2); the sample is clean, so 0 (or 1 for --fail-on info)

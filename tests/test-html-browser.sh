@@ -14,7 +14,8 @@
 #  - dllpcheck's own pages: overrun (and --interact: hover, zoom, reset,
 #    marker and row clicks, filter, sort), lost-completion --stats, a batch
 #    of every sample and a missing file, a file named
-#    "<img src=x onerror=alert(1)>.trace", a CSV export whose cells hold
+#    "<img src=x onerror=alert(1)>.trace", a --merge page of a part
+#    without charts, a CSV export whose cells hold
 #    markup that reaches the messages: nothing of theirs runs and the text
 #    shows as text.
 # SKIP (77) without chromium or python3.
@@ -105,6 +106,15 @@ run_dllpcheck --format=html "$@"
 expect_status 2 "a batch with a missing file"
 cp "$t/out" "$t/batch.html"
 browse batch "$t/batch.html" --text "Batch: $# inputs" --text "$t/missing.pcap"
+
+# --merge --format=html of a part made with --with-charts (the page of one
+# run, byte for byte: tests/test-merge-parts.sh) and one without: that
+# input's chart area says why it has none
+"$DLLPCHECK" --with-charts --format=jsonl "$s/overrun.trace" >"$t/with.jsonl" 2>/dev/null || true
+"$DLLPCHECK" --format=jsonl "$s/lost-completion.trace" >"$t/without.jsonl" 2>/dev/null || true
+run_dllpcheck --merge --format=html "$t/with.jsonl" "$t/without.jsonl"
+cp "$t/out" "$t/merged.html"
+browse merged "$t/merged.html" --text "No charts: made without --with-charts: its part carried no charts."
 
 mkdir "$t/esc"
 evil="$t/esc/<img src=x onerror=alert(1)>.trace"

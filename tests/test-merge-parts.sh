@@ -100,6 +100,72 @@ same "--disable (json)" "--disable fc.credit.overrun --disable dllp.crc --format
 	"--disable fc.credit.overrun --disable dllp.crc --format=json" "$@"
 same "--disable all --enable (text)" "--disable all --enable tlp.lcrc" \
 	"--disable all --enable tlp.lcrc" "$@"
+# ---------------------------------------------------------------- html
+# the page's charts ride in the parts made with --with-charts: the page of
+# the merge is the page of one run, markers and batch block included
+# (the parts with --stats too: a merge without --stats leaves them out)
+parts "--with-charts --stats" "$@"
+same "--format=html" "--format=html" "--format=html" "$@"
+same "--stats --format=html" "--stats --format=html" "--stats --format=html" "$@"
+same "--format=html --disable" "--format=html --disable fc.credit.overrun --disable dllp.crc" \
+	"--format=html --disable fc.credit.overrun --disable dllp.crc" "$@"
+same "--format=html --fail-on info" "--format=html --fail-on info" "--format=html --fail-on info" "$@"
+same "-q --format=html" "-q --format=html" "-q --format=html" "$@"
+# the other formats read past the chart lines
+same "--format=json of parts with charts" "--format=json" "--format=json" "$@"
+same "--format=jsonl of parts with charts" "--format=jsonl" "--format=jsonl" "$@"
+# -o PAGE
+"$DLLPCHECK" --format=html -o "$tmpdir/single.html" "$@" 2>/dev/null || true
+run_dllpcheck --merge --format=html -o "$tmpdir/merged.html" "$tmpdir"/parts/jobs/*.jsonl
+cmp -s "$tmpdir/single.html" "$tmpdir/merged.html" && pass || fail "--merge --format=html -o differs from one run's -o"
+# the chart lines stand between an input's findings and its summary line
+awk -F'"' '/"type":"(charts|chart)"/ { c[$8] = 1 } /"type":"finding"/ && c[$8] { bad = 1 }
+	END { exit bad }' "$tmpdir/parts/one/01.jsonl" && pass || fail "a finding after its input's charts"
+# the parts with --role, --mps, --mrrs
+# (parts() sets opts)
+role="--role down=root-port,up=endpoint --mps 256 --mrrs 512 --tc-map 1=1"
+parts "$role --with-charts" "$@"
+same "$role --format=html" "$role --format=html" "--format=html" "$@"
+# parts without charts: the page all the same, each input's chart area
+# saying why it has none, a warning naming the part, the batch's status
+parts "" "$@"
+run_dllpcheck --merge --format=html "$tmpdir"/parts/uneven/*.jsonl
+set +e
+"$DLLPCHECK" "$@" >/dev/null 2>&1
+want=$?
+set -e
+expect_status "$want" "--merge --format=html of parts without charts"
+expect_grep "$tmpdir/err" '01.jsonl: line [0-9]+: warning: "[^"]*" has no charts line: the part was made without --with-charts' \
+	"--merge --format=html of parts without charts: the warning"
+if command -v python3 >/dev/null 2>&1; then
+	python3 tests/html-check.py page "$tmpdir/out" && pass || fail "the page of parts without charts"
+	n=$(python3 tests/html-check.py get "$tmpdir/out" 'sum(1 for i in inputs if "charts_missing" in i)')
+	[ "$n" -eq $(($# - 1)) ] && pass || fail "$n inputs say the part carried no charts, not $(($# - 1))"
+fi
+# a part with charts, one without
+"$DLLPCHECK" --with-charts --format=jsonl samples/overrun.pcap >"$tmpdir/with.jsonl" 2>/dev/null || true
+run_dllpcheck --merge --format=html "$tmpdir/with.jsonl" "$tmpdir/parts/each/0002.jsonl"
+expect_status 1 "--merge --format=html of a part with charts and one without"
+expect_grep "$tmpdir/err" "0002.jsonl: line [0-9]+: warning" "the part without charts named"
+if grep -q "with.jsonl" "$tmpdir/err"; then fail "the part with charts named in a warning"; else pass; fi
+# a file name of markup, from a part to the page: JSON text, escaped
+evil="$tmpdir/x<script>&.trace"
+cp samples/overrun.trace "$evil"
+"$DLLPCHECK" --with-charts --format=jsonl "$evil" >"$tmpdir/evil.jsonl" 2>/dev/null || true
+run_dllpcheck --merge --format=html "$tmpdir/evil.jsonl"
+"$DLLPCHECK" --format=html "$evil" >"$tmpdir/single" 2>/dev/null || true
+cmp -s "$tmpdir/single" "$tmpdir/out" && pass || fail "--merge --format=html of a file name of markup"
+if command -v python3 >/dev/null 2>&1; then
+	python3 tests/html-check.py raw "$tmpdir/out" && pass || fail "markup of a part in the page"
+fi
+# --with-charts is the JSON Lines report's
+for o in "--format=json" "--format=html" "--format=jsonl --decode" "--merge --format=jsonl"; do
+	# shellcheck disable=SC2086
+	run_dllpcheck --with-charts $o samples/overrun.pcap
+	expect_status 2 "--with-charts $o"
+	expect_grep "$tmpdir/err" "--with-charts" "--with-charts $o: the usage error"
+done
+
 # the parts' statistics left out, as a run without --stats leaves them
 parts "--stats" "$@"
 for fmt in text json jsonl; do
@@ -188,8 +254,30 @@ expect_grep "$tmpdir/err" "make the part with --stats" "--stats of parts without
 run_dllpcheck --merge "$tmpdir/none.jsonl"
 expect_status 2 "a part that does not exist"
 expect_grep "$tmpdir/err" "none.jsonl: cannot open the part" "a part that does not exist"
-run_dllpcheck --merge --format=html "$good"
-expect_status 2 "--merge --format=html"
-expect_grep "$tmpdir/err" "HTML" "--merge --format=html"
+# the chart lines of --with-charts, damaged
+good="$tmpdir/charts.jsonl"
+"$DLLPCHECK" --with-charts --format=jsonl samples/overrun.pcap samples/crc-errors.pcap >"$good" 2>/dev/null || true
+grep -q '"type":"chart",.*"findings":\[\[' "$good" && pass || fail "no marker in the chart lines to damage"
+grep -v '"type":"charts"' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: a chart line of .* with no charts line" "a chart line without its charts line"
+awk '/"type":"chart",/ && !done { done = 1; next } { print }' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: the summary of .* follows [0-9]+ of the [0-9]+ chart lines" "a chart line missing"
+awk '/"type":"charts"/ && !done { done = 1; print; print; next } { print }' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: a second charts line" "a charts line twice"
+sed '0,/"type":"charts"/s/"charts":[0-9]*/"charts":100000/' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: charts is not a number from 0 to 256" "a count of charts out of bounds"
+sed '0,/"type":"chart",/s/"points":\[\[\([0-9]*\)/"points":[[1\1/' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: chart.series\[0\].points\[0\]: time [0-9]+ is not the start of a bucket" "a point off its bucket"
+sed '0,/"type":"chart",/s/"bucket_ps":[0-9]*/"bucket_ps":3/' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: chart.series\[0\].bucket_ps is not a power of two" "a bucket width not a power of two"
+sed '0,/"type":"chart",/s/"points":\[\[/"points":[[0,1,2,3,4,5],[/' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: chart.series\[0\].points\[0\] is not an array of 5 numbers" "a point of 6 numbers"
+sed 's/"findings":\[\[\([0-9]*\),[0-9]*\]/"findings":[[\1,9999]/' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: .*findings\[0\]: finding 9999 is not one of the input's findings" "a marker of no finding"
+sed '0,/"type":"chart",/s/"chart":{/"chart":{"x":1,/' "$good" >"$bad"
+refused "$bad" "bad.jsonl: line [0-9]+: unexpected key chart.x" "an unknown key in a chart"
+sed -n '/"type":"charts"/{p;q}' "$good" >"$bad"
+grep -m1 '"type":"finding"' "$good" >>"$bad"
+refused "$bad" "bad.jsonl: line 2: a finding of .* after its charts line" "a finding after the charts line"
 
 finish

@@ -156,8 +156,19 @@ validate jsonl "$tmpdir/out" "--format=jsonl with a missing input" --lines --che
 expect_grep "$tmpdir/out" '^\{"type":"error","file":"[^"]*missing\.pcap"' "--format=jsonl error line"
 expect_grep "$tmpdir/out" '"exit_status":2\}$' "--format=jsonl batch exit status 2"
 
+# --with-charts: the page's charts as lines, between an input's findings
+# and its summary; the error line of an input that opened names its format
+printf 'not a capture\n' >"$tmpdir/unreadable.trace"
+# shellcheck disable=SC2086
+run_dllpcheck -j 2 --with-charts --fail-on info --format=jsonl "$@" $scenarios "$tmpdir/unreadable.trace" "$tmpdir/missing.pcap"
+expect_status 2 "--with-charts --format=jsonl"
+validate jsonl "$tmpdir/out" "--with-charts --format=jsonl over all inputs" --lines --check-counts
+expect_grep "$tmpdir/out" '^\{"type":"error","file":"[^"]*unreadable\.trace","error":"[^"]*","format":"text"' "--with-charts: the error line's format"
+grep -v '"type":"summary"' "$tmpdir/out" | grep '"type":"chart"' | head -1 | sed 's/"bucket_ps":[0-9]*/"bucket_ps":0/' >"$tmpdir/bad.jsonl"
+reject jsonl "$tmpdir/bad.jsonl" "a chart line with a bucket of 0 ps" --lines
+
 # Every line type was seen (so that each part of the schemas was used).
-for t in finding summary error batch record malformed; do
+for t in finding summary error batch record malformed charts chart; do
 	if grep -qx "$t" "$tmpdir/types"; then pass; else fail "no \"type\":\"$t\" line was validated"; fi
 done
 

@@ -173,22 +173,39 @@ def check_document(doc):
 
 
 def check_lines(objs):
-    """A run's JSON Lines: per input its findings then its summary (or an
+    """A run's JSON Lines: per input its findings, with --with-charts its
+    charts line and the chart lines it counts, then its summary (or an
     error line); a batch line last when there were several inputs."""
     totals = {"by_severity": {}, "by_rule": {}}
     pending = []
+    charts = None  # (file, chart lines still to come) after a charts line
     inputs = []   # (file, "summary"|"error")
     for n, o in objs:
         what = "line %d" % n
+        if o["type"] != "chart" and charts is not None and charts[1]:
+            raise Invalid("%s: %d chart lines of %r missing" % (what, charts[1], charts[0]))
         if o["type"] == "finding":
+            if charts is not None:
+                raise Invalid("%s: a finding after the charts line of %r" % (what, charts[0]))
             pending.append(o)
+        elif o["type"] == "charts":
+            if charts is not None or any(f["file"] != o["file"] for f in pending):
+                raise Invalid("%s: a charts line of %r out of place" % (what, o["file"]))
+            charts = (o["file"], o["charts"])
+        elif o["type"] == "chart":
+            if charts is None or not charts[1] or charts[0] != o["file"]:
+                raise Invalid("%s: a chart line of %r out of place" % (what, o["file"]))
+            charts = (charts[0], charts[1] - 1)
         elif o["type"] == "summary":
+            if charts is not None and charts[0] != o["file"]:
+                raise Invalid("%s: the summary of %r after charts of %r" % (what, o["file"], charts[0]))
+            charts = None
             check_input(o, pending, what)
             add_totals(totals, o["summary"])
             inputs.append((o["file"], "summary"))
             pending = []
         elif o["type"] == "error":
-            if pending:
+            if pending or charts is not None:
                 raise Invalid("%s: findings before the error line of %r" % (what, o["file"]))
             inputs.append((o["file"], "error"))
         elif o["type"] == "batch":

@@ -39,6 +39,9 @@ struct config {
 	bool update_period_given;
 	/* --merge: the inputs are JSON Lines reports of runs (cli/merge.c) */
 	bool merge;
+	/* --with-charts: a JSON Lines report carries the HTML page's charts
+	 * of each input, for a --merge --format=html of its parts */
+	bool with_charts;
 	char **inputs;
 	int input_count;
 };

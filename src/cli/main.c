@@ -89,6 +89,7 @@ enum {
 	OPT_ANNOTATE,
 	OPT_WARP_PIPE_PORT,
 	OPT_MERGE,
+	OPT_WITH_CHARTS,
 };
 
 static const struct argp_option options[] = {
@@ -104,7 +105,7 @@ static const struct argp_option options[] = {
 	{ "merge", OPT_MERGE, NULL, 0,
 	  "Each FILE is the JSON Lines report of a run (other machines, other days): "
 	  "print the report one run over all their inputs would have printed (text, "
-	  "json, jsonl or junit)",
+	  "json, jsonl, junit, or html of parts made with --with-charts)",
 	  1 },
 
 	{ NULL, 0, NULL, 0, "Input:", 2 },
@@ -194,6 +195,10 @@ static const struct argp_option options[] = {
 	  "with charts of the credits over time); with --decode: text or jsonl",
 	  3 },
 	{ "output", 'o', "FILE", 0, "Write the report to FILE instead of standard output", 3 },
+	{ "with-charts", OPT_WITH_CHARTS, NULL, 0,
+	  "With --format=jsonl: each input's report carries the HTML page's charts too "
+	  "(for --merge --format=html of the parts)",
+	  3 },
 	{ "vcd", OPT_VCD, "FILE", 0,
 	  "Also write the shadow model as a waveform (VCD) to FILE, with a GTKWave "
 	  "save file beside it (FILE with .gtkw); for several inputs FILE-N.vcd",
@@ -321,6 +326,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MERGE:
 		cfg->merge = true;
+		break;
+	case OPT_WITH_CHARTS:
+		cfg->with_charts = true;
 		break;
 	case OPT_DLT:
 		if (!parse_uint(arg, 162, &v) || v < 147)
@@ -536,10 +544,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state,
 			           "--vcd and --annotate need the captures, which --merge "
 			           "does not read: give them to the runs that make the parts");
-		if (cfg->merge && cfg->format == OUT_HTML)
-			argp_error(state, "--merge writes text, json, jsonl or junit: the HTML "
-			                  "page's charts need the captures' credits over time, "
-			                  "which the JSON Lines parts do not carry");
+		/* the charts are the page's: a merge reads them, it has none of
+		 * its own to write */
+		if (cfg->with_charts &&
+		    (cfg->format != OUT_JSONL || cfg->mode != MODE_ANALYZE || cfg->merge))
+			argp_error(state, "--with-charts adds the HTML page's charts to a check's "
+			                  "--format=jsonl report: not with another format, "
+			                  "--decode or --merge");
 		if (cfg->extended_synch && !cfg->update_period_given)
 			cfg->fc.update_period_ps = FC_UPDATE_PERIOD_EXTENDED_PS;
 		break;

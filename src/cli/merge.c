@@ -6,7 +6,9 @@
  * opening can say how many inputs it has (JUnit's tests="N"); the second
  * reads them again and gives each finding and summary to the report
  * formats, as the run's pipeline gives them.  What is held, as in a run
- * (run.c): per input its name and its result (struct input_result). */
+ * (run.c): per input its name and its result (struct input_result); for
+ * the HTML page, as a run holds it, the block of the input being read
+ * (its first findings and its charts) until its summary line. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "cli/run_pool.h"
 #include "report/merge_read.h"
 #include "report/report.h"
+#include "report/report_html.h"
 
 /* The inputs of all parts, in order, and where each was. */
 struct merge_list {
@@ -200,6 +203,15 @@ struct merge_out {
 	struct json_input json_in;
 	struct junit_input junit_in;
 	uint64_t dropped_by_severity[SEV_COUNT]; /* findings of --disable'd rules */
+	/* HTML: the input's block, held to its summary as a run holds it */
+	struct html_input *html;
+	/* per finding of the input in the part, of the first
+	 * HTML_FINDINGS_MAX (the ones its markers name): its index on the page,
+	 * -1 when it is not shown (--disable); one array for all the part's
+	 * inputs (second_pass_part) */
+	int32_t *page_index;
+	uint64_t findings; /* of the input in the part */
+	bool dropped_marked; /* a finding a marker may name was left out */
 };
 
 static void input_begin(struct merge_out *mo, const char *file, int index)
@@ -216,10 +228,38 @@ static void input_begin(struct merge_out *mo, const char *file, int index)
 		report_junit_input_begin(mo->out, file);
 }
 
+/* The input's page block, from its first line on; false when out of
+ * memory. */
+static bool html_begin(struct merge_out *mo, const char *file)
+{
+	if (mo->cfg->format != OUT_HTML || mo->cfg->quiet || mo->html)
+		return true;
+	mo->html = report_html_input_begin(mo->out, file);
+	if (!mo->html)
+		fprintf(stderr, "dllpcheck: out of memory\n");
+	return mo->html != NULL;
+}
+
+/* A finding's index on the page (its markers name it by its place in
+ * the part). */
+static void html_finding(struct merge_out *mo, const struct finding *f, bool shown)
+{
+	uint64_t n = mo->findings++;
+	int at = shown ? report_html_input_finding(mo->html, f) : -1;
+	if (n >= HTML_FINDINGS_MAX)
+		return;
+	mo->page_index[n] = at;
+	if (!shown)
+		mo->dropped_marked = true;
+}
+
 static void merge_finding(struct merge_out *mo, const struct finding *f, int index)
 {
 	input_begin(mo, f->pos.file, index);
-	if (!mo->cfg->rule_enabled[f->rule]) {
+	bool enabled = mo->cfg->rule_enabled[f->rule];
+	if (mo->html)
+		html_finding(mo, f, enabled);
+	if (!enabled) {
 		mo->dropped_by_severity[f->severity]++;
 		return;
 	}
@@ -239,8 +279,51 @@ static void merge_finding(struct merge_out *mo, const struct finding *f, int ind
 		report_junit_finding(&mo->junit_in, f);
 		break;
 	case OUT_HTML:
-		break; /* refused by main.c */
+		break; /* html_finding() */
 	}
+}
+
+/* A chart of the part onto the page: its markers name the findings by
+ * their places on the page; those not shown lose theirs. */
+static bool merge_chart(struct merge_out *mo, struct html_chart_copy *c)
+{
+	unsigned kept = 0;
+	for (unsigned i = 0; i < c->mark_count; i++) {
+		int32_t at = mo->page_index[c->marks[i].index];
+		if (at < 0)
+			continue;
+		c->marks[kept] = c->marks[i];
+		c->marks[kept++].index = (uint32_t)at;
+	}
+	c->mark_count = kept;
+	if (report_html_input_chart(mo->html, c))
+		return true;
+	fprintf(stderr, "dllpcheck: out of memory\n");
+	return false;
+}
+
+/* The input's block, at its summary: a part made without --with-charts
+ * has no charts to give it, which the page and standard error say. */
+static void merge_page_input(struct merge_out *mo, const struct merge_reader *m,
+                             const struct input_report *rep, int status)
+{
+	if (!m->charts.seen) {
+		fprintf(stderr,
+		        "dllpcheck: %s: line %llu: warning: \"%s\" has no charts line: the part "
+		        "was made without --with-charts, its page shows no charts\n",
+		        m->name, (unsigned long long)m->line, m->file);
+		report_html_input_no_charts(mo->html, "made without --with-charts: its part "
+		                                      "carried no charts");
+	} else if (mo->dropped_marked && mo->findings > HTML_FINDINGS_MAX) {
+		/* the part marked its first findings only; the page shows
+		 * later ones in the place of those --disable left out */
+		fprintf(stderr,
+		        "dllpcheck: %s: warning: \"%s\": the findings shown past the part's "
+		        "first %d have no markers on the charts (--disable at the merge)\n",
+		        m->name, m->file, HTML_FINDINGS_MAX);
+	}
+	report_html_input_end(mo->html, rep, status);
+	mo->html = NULL;
 }
 
 static void merge_summary(struct merge_out *mo, const struct merge_reader *m, int index,
@@ -273,6 +356,7 @@ static void merge_summary(struct merge_out *mo, const struct merge_reader *m, in
 		.fc_opts = &in->opts,
 		.stats_wanted = cfg->stats,
 	};
+	pipeline_result(res, &sink, cfg->fail_on);
 	if (!cfg->quiet) {
 		switch (cfg->format) {
 		case OUT_TEXT:
@@ -288,20 +372,22 @@ static void merge_summary(struct merge_out *mo, const struct merge_reader *m, in
 			report_junit_input_end(mo->out, &rep);
 			break;
 		case OUT_HTML:
+			merge_page_input(mo, m, &rep, res->status);
 			break;
 		}
 	}
-	pipeline_result(res, &sink, cfg->fail_on);
 }
 
 static void merge_out_init(struct merge_out *mo, const struct config *run, FILE *out,
-                           enum severity fail_on)
+                           int32_t *page_index)
 {
+	report_html_input_free(mo->html); /* (an input the part left unfinished) */
 	memset(mo, 0, sizeof(*mo));
 	mo->cfg = run;
 	mo->out = out;
 	mo->junit_in.out = out;
-	mo->junit_in.fail_on = fail_on;
+	mo->junit_in.fail_on = run->fail_on;
+	mo->page_index = page_index;
 }
 
 /* Part p into the report; false when it is no longer what the first
@@ -313,8 +399,18 @@ static bool second_pass_part(const struct config *run, const char *part, FILE *f
 		return false;
 	struct merge_reader m;
 	merge_reader_init(&m, fp, part);
-	struct merge_out mo;
-	merge_out_init(&mo, run, out, run->fail_on);
+	struct merge_out mo = { 0 };
+	int32_t *page_index = NULL;
+	if (run->format == OUT_HTML && !run->quiet) {
+		page_index = malloc(HTML_FINDINGS_MAX * sizeof(*page_index));
+		if (!page_index) {
+			fprintf(stderr, "dllpcheck: out of memory\n");
+			merge_reader_free(&m);
+			fclose(fp);
+			return false;
+		}
+	}
+	merge_out_init(&mo, run, out, page_index);
 	bool ok = true;
 	for (;;) {
 		enum merge_item item = merge_reader_next(&m);
@@ -330,23 +426,40 @@ static bool second_pass_part(const struct config *run, const char *part, FILE *f
 			break;
 		}
 		struct input_result *res = &results[*index];
+		if (item != MERGE_ERROR && !html_begin(&mo, m.file)) {
+			ok = false;
+			break;
+		}
 		if (item == MERGE_FINDING) {
 			merge_finding(&mo, &m.finding, *index);
+		} else if (item == MERGE_CHARTS) {
+			input_begin(&mo, m.file, *index);
+			if (mo.html)
+				report_html_input_times(mo.html, &m.charts.times);
+		} else if (item == MERGE_CHART) {
+			if (mo.html && !merge_chart(&mo, m.chart)) {
+				ok = false;
+				break;
+			}
 		} else if (item == MERGE_SUMMARY) {
 			merge_summary(&mo, &m, *index, res);
 		} else if (item == MERGE_ERROR) {
 			run_report_between(run, out, *index);
 			res->status = EXIT_ERROR;
 			snprintf(res->error, sizeof(res->error), "%.500s", m.error);
-			run_input_error(run, m.file, NULL, out, stderr, m.error);
+			snprintf(res->format, sizeof(res->format), "%s", m.error_format);
+			run_input_error(run, m.file, m.error_format[0] ? m.error_format : NULL, out,
+			                stderr, m.error);
 		}
 		if (item == MERGE_SUMMARY || item == MERGE_ERROR) {
 			if (res->status > *status)
 				*status = res->status;
 			(*index)++;
-			merge_out_init(&mo, run, out, run->fail_on);
+			merge_out_init(&mo, run, out, page_index);
 		}
 	}
+	report_html_input_free(mo.html);
+	free(page_index);
 	merge_reader_free(&m);
 	fclose(fp);
 	return ok;

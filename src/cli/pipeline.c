@@ -143,6 +143,9 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 			break;
 		case OUT_JSONL:
 			emit = report_jsonl_finding;
+			/* the page's charts, for a merge of the parts */
+			if (cfg->with_charts)
+				html_in = report_html_charts_begin();
 			break;
 		case OUT_JSON:
 			emit = report_json_finding;
@@ -205,6 +208,8 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 			report_text_input(out, &rep);
 			break;
 		case OUT_JSONL:
+			if (html_in)
+				report_jsonl_charts(out, path, html_in);
 			report_jsonl_input(out, &rep);
 			break;
 		case OUT_JSON:
@@ -219,8 +224,10 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 	}
 	bool model_failed = fc_model_failed(&model);
 	bool html = cfg->format == OUT_HTML && !cfg->quiet;
+	bool charts = cfg->format == OUT_JSONL && cfg->with_charts && !cfg->quiet;
 	bool pictures_failed =
-	        timeline.out_of_memory || (html && (!html_in || report_html_input_failed(html_in)));
+	        timeline.out_of_memory ||
+	        ((html || charts) && (!html_in || report_html_input_failed(html_in)));
 
 	pipeline_result(res, &sink, cfg->fail_on);
 	/* an input with no record is an input error (run.c): its waveform
@@ -251,6 +258,8 @@ void pipeline_check(const struct config *cfg, struct reader *r, const char *path
 		report_html_input_error(out, path, r->format_name, res->error);
 	} else if (html) {
 		report_html_input_end(html_in, &rep, res->status);
+	} else {
+		report_html_input_free(html_in);
 	}
 	fc_model_free(&model);
 	timeline_free(&timeline);

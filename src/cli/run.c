@@ -81,7 +81,8 @@ void run_input_error(const struct config *cfg, const char *path, const char *for
 		report_json_input_error(out, path, error);
 		break;
 	case OUT_JSONL:
-		report_jsonl_input_error(out, path, error);
+		/* a merge's page names the format of an input that opened */
+		report_jsonl_input_error(out, path, cfg->with_charts ? format : NULL, error);
 		break;
 	case OUT_JUNIT:
 		report_junit_input_error(out, path, error);

@@ -394,20 +394,26 @@ static int credit_owner(const struct finding *f)
 	return f->port;
 }
 
-void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
-                      uint32_t index)
+bool html_mark_of(const struct finding *f, uint64_t t_ps, uint32_t index, struct html_mark *out)
 {
 	if (f->link < 0 || f->link >= FC_LINK_COUNT || f->port == FINDING_NO_PORT || f->port < 0 ||
 	    f->port >= DIR_COUNT || f->vc == FINDING_NO_VC || f->vc < 0 || f->vc >= FC_VC_COUNT ||
-	    f->credit_type == FINDING_NO_CREDIT || f->credit_type < 0 ||
-	    f->credit_type >= CT_COUNT || cs->mark_count >= HTML_FINDINGS_MAX)
-		return;
-	cs->marks[cs->mark_count++] = (struct html_mark){ t_ps,
-		                                          index,
-		                                          (uint8_t)f->link,
-		                                          (uint8_t)f->vc,
-		                                          (uint8_t)f->credit_type,
-		                                          (uint8_t)credit_owner(f) };
+	    f->credit_type == FINDING_NO_CREDIT || f->credit_type < 0 || f->credit_type >= CT_COUNT)
+		return false;
+	*out = (struct html_mark){ t_ps,
+		                   index,
+		                   (uint8_t)f->link,
+		                   (uint8_t)f->vc,
+		                   (uint8_t)f->credit_type,
+		                   (uint8_t)credit_owner(f) };
+	return true;
+}
+
+void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
+                      uint32_t index)
+{
+	if (cs->mark_count < HTML_FINDINGS_MAX)
+		cs->mark_count += html_mark_of(f, t_ps, index, &cs->marks[cs->mark_count]);
 }
 
 static int chart_cmp(const void *pa, const void *pb)
@@ -437,14 +443,15 @@ unsigned html_charts_sort(struct html_charts *cs)
  * byte still goes through the block's escaper. */
 
 struct text_out {
-	struct html_escape *e;
+	int (*put)(const char *, size_t, void *);
+	void *data;
 	size_t len;
 	char buf[4096];
 };
 
 static void out_flush(struct text_out *o)
 {
-	html_escape_write(o->buf, o->len, o->e);
+	o->put(o->buf, o->len, o->data);
 	o->len = 0;
 }
 
@@ -454,7 +461,7 @@ static inline void out_mem(struct text_out *o, const char *s, size_t n)
 	if (o->len + n > sizeof(o->buf))
 		out_flush(o);
 	if (n > sizeof(o->buf)) {
-		html_escape_write(s, n, o->e);
+		o->put(s, n, o->data);
 		return;
 	}
 	memcpy(o->buf + o->len, s, n);
@@ -535,12 +542,13 @@ static void series_write(struct text_out *o, const struct html_charts *cs,
 	out_str(o, "]}");
 }
 
-void html_charts_write(const struct html_charts *cs, unsigned i, struct html_escape *e)
+void html_charts_write(const struct html_charts *cs, unsigned i,
+                       int (*put)(const char *, size_t, void *), void *data)
 {
 	if (i >= cs->count)
 		return;
 	const struct html_chart *ch = cs->charts[i];
-	struct text_out o = { .e = e, .len = 0 };
+	struct text_out o = { .put = put, .data = data, .len = 0 };
 	out_key_num(&o, "{\"link\":", ch->link);
 	out_key_num(&o, ",\"vc\":", ch->vc);
 	out_str(&o, ",\"type\":\"");
@@ -556,4 +564,74 @@ void html_charts_write(const struct html_charts *cs, unsigned i, struct html_esc
 	}
 	out_str(&o, "]}");
 	out_flush(&o);
+}
+
+/* ---- a chart read back ------------------------------------------------------
+ * The inverse of series_write: a point's time names its bucket (t0 +
+ * k * bucket_ps), its numbers the bucket's known values and flags. */
+
+bool html_series_put_point(struct html_series *s, uint64_t t, const struct html_bucket *b)
+{
+	if (t < s->t0 || (t - s->t0) % s->bucket_ps != 0)
+		return false;
+	uint64_t k = (t - s->t0) / s->bucket_ps;
+	if (k >= HTML_BUCKETS || k < s->top)
+		return false;
+	struct html_bucket *to = &s->b[k];
+	*to = *b;
+	to->seen = true;
+	if (!to->any_known) {
+		/* as a bucket with no known value holds them */
+		to->min = UINT32_MAX;
+		to->max = 0;
+	}
+	s->top = (unsigned)k + 1;
+	return true;
+}
+
+bool html_series_put_update(struct html_series *s, uint64_t t, uint32_t n, unsigned *after)
+{
+	if (t < s->t0 || (t - s->t0) % s->bucket_ps != 0 || n == 0)
+		return false;
+	uint64_t k = (t - s->t0) / s->bucket_ps;
+	if (k >= s->top || k < *after || !s->b[k].seen || s->b[k].updates)
+		return false;
+	s->b[k].updates = n;
+	*after = (unsigned)k + 1;
+	return true;
+}
+
+bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
+{
+	/* (link is a uint8_t: every value is a link) */
+	if (cs->count >= HTML_CHARTS_MAX || c->vc >= FC_VC_COUNT || c->ct >= CT_COUNT ||
+	    cs->mark_count + c->mark_count > HTML_FINDINGS_MAX) {
+		cs->out_of_memory = true;
+		return false;
+	}
+	struct html_chart *ch = calloc(1, sizeof(*ch));
+	if (!ch) {
+		cs->out_of_memory = true;
+		return false;
+	}
+	ch->link = c->link;
+	ch->vc = c->vc;
+	ch->ct = c->ct;
+	cs->charts[cs->count++] = ch;
+	cs->slot[c->link][c->vc][c->ct] = (int16_t)cs->count;
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		if (!c->has[p])
+			continue;
+		struct html_trace *tr = calloc(1, sizeof(*tr));
+		if (!tr) {
+			cs->out_of_memory = true;
+			return false;
+		}
+		tr->series = c->series[p];
+		tr->width = c->width[p];
+		ch->trace[p] = tr;
+	}
+	memcpy(cs->marks + cs->mark_count, c->marks, c->mark_count * sizeof(*c->marks));
+	cs->mark_count += c->mark_count;
+	return true;
 }

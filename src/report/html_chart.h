@@ -124,11 +124,41 @@ void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum 
 void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
                       uint32_t index);
 
+/* The marker a finding shown as findings[index] at time t_ps puts on a
+ * series (html_charts_mark); false when it names no series. */
+bool html_mark_of(const struct finding *f, uint64_t t_ps, uint32_t index, struct html_mark *out);
+
 /* At the input's end: puts the charts in link, VC and type order and
  * returns how many there are. */
 unsigned html_charts_sort(struct html_charts *cs);
 /* Chart i (after html_charts_sort) as the contract's object, JSON text
- * through the block's escaper e. */
-void html_charts_write(const struct html_charts *cs, unsigned i, struct html_escape *e);
+ * given to put(text, size, data) (the block's escaper, html_escape_write,
+ * or a JSON Lines line's writer: a chart is numbers and fixed names). */
+void html_charts_write(const struct html_charts *cs, unsigned i,
+                       int (*put)(const char *, size_t, void *), void *data);
+
+/* ---- a chart read back (--merge of JSON Lines parts) -------------------- */
+
+/* One chart as html_charts_write wrote it, its series rebuilt bucket for
+ * bucket, so that writing it again gives the same text. */
+struct html_chart_copy {
+	uint8_t link, vc, ct;
+	bool has[DIR_COUNT];
+	uint8_t width[DIR_COUNT];
+	struct html_series series[DIR_COUNT];
+	struct html_mark *marks; /* HTML_FINDINGS_MAX, in the order written */
+	unsigned mark_count;
+};
+
+/* Bucket k of s (s from html_series_init(s, t0), its bucket_ps set) as
+ * a point [t, min, max, last, flags] said; false when t is not a bucket's
+ * start after the last one given (k < HTML_BUCKETS). */
+bool html_series_put_point(struct html_series *s, uint64_t t, const struct html_bucket *b);
+/* An [t, n] update of a bucket given as a point, after the last one
+ * given; false when there is none such. */
+bool html_series_put_update(struct html_series *s, uint64_t t, uint32_t n, unsigned *after);
+/* Adds c (after the charts there are, in order) with its marks; false
+ * when out of memory or full (cs->out_of_memory set). */
+bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c);
 
 #endif

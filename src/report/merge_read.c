@@ -20,7 +20,7 @@
 
 /* ---- a finding (report_json.c finding_json) ------------------------------ */
 
-static bool same_file(struct merge_reader *m, const char *file)
+bool merge_same_file(struct merge_reader *m, const char *file)
 {
 	if (!m->in_input) {
 		free(m->file);
@@ -127,8 +127,16 @@ static void read_finding(struct merge_reader *m, struct jo *j)
 		merge_fail(m, "signature \"%.96s\" is not the finding's (%s)", signature, want);
 		return;
 	}
-	if (!same_file(m, file))
+	if (m->in_input && m->charts.seen) {
+		merge_fail(m,
+		           "a finding of \"%.200s\" after its charts line (the findings come "
+		           "first)",
+		           file);
 		return;
+	}
+	if (!merge_same_file(m, file))
+		return;
+	merge_chart_finding(m, f);
 	f->pos.file = m->file;
 	m->seen_by_rule[f->rule]++;
 	m->seen_by_severity[f->severity]++;
@@ -504,7 +512,7 @@ static void read_links(struct merge_reader *m, struct jo *j)
 
 /* The line's version: this dllpcheck's only (another's summary may mean
  * something else by the same keys). */
-static void check_version(struct merge_reader *m, struct jo *j)
+void merge_check_version(struct merge_reader *m, struct jo *j)
 {
 	json_t *v = jo_get(j, "version", true);
 	if (!v)
@@ -528,7 +536,7 @@ static void read_summary(struct merge_reader *m, struct jo *j)
 	in->options_text = keep_text;
 	in->views = keep_views;
 	in->views_cap = keep_cap;
-	check_version(m, j);
+	merge_check_version(m, j);
 	const char *file = jo_str(j, "file");
 	const char *format = jo_str(j, "format");
 	if (format && strlen(format) >= sizeof(in->format))
@@ -557,8 +565,9 @@ static void read_summary(struct merge_reader *m, struct jo *j)
 		           file, m->file, m->input_line);
 		return;
 	}
-	if (!same_file(m, file))
+	if (!merge_same_file(m, file))
 		return;
+	merge_charts_end(m);
 	/* the findings before it are the ones it counts */
 	for (unsigned r = 0; r < RULE_COUNT; r++) {
 		if (in->by_rule[r] != m->seen_by_rule[r]) {
@@ -585,9 +594,17 @@ static void read_summary(struct merge_reader *m, struct jo *j)
 
 static void read_error(struct merge_reader *m, struct jo *j)
 {
-	check_version(m, j);
+	merge_check_version(m, j);
 	const char *file = jo_str(j, "file");
 	const char *error = jo_str(j, "error");
+	m->error_format[0] = '\0';
+	if (jo_get(j, "format", true)) {
+		const char *format = jo_str(j, "format");
+		if (format && (!format[0] || strlen(format) >= sizeof(m->error_format)))
+			merge_fail(m, "format \"%.40s\" is not one of a reader", format);
+		else if (format)
+			snprintf(m->error_format, sizeof(m->error_format), "%s", format);
+	}
 	jo_end(j);
 	if (m->failed || !file || !error)
 		return;
@@ -599,7 +616,7 @@ static void read_error(struct merge_reader *m, struct jo *j)
 		return;
 	}
 	snprintf(m->error, sizeof(m->error), "%s", error);
-	same_file(m, file);
+	merge_same_file(m, file);
 }
 
 /* The batch line: the part's inputs, in order (report_jsonl_batch). */
@@ -663,6 +680,8 @@ static void input_done(struct merge_reader *m)
 	m->in_input = false;
 	memset(m->seen_by_rule, 0, sizeof(m->seen_by_rule));
 	memset(m->seen_by_severity, 0, sizeof(m->seen_by_severity));
+	memset(&m->charts, 0, sizeof(m->charts));
+	m->input_findings = 0;
 }
 
 void merge_reader_init(struct merge_reader *m, FILE *fp, const char *name)
@@ -730,6 +749,10 @@ enum merge_item merge_reader_next(struct merge_reader *m)
 			read_error(m, &j), item = MERGE_ERROR;
 		else if (strcmp(type, "batch") == 0)
 			read_batch(m, &j), item = MERGE_BATCH;
+		else if (strcmp(type, "charts") == 0)
+			merge_read_charts(m, &j), item = MERGE_CHARTS;
+		else if (strcmp(type, "chart") == 0)
+			merge_read_chart(m, &j), item = MERGE_CHART;
 		else if (strcmp(type, "record") == 0 || strcmp(type, "malformed") == 0)
 			merge_fail(m,
 			           "a line of --decode (type \"%s\"): --merge reads the JSON Lines "
@@ -737,8 +760,8 @@ enum merge_item merge_reader_next(struct merge_reader *m)
 			           type);
 		else
 			merge_fail(m,
-			           "type \"%.60s\" is none of a report's lines (finding, summary, "
-			           "error, batch)",
+			           "type \"%.60s\" is none of a report's lines (finding, charts, "
+			           "chart, summary, error, batch)",
 			           type);
 	}
 	json_decref(o);
@@ -758,5 +781,9 @@ void merge_reader_free(struct merge_reader *m)
 	free(m->inputs);
 	free(m->input.views);
 	free(m->input.options_text);
+	if (m->chart)
+		free(m->chart->marks);
+	free(m->chart);
+	free(m->mark_key);
 	memset(m, 0, sizeof(*m));
 }

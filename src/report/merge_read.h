@@ -12,7 +12,8 @@
  * values' types and ranges, the rule and evidence names against the
  * catalogue, the finding's signature, the version of dllpcheck that
  * wrote it, the findings against their summary's counts, a batch line
- * against the inputs of its run), and the first fault ends the part with a
+ * against the inputs of its run, the charts of --with-charts against their
+ * bounds and the findings they mark), and the first fault ends the part with a
  * message "PART: line N: what".  One line is held at a time: memory does
  * not grow with the findings.
  */
@@ -27,6 +28,8 @@
 #include "core/rules.h"
 #include "model/fc_model.h"
 #include "model/fc_view.h"
+#include "report/html_chart.h"
+#include "report/report_html.h"
 
 enum merge_item {
 	MERGE_END, /* the part ended as a run's report ends */
@@ -35,6 +38,17 @@ enum merge_item {
 	MERGE_SUMMARY, /* .input: the input .file is complete */
 	MERGE_ERROR, /* the input .file could not be read: .error */
 	MERGE_BATCH, /* the part's batch line (checked against its inputs) */
+	MERGE_CHARTS, /* .charts.times: the input's charts line (--with-charts) */
+	MERGE_CHART, /* .chart: one chart of the input (--with-charts) */
+};
+
+/* The current input's charts (--with-charts): its "charts" line, and how
+ * many of the chart lines it counts were read. */
+struct merge_charts {
+	bool seen;
+	unsigned count, read;
+	int64_t last_key; /* the last chart's link, VC and type, -1 before */
+	struct html_input_times times;
 };
 
 /* One input's summary line, as the reports are given it. */
@@ -75,6 +89,14 @@ struct merge_reader {
 	char evidence_names[FINDING_MAX_EVIDENCE][64];
 	struct merge_input input;
 	char error[1024]; /* MERGE_ERROR: the input's error */
+	char error_format[8]; /* and its format, when the line has one */
+	struct merge_charts charts;
+	struct html_chart_copy *chart; /* MERGE_CHART (allocated at the first) */
+	/* the current input's findings so far, and the series each of the
+	 * first HTML_FINDINGS_MAX marks (a chart's markers are checked
+	 * against them) */
+	uint64_t input_findings;
+	uint32_t *mark_key;
 	char err[1200]; /* MERGE_FAIL: PART: line N: what */
 	bool failed;
 };

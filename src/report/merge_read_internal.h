@@ -39,6 +39,15 @@ const char *merge_sev_name(unsigned s);
 const char *merge_role_name(unsigned r);
 const char *merge_kind_name(unsigned k);
 const char *merge_status_name(unsigned s);
+/* merge_read.c, for merge_chart.c */
+void merge_check_version(struct merge_reader *m, struct jo *j);
+bool merge_same_file(struct merge_reader *m, const char *file);
+/* merge_chart.c: a finding of the input (its marker's series kept), the
+ * charts line, a chart line, the end of the input's charts */
+void merge_chart_finding(struct merge_reader *m, const struct finding *f);
+void merge_read_charts(struct merge_reader *m, struct jo *j);
+void merge_read_chart(struct merge_reader *m, struct jo *j);
+void merge_charts_end(struct merge_reader *m);
 void jo_counts(struct jo *parent, const char *key, const char *(*name)(unsigned), unsigned count,
                uint64_t *counts);
 

@@ -82,7 +82,8 @@ void report_json_finding(void *ctx, const struct finding *f);
 void report_json_input_end(struct json_input *ji, const struct input_report *r);
 void report_json_input_error(FILE *out, const char *file, const char *error);
 void report_json_end(FILE *out, const struct input_result *results, int count, int exit_status);
-void report_jsonl_input_error(FILE *out, const char *file, const char *error);
+/* format: the reader's, for a page's batch (--with-charts), or NULL */
+void report_jsonl_input_error(FILE *out, const char *file, const char *format, const char *error);
 /* The pieces of the document, for the HTML page's JSON blocks (a new
  * reference each): a finding as the document writes it; an input's
  * object as the document writes it, minus its "findings"; and the batch

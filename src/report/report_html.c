@@ -29,7 +29,11 @@ static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
 struct html_input {
 	FILE *out;
 	struct html_charts *charts;
-	char **findings; /* HTML_FINDINGS_MAX, each the JSON text of one */
+	/* HTML_FINDINGS_MAX, each the JSON text of one; NULL for the charts
+	 * alone (--with-charts), whose markers only need the findings' places */
+	char **findings;
+	/* --merge of a part made without --with-charts: why there are none */
+	const char *charts_missing;
 	unsigned shown;
 	uint64_t total;
 	bool has_start, has_end;
@@ -136,11 +140,24 @@ struct html_input *report_html_input_begin(FILE *out, const char *file)
 	return hi;
 }
 
+struct html_input *report_html_charts_begin(void)
+{
+	struct html_input *hi = calloc(1, sizeof(*hi));
+	if (!hi)
+		return NULL;
+	hi->charts = html_charts_new();
+	if (!hi->charts) {
+		free(hi);
+		return NULL;
+	}
+	return hi;
+}
+
 void report_html_input_free(struct html_input *hi)
 {
 	if (!hi)
 		return;
-	for (unsigned i = 0; i < hi->shown; i++)
+	for (unsigned i = 0; hi->findings && i < hi->shown; i++)
 		free(hi->findings[i]);
 	free(hi->findings);
 	html_charts_free(hi->charts);
@@ -189,6 +206,10 @@ static void on_finding(void *ctx, const struct finding *f, uint64_t time_ps)
 		saw_time(hi, time_ps);
 	if (hi->shown >= HTML_FINDINGS_MAX)
 		return;
+	if (!hi->findings) {
+		html_charts_mark(hi->charts, f, time_ps, hi->shown++);
+		return;
+	}
 	json_t *o = report_json_finding_object(f);
 	char *text = o ? json_dumps(o, json_flags) : NULL;
 	json_decref(o);
@@ -250,11 +271,90 @@ void report_html_input_end(struct html_input *hi, const struct input_report *r, 
 	for (unsigned i = 0; i < n; i++) {
 		if (i)
 			html_escape_puts(&e, ",");
-		html_charts_write(hi->charts, i, &e);
+		html_charts_write(hi->charts, i, html_escape_write, &e);
 	}
 	html_escape_puts(&e, "]");
 	put_u64(&e, ",\"charts_dropped\":", true, hi->charts->dropped);
+	if (hi->charts_missing)
+		put_key_json(&e, ",\"charts_missing\":", json_string_outside(hi->charts_missing));
 	html_escape_puts(&e, "}");
 	block_close(&e);
 	report_html_input_free(hi);
+}
+
+/* ---- the charts in a JSON Lines report (--with-charts) --------------------- */
+
+static int put_file(const char *buf, size_t size, void *data)
+{
+	return fwrite(buf, 1, size, data) == size ? 0 : -1;
+}
+
+void report_jsonl_charts(FILE *out, const char *file, struct html_input *hi)
+{
+	struct html_charts *cs = hi->charts;
+	unsigned n = html_charts_sort(cs);
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("charts"));
+	json_object_set_new(o, "file", json_string_outside(file));
+	json_object_set_new(o, "time_start_ps",
+	                    hi->has_start ? json_integer((json_int_t)hi->start_ps) : json_null());
+	json_object_set_new(o, "time_end_ps",
+	                    hi->has_end ? json_integer((json_int_t)hi->end_ps) : json_null());
+	json_object_set_new(o, "origin_ps",
+	                    cs->has_t0 ? json_integer((json_int_t)cs->t0) : json_null());
+	json_object_set_new(o, "charts", json_integer(n));
+	json_object_set_new(o, "charts_dropped", json_integer(cs->dropped));
+	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
+	char *name = json_dumps(json_object_get(o, "file"), json_flags | JSON_ENCODE_ANY);
+	json_dumpf(o, out, json_flags);
+	fputc('\n', out);
+	json_decref(o);
+	/* a line per chart: one of 2 x 2048 points is some 100 kB */
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(out, "{\"type\":\"chart\",\"file\":%s,\"chart\":", name ? name : "\"\"");
+		html_charts_write(cs, i, put_file, out);
+		fputs("}\n", out);
+	}
+	free(name);
+}
+
+/* ---- one input from a merge's parts (--merge) ------------------------------ */
+
+int report_html_input_finding(struct html_input *hi, const struct finding *f)
+{
+	if (!hi->findings)
+		return -1;
+	hi->total++;
+	if (hi->shown >= HTML_FINDINGS_MAX)
+		return -1;
+	json_t *o = report_json_finding_object(f);
+	char *text = o ? json_dumps(o, json_flags) : NULL;
+	json_decref(o);
+	if (!text) {
+		hi->charts->out_of_memory = true;
+		return -1;
+	}
+	hi->findings[hi->shown] = text;
+	return (int)hi->shown++;
+}
+
+void report_html_input_times(struct html_input *hi, const struct html_input_times *t)
+{
+	hi->has_start = t->has_start;
+	hi->start_ps = t->start_ps;
+	hi->has_end = t->has_end;
+	hi->end_ps = t->end_ps;
+	hi->charts->has_t0 = t->has_origin;
+	hi->charts->t0 = t->origin_ps;
+	hi->charts->dropped = t->dropped;
+}
+
+bool report_html_input_chart(struct html_input *hi, const struct html_chart_copy *c)
+{
+	return html_charts_put(hi->charts, c);
+}
+
+void report_html_input_no_charts(struct html_input *hi, const char *why)
+{
+	hi->charts_missing = why;
 }

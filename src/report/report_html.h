@@ -7,6 +7,7 @@
 #define DLLPCHECK_REPORT_HTML_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "report/report.h"
@@ -32,6 +33,29 @@ void report_html_input_free(struct html_input *hi);
 /* An input error: a block of its file, its format (NULL when the input
  * never opened) and the message. */
 void report_html_input_error(FILE *out, const char *file, const char *format, const char *error);
+
+/* --with-charts: an input's charts alone (no page), from its findings
+ * and the model's changes through the sink; NULL when out of memory. */
+struct html_input *report_html_charts_begin(void);
+/* They as JSON Lines (the input's "charts" line, then a "chart" line per
+ * chart), before its summary line; hi stays the caller's to free. */
+void report_jsonl_charts(FILE *out, const char *file, struct html_input *hi);
+
+/* --merge: an input's block from a part's lines instead of a run.  A
+ * finding shown (its index in findings, or -1 when it is only counted);
+ * the input's times and dropped charts (its "charts" line); a chart
+ * (its "chart" line: false when out of memory); or why there are none (a
+ * part made without --with-charts, kept by the caller until the end). */
+struct html_chart_copy;
+struct html_input_times {
+	bool has_start, has_end, has_origin;
+	uint64_t start_ps, end_ps, origin_ps;
+	unsigned dropped;
+};
+int report_html_input_finding(struct html_input *hi, const struct finding *f);
+void report_html_input_times(struct html_input *hi, const struct html_input_times *t);
+bool report_html_input_chart(struct html_input *hi, const struct html_chart_copy *c);
+void report_html_input_no_charts(struct html_input *hi, const char *why);
 
 /* The batch's block (written for every run), the script, the page's end. */
 void report_html_end(FILE *out, char *const *files, const struct input_result *results, int count,

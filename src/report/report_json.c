@@ -542,12 +542,14 @@ json_t *report_json_batch_object(char *const *files, const struct input_result *
 	return o;
 }
 
-void report_jsonl_input_error(FILE *out, const char *file, const char *error)
+void report_jsonl_input_error(FILE *out, const char *file, const char *format, const char *error)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("error"));
 	json_object_set_new(o, "file", json_string_outside(file));
 	json_object_set_new(o, "error", json_string_outside(error));
+	if (format)
+		json_object_set_new(o, "format", json_string(format));
 	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
 	dump_line(out, o);
 }

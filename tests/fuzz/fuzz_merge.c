@@ -1,7 +1,8 @@
 /* fuzz_merge: the input is a part of --merge (a run's JSON Lines report,
  * report/merge_read.c), read from memory through the whole merge
  * (cli/merge.c): every line checked, the findings and summaries given to
- * the report formats (text, json, junit and jsonl).  Invariants: a part
+ * the report formats (text, json, junit and jsonl), and the charts of
+ * --with-charts to the HTML page.  Invariants: a part
  * refused is refused with "PART: line N: ..." and nothing written; a part
  * accepted merges to a JSON Lines report that is itself a part the merge
  * accepts, and whose merge is that report again, byte for byte (what the
@@ -30,8 +31,7 @@ static FILE *open_mem(const char *name, void *ctx)
 }
 
 /* The merge of part in format, its output in *out (malloc'd). */
-static int merge(struct mem_part *part, enum out_format format, bool stats, char **out,
-                 size_t *len)
+static int merge(struct mem_part *part, enum out_format format, bool stats, char **out, size_t *len)
 {
 	static struct config cfg;
 	static char name[] = "fuzz";
@@ -77,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(len2 == len && memcmp(out, out2, len) == 0);
 		free(out2);
 		/* the other formats, with the statistics (refused when the
-		 * part has none) */
-		for (enum out_format f = OUT_TEXT; f <= OUT_JUNIT; f++) {
+		 * part has none); the HTML page of the part's charts */
+		for (enum out_format f = OUT_TEXT; f <= OUT_HTML; f++) {
 			char *o = NULL;
 			size_t l = 0;
 			int st = merge(&part, f, true, &o, &l);

@@ -351,7 +351,7 @@ static json_t *chart_json(const struct html_charts *cs, unsigned i)
 {
 	struct mem_escape m;
 	mem_open(&m);
-	html_charts_write(cs, i, &m.e);
+	html_charts_write(cs, i, html_escape_write, &m.e);
 	size_t size;
 	char *buf = mem_close(&m, &size);
 	json_t *v = size ? json_loads(buf, 0, NULL) : NULL;
@@ -445,7 +445,7 @@ START_TEST(test_charts_numbers)
 		for (unsigned link = 0; link < n; link++) {
 			struct mem_escape m;
 			mem_open(&m);
-			html_charts_write(cs, link, &m.e);
+			html_charts_write(cs, link, html_escape_write, &m.e);
 			size_t size;
 			char *text = mem_close(&m, &size);
 			char want[128];

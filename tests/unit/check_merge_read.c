@@ -41,20 +41,26 @@ static char *summary_line(const char *file, const char *extra_credit, unsigned o
 	snprintf(dl, sizeof(dl),
 	         "{\"tlps_new\":1,\"tlps_replayed\":0,\"tlps_nullified\":0,\"tlps_unreadable\":0,"
 	         "\"acks_received\":0,\"naks_received\":0,\"outstanding_high_water\":1}");
-	snprintf(buf, sizeof(buf),
-	         "{\"type\":\"summary\",\"file\":\"%s\",\"format\":\"pcap\",\"records\":{\"read\":23,"
-	         "\"decoded\":23,\"malformed\":0,\"truncated\":0,\"dllps\":15,\"tlps\":7,\"events\":1,"
-	         "\"time_base_s\":0,\"bytes_read\":1152,\"bytes_skipped\":0},"
-	         "\"summary\":{\"by_severity\":{\"info\":0,\"warning\":0,\"error\":%u},"
-	         "\"by_rule\":{%s}},\"options\":{\"role_down\":\"unknown\",\"role_up\":\"endpoint\","
-	         "\"mps\":256,\"tc_to_vc\":[0,1,0,0,0,0,0,0],\"mrrs\":512},"
-	         "\"links\":[{\"link\":3,\"scaled_fc\":null,\"tlps_not_charged\":{\"down\":0,\"up\":2},"
-	         "\"data_link\":{\"down\":%s,\"up\":%s},\"damaged\":{\"down\":{\"dllps\":1,\"tlps\":0},"
-	         "\"up\":{\"dllps\":0,\"tlps\":0}},\"vcs\":[{\"vc\":0,\"state\":\"initialised\","
-	         "\"epochs_joined\":1,\"tlps_while_unknown\":0,\"fc_dllps_while_unknown\":0,"
-	         "\"joined_record\":7,\"down\":{\"fi1\":true,\"complete\":true,\"credits\":{%s}},"
-	         "\"up\":{\"fi1\":false,\"complete\":false,\"credits\":{%s}}}]}]," V "}\n",
-	         file, overruns, overruns ? "\"fc.credit.overrun\":1" : "", dl, dl, credits, credits);
+	snprintf(
+	        buf, sizeof(buf),
+	        "{\"type\":\"summary\",\"file\":\"%s\",\"format\":\"pcap\",\"records\":{\"read\":"
+	        "23,"
+	        "\"decoded\":23,\"malformed\":0,\"truncated\":0,\"dllps\":15,\"tlps\":7,\"events\":"
+	        "1,"
+	        "\"time_base_s\":0,\"bytes_read\":1152,\"bytes_skipped\":0},"
+	        "\"summary\":{\"by_severity\":{\"info\":0,\"warning\":0,\"error\":%u},"
+	        "\"by_rule\":{%s}},\"options\":{\"role_down\":\"unknown\",\"role_up\":\"endpoint\","
+	        "\"mps\":256,\"tc_to_vc\":[0,1,0,0,0,0,0,0],\"mrrs\":512},"
+	        "\"links\":[{\"link\":3,\"scaled_fc\":null,\"tlps_not_charged\":{\"down\":0,\"up\":"
+	        "2},"
+	        "\"data_link\":{\"down\":%s,\"up\":%s},\"damaged\":{\"down\":{\"dllps\":1,\"tlps\":"
+	        "0},"
+	        "\"up\":{\"dllps\":0,\"tlps\":0}},\"vcs\":[{\"vc\":0,\"state\":\"initialised\","
+	        "\"epochs_joined\":1,\"tlps_while_unknown\":0,\"fc_dllps_while_unknown\":0,"
+	        "\"joined_record\":7,\"down\":{\"fi1\":true,\"complete\":true,\"credits\":{%s}},"
+	        "\"up\":{\"fi1\":false,\"complete\":false,\"credits\":{%s}}}]}]," V "}\n",
+	        file, overruns, overruns ? "\"fc.credit.overrun\":1" : "", dl, dl, credits,
+	        credits);
 	return buf;
 }
 
@@ -72,11 +78,24 @@ static void read_part(const char *text, char *kinds, size_t len, char *err, size
 	err[0] = '\0';
 	for (;;) {
 		enum merge_item item = merge_reader_next(&m);
-		static const char letters[] = { [MERGE_END] = '.', [MERGE_FAIL] = '!',
-			                        [MERGE_FINDING] = 'F', [MERGE_SUMMARY] = 'S',
-			                        [MERGE_ERROR] = 'E', [MERGE_BATCH] = 'B' };
+		static const char letters[] = {
+			[MERGE_END] = '.',     [MERGE_FAIL] = '!',  [MERGE_FINDING] = 'F',
+			[MERGE_SUMMARY] = 'S', [MERGE_ERROR] = 'E', [MERGE_BATCH] = 'B',
+			[MERGE_CHARTS] = 'K',  [MERGE_CHART] = 'C'
+		};
 		if (n + 1 < len)
 			kinds[n++] = letters[item];
+		if (item == MERGE_CHARTS && keep)
+			keep->charts = m.charts;
+		if (item == MERGE_CHART && keep) {
+			/* the copy's marks live in the reader */
+			static struct html_mark marks[4];
+			static struct html_chart_copy chart;
+			chart = *m.chart;
+			memcpy(marks, m.chart->marks, sizeof(marks));
+			chart.marks = marks;
+			keep->chart = &chart;
+		}
 		if (item == MERGE_SUMMARY && keep) {
 			ck_assert_str_eq(m.file, "a.pcap");
 			keep->input = m.input;
@@ -212,14 +231,78 @@ START_TEST(test_faults)
 	snprintf(part, sizeof(part), "%s", summary_line("a.pcap", ",\"credit\":1", 0));
 	expect_fail(part, "!", "unexpected key links[0].vcs[0].down.credits.PH.credit");
 	/* a batch line of other inputs, a line after it */
-	snprintf(part, sizeof(part), "%s{\"type\":\"batch\",\"by_severity\":{},\"by_rule\":{},"
-	                             "\"inputs\":[{\"file\":\"b\"}],\"exit_status\":0}\n",
+	snprintf(part, sizeof(part),
+	         "%s{\"type\":\"batch\",\"by_severity\":{},\"by_rule\":{},"
+	         "\"inputs\":[{\"file\":\"b\"}],\"exit_status\":0}\n",
 	         summary_line("a.pcap", "", 0));
 	expect_fail(part, "S!", "line 2: the batch line's input 1 is not its run's");
 	/* an error line */
 	snprintf(part, sizeof(part),
 	         "{\"type\":\"error\",\"file\":\"x\",\"error\":\"x: no records\"," V "}\n");
 	expect_fail(part, "E.", "");
+}
+END_TEST
+
+/* The lines of --with-charts (report_jsonl_charts): the input's charts
+ * line, then a chart of two series, one finding marked. */
+#define CHARTS_LINE                                                                             \
+	"{\"type\":\"charts\",\"file\":\"a.pcap\",\"time_start_ps\":0,\"time_end_ps\":2400000," \
+	"\"origin_ps\":1000,\"charts\":1,\"charts_dropped\":0," V "}\n"
+#define CHART_LINE(down, up)                                                                      \
+	"{\"type\":\"chart\",\"file\":\"a.pcap\",\"chart\":{\"link\":0,\"vc\":0,\"type\":\"PH\"," \
+	"\"series\":[{\"port\":\"down\",\"width\":8,\"bucket_ps\":64,\"points\":[[1000,32,32,32," \
+	"0]],"                                                                                    \
+	"\"updates\":[[1000,1]],\"findings\":[" down "]},{\"port\":\"up\",\"width\":8,"           \
+	"\"bucket_ps\":2048,\"points\":[[1000,4,4,4,0],[5096,null,null,null,1]],\"updates\":[],"  \
+	"\"findings\":[" up "]}]}}\n"
+
+START_TEST(test_charts)
+{
+	char kinds[16], err[1300];
+	struct merge_reader keep;
+	memset(&keep, 0, sizeof(keep));
+	snprintf(part, sizeof(part), "%s%s%s%s", finding_line, CHARTS_LINE,
+	         CHART_LINE("", "[2300000,0]"), summary_line("a.pcap", "", 1));
+	read_part(part, kinds, sizeof(kinds), err, sizeof(err), &keep);
+	ck_assert_str_eq(kinds, "FKCS.");
+	ck_assert_str_eq(err, "");
+	ck_assert(keep.charts.times.has_start && keep.charts.times.has_origin);
+	ck_assert_uint_eq(keep.charts.times.end_ps, 2400000);
+	const struct html_chart_copy *c = keep.chart;
+	ck_assert_uint_eq(c->ct, CT_PH);
+	ck_assert(c->has[DIR_DOWN] && c->has[DIR_UP]);
+	/* the buckets as the collector held them: 5096 is bucket 2 */
+	const struct html_series *up = &c->series[DIR_UP];
+	ck_assert_uint_eq(up->bucket_ps, 2048);
+	ck_assert_uint_eq(up->top, 3);
+	ck_assert(up->b[0].seen && !up->b[1].seen && up->b[2].seen);
+	ck_assert(!up->b[2].any_known && !up->b[2].last_known);
+	ck_assert_uint_eq(up->b[2].flags, HTML_F_UNKNOWN);
+	ck_assert_uint_eq(c->series[DIR_DOWN].b[0].updates, 1);
+	ck_assert_uint_eq(c->mark_count, 1);
+	ck_assert_uint_eq(c->marks[0].port, DIR_UP);
+	ck_assert_uint_eq(c->marks[0].t_ps, 2300000);
+
+	/* the faults: a marker of the other port's series, of no finding; a
+	 * point off its buckets; a chart too many; a finding after them */
+	snprintf(part, sizeof(part), "%s%s%s", finding_line, CHARTS_LINE,
+	         CHART_LINE("[2300000,0]", ""));
+	expect_fail(part, "FK!", "line 3: chart.series[0].findings[0]: finding 0 is not one of");
+	snprintf(part, sizeof(part), "%s%s%s", finding_line, CHARTS_LINE,
+	         CHART_LINE("", "[2300000,1]"));
+	expect_fail(part, "FK!", "finding 1 is not one of the input's findings");
+	snprintf(part, sizeof(part), "%s%s%s", finding_line, CHARTS_LINE, CHART_LINE("", ""));
+	char *pt = strstr(part, "5096");
+	pt[3] = '7';
+	expect_fail(part, "FK!",
+	            "chart.series[1].points[1]: time 5097 is not the start of a bucket");
+	snprintf(part, sizeof(part), "%s%s%s%s", finding_line, CHARTS_LINE, CHART_LINE("", ""),
+	         CHART_LINE("", ""));
+	expect_fail(part, "FKC!", "line 4: a chart line of \"a.pcap\" past the 1");
+	snprintf(part, sizeof(part), "%s%s", CHARTS_LINE, finding_line);
+	expect_fail(part, "K!", "line 2: a finding of \"a.pcap\" after its charts line");
+	snprintf(part, sizeof(part), "%s%s", CHARTS_LINE, summary_line("a.pcap", "", 0));
+	expect_fail(part, "K!", "follows 0 of the 1 chart lines");
 }
 END_TEST
 
@@ -230,6 +313,7 @@ Suite *suite_merge_read(void)
 	tcase_add_test(tc, test_finding_and_summary);
 	tcase_add_test(tc, test_infinite);
 	tcase_add_test(tc, test_faults);
+	tcase_add_test(tc, test_charts);
 	suite_add_tcase(s, tc);
 	return s;
 }

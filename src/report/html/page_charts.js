@@ -59,7 +59,10 @@ function renderCharts(st) {
 		box.appendChild(h("p", { class: "note" },
 			plural(input.charts_dropped, "chart") + " not drawn (a page keeps at most 256 per input)."));
 	if (!charts.length) {
-		box.appendChild(h("p", { class: "none" }, "No credit values to draw."));
+		/* a merge of a part made without --with-charts */
+		const why = typeof input.charts_missing === "string"
+			? "No charts: " + input.charts_missing + "." : "No credit values to draw.";
+		box.appendChild(h("p", { class: "none" }, why));
 		return;
 	}
 	const reset = h("button", { type: "button", class: "reset noprint" }, "reset zoom");
