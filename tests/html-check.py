@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """html-check.py: checks a page of dllpcheck --format=html against the
-data contract (/work/notes/html-contract.md as the project keeps it; the
-man page's THE HTML REPORT) for tests/test-html-out.sh.
+data contract (the man page's THE HTML REPORT) for tests/test-html-out.sh.
 
   html-check.py page PAGE [DOC.json]   the page's structure and blocks; with
                                        DOC.json (--format=json of the same
