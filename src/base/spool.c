@@ -109,3 +109,54 @@ enum spool_result spool_copy(FILE *body, FILE *out, uint64_t *kernel_bytes)
 	}
 	return SPOOL_COPIED;
 }
+
+bool spool_pwrite(int fd, const void *buf, size_t n, off_t at)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return false;
+		}
+		p += w;
+		at += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+bool spool_shift(int fd, off_t from, off_t to, off_t len)
+{
+	if (to < from || len < 0) {
+		errno = EINVAL;
+		return false;
+	}
+	char buf[65536];
+	/* [from, from + left) is still to move: its end first, as its new
+	 * place [to + left - n, ...) lies at or after the bytes not yet read */
+	off_t left = len;
+	while (left > 0) {
+		size_t n = left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+		off_t at = left - (off_t)n;
+		size_t got = 0;
+		while (got < n) {
+			ssize_t r = pread(fd, buf + got, n - got, from + at + (off_t)got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				if (r == 0)
+					errno = EIO; /* shorter than the caller said */
+				return false;
+			}
+			got += (size_t)r;
+		}
+		if (!spool_pwrite(fd, buf, n, to + at))
+			return false;
+		left = at;
+	}
+	return true;
+}

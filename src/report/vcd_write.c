@@ -2,12 +2,23 @@
  * (vcd_write.h), IEEE 1364-2005 clause 18.
  *
  * VCD declares every variable ($var) before the first value change, but
- * a capture shows its links and VCs as it goes.  So the changes are
- * written as they come to a body file (an unlinked temporary file beside
- * the output: it never outlives the run), the signals met are kept in a
- * fixed table (vcd_write_internal.h), and at the end the header is
- * written to the output followed by the body, renamed into place by
- * base/out_file.h.  Memory: the table, at most FC_LINK_COUNT links.
+ * a capture shows its links and VCs as it goes.  So the signals met are
+ * kept in a fixed table (vcd_write_internal.h), the changes are written as
+ * they come, and the header is written at the end:
+ *   - a body that fits the buffer (VCD_BUF_SIZE) is written after it;
+ *   - a regular file (written as a temporary file, renamed into place by
+ *     base/out_file.h): when the buffer first fills, room for the header
+ *     is kept at the start of the file (the header of the signals so far
+ *     and VCD_HEADER_SLACK more, in whole pages), the changes go straight
+ *     after it, and at the end the header is written into the room, the
+ *     rest of it a comment of newlines just before $enddefinitions (IEEE
+ *     1364-2005 18.2.3.1: a $comment is a declaration like any other).
+ *     A header that outgrew the room moves the body later instead (the
+ *     file is then header and body, as below);
+ *   - a device or a FIFO (written in place, it cannot be sought): the
+ *     changes go to a body file (an unlinked temporary file, base/spool.h)
+ *     copied after the header at the end.
+ * Memory: the table, at most FC_LINK_COUNT links.
  *
  *   $date ... $version dllpcheck V ... $comment input, encodings ...
  *   $timescale 1 ps $end
@@ -29,6 +40,7 @@
 #include <unistd.h>
 
 #include "base/number.h"
+#include "base/spool.h"
 #include "report/vcd_write.h"
 #include "report/vcd_write_internal.h"
 
@@ -51,10 +63,20 @@ static void vcd_fail_errno(struct vcd_write *w, const char *what)
 
 /* ---- the body: bytes and identifier codes --------------------------------- */
 
+static bool keep_header_room(struct vcd_write *w);
+
 static void body_flush(struct vcd_write *w)
 {
-	if (w->buf_len && !w->failed && fwrite(w->buf, 1, w->buf_len, w->body) != w->buf_len)
-		vcd_fail_errno(w, "cannot write the value changes (a temporary file beside it)");
+	if (w->buf_len && !w->failed) {
+		if (w->body) {
+			if (fwrite(w->buf, 1, w->buf_len, w->body) != w->buf_len)
+				vcd_fail_errno(w, "cannot write the value changes (a temporary "
+				                  "file beside it)");
+		} else if (keep_header_room(w) &&
+		           fwrite(w->buf, 1, w->buf_len, w->vcd.fp) != w->buf_len) {
+			vcd_fail_errno(w, "cannot write");
+		}
+	}
 	w->buf_len = 0;
 }
 
@@ -556,7 +578,8 @@ static const char encodings[] =
         "\ta finding's time to the next time written; record: the record number\n"
         "\tof the first finding at that time; link: its link (x: none).\n";
 
-static void write_header(struct vcd_write *w, FILE *fp)
+/* The header but its last line ($enddefinitions). */
+static void write_declarations(struct vcd_write *w, FILE *fp)
 {
 	put_date(fp);
 	fprintf(fp, "$version\n\tdllpcheck %s\n$end\n", PACKAGE_VERSION);
@@ -566,7 +589,118 @@ static void write_header(struct vcd_write *w, FILE *fp)
 	fputs("$timescale 1 ps $end\n", fp);
 	struct vcd_walker walker = { header_scope_begin, header_scope_end, header_var, fp };
 	vcd_walk(w, &walker);
-	fputs("$enddefinitions $end\n", fp);
+}
+
+static const char end_definitions[] = "$enddefinitions $end\n";
+
+static void write_header(struct vcd_write *w, FILE *fp)
+{
+	write_declarations(w, fp);
+	fputs(end_definitions, fp);
+}
+
+/* ---- the header written into the room kept for it ---------------------------- */
+
+/* Room kept beyond the header of the signals met when the body's first
+ * bytes are written (a full buffer's worth of changes: the links and VCs
+ * in use have been seen by then): a link that appears later with its 8
+ * VCs in use declares 409 signals, about 15 KB, and a finding's rule 40
+ * bytes. */
+#define VCD_HEADER_SLACK 16384
+#define VCD_PAGE 4096
+
+/* What fills the room the header leaves: a comment, then $enddefinitions
+ * at the room's end. */
+static const char room_open[] = "$comment\n\troom kept for the declarations above, written "
+                                "after the value changes below\n";
+static const char room_close[] = "$end\n";
+
+/* The declarations in memory (NULL: out of memory, w failed). */
+static char *declarations_text(struct vcd_write *w, size_t *len)
+{
+	char *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+	if (mem) {
+		write_declarations(w, mem);
+		if (fclose(mem) == 0)
+			return text;
+	}
+	free(text);
+	vcd_fail(w, "out of memory for the header");
+	return NULL;
+}
+
+/* The body's first bytes are about to be written to a regular file: the
+ * room for the header goes before them.  False when w failed. */
+static bool keep_header_room(struct vcd_write *w)
+{
+	if (w->header_room)
+		return true;
+	size_t len;
+	char *text = declarations_text(w, &len);
+	if (!text)
+		return false;
+	free(text);
+	uint64_t room = len + sizeof(room_open) + sizeof(room_close) + sizeof(end_definitions) +
+	                VCD_HEADER_SLACK;
+	room = (room + VCD_PAGE - 1) / VCD_PAGE * VCD_PAGE;
+	if (fseeko(w->vcd.fp, (off_t)room, SEEK_SET) != 0) {
+		vcd_fail_errno(w, "cannot write");
+		return false;
+	}
+	w->header_room = room;
+	return true;
+}
+
+/* At the end of a body written after the room: the header into the room
+ * (the rest of it a comment), or before the body moved later when it no
+ * longer fits. */
+static void write_header_in_room(struct vcd_write *w)
+{
+	FILE *fp = w->vcd.fp;
+	if (fflush(fp) != 0) {
+		vcd_fail_errno(w, "cannot write");
+		return;
+	}
+	off_t end = ftello(fp);
+	size_t len;
+	char *text = declarations_text(w, &len);
+	if (!text)
+		return;
+	int fd = fileno(fp);
+	size_t fixed = len + strlen(room_open) + strlen(room_close) + strlen(end_definitions);
+	uint64_t room = w->header_room;
+	char *head = realloc(text, fixed > room ? fixed : room);
+	if (!head) {
+		free(text);
+		vcd_fail(w, "out of memory for the header");
+		return;
+	}
+	size_t head_len;
+	if (fixed <= room) {
+		char *p = head + len;
+		memcpy(p, room_open, strlen(room_open));
+		p += strlen(room_open);
+		size_t fill = room - fixed;
+		memset(p, '\n', fill);
+		p += fill;
+		memcpy(p, room_close, strlen(room_close));
+		p += strlen(room_close);
+		memcpy(p, end_definitions, strlen(end_definitions));
+		head_len = room;
+	} else {
+		memcpy(head + len, end_definitions, strlen(end_definitions));
+		head_len = len + strlen(end_definitions);
+		if (end < (off_t)room ||
+		    !spool_shift(fd, (off_t)room, (off_t)head_len, end - (off_t)room)) {
+			free(head);
+			vcd_fail_errno(w, "cannot move the value changes after the header");
+			return;
+		}
+	}
+	if (!spool_pwrite(fd, head, head_len, 0))
+		vcd_fail_errno(w, "cannot write");
+	free(head);
 }
 
 /* ---- open and close ------------------------------------------------------- */
@@ -598,11 +732,11 @@ struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const 
 		vcd_free(w);
 		return NULL;
 	}
-	/* beside the output's temporary file (whatever link the path was);
-	 * for a device or a FIFO written in place (/dev/null), tmpfile() */
+	/* a device or a FIFO written in place (/dev/null): the changes go to
+	 * tmpfile() until the header is known; a regular file's go into it */
 	errno = 0;
-	w->body = spool_open(w->vcd.tmp);
-	if (!w->body) {
+	w->body = w->vcd.tmp ? NULL : spool_open(NULL);
+	if (!w->vcd.tmp && !w->body) {
 		snprintf(err, len, "--vcd %s: cannot write (a temporary file beside it): %s", path,
 		         strerror(errno));
 		goto fail;
@@ -640,13 +774,23 @@ static void copy_body(struct vcd_write *w, FILE *out)
 
 bool vcd_write_close(struct vcd_write *w, bool keep, char *err, size_t len)
 {
-	if (keep) {
+	if (keep && w->header_room) {
+		body_flush(w);
+		if (!w->failed)
+			write_header_in_room(w);
+	} else if (keep) {
+		/* the body in a body file, or still in the buffer */
 		write_header(w, w->vcd.fp);
-		copy_body(w, w->vcd.fp);
-		if (ferror(w->vcd.fp))
+		if (w->body)
+			copy_body(w, w->vcd.fp);
+		else if (!w->failed && w->buf_len &&
+		         fwrite(w->buf, 1, w->buf_len, w->vcd.fp) != w->buf_len)
 			vcd_fail_errno(w, "cannot write");
 	}
-	fclose(w->body);
+	if (keep && ferror(w->vcd.fp))
+		vcd_fail_errno(w, "cannot write");
+	if (w->body)
+		fclose(w->body);
 	/* fclose flushes: its failure is a write error too */
 	if (fclose(w->vcd.fp) != 0 && keep)
 		vcd_fail_errno(w, "cannot write");

@@ -77,13 +77,17 @@ struct vcd_findings {
 #define VCD_BUF_SIZE 65536
 
 struct vcd_write {
-	struct out_file vcd; /* the VCD: header, then the body copied */
+	struct out_file vcd; /* the VCD (see vcd_write.c for its two ways) */
 	struct out_file gtkw; /* the save file (gtkw.fp NULL: none) */
 	bool gtkw_open;
 	char *vcd_name; /* the VCD's path, as given (messages, [dumpfile]) */
 	char *gtkw_name;
 	char *input; /* the capture's name, for the header's comment */
-	FILE *body; /* the value changes, as they come (base/spool.h) */
+	/* the value changes, as they come, for an output that is a device
+	 * or a FIFO (base/spool.h); NULL for a regular file, where they go
+	 * into the output itself, after the room kept for the header */
+	FILE *body;
+	uint64_t header_room; /* bytes kept before the body; 0: none yet */
 	char buf[VCD_BUF_SIZE]; /* the body's pending bytes */
 	size_t buf_len;
 	bool has_time; /* a #time was written */
