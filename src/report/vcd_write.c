@@ -136,6 +136,39 @@ static inline unsigned bit_length(uint64_t v)
 	return v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
 }
 
+/* A byte as 8 binary digits, the highest first; a ninth row so that the
+ * last one can be read 8 bytes from any of its places (put_bits). */
+#define BIT8(x, b) (char)('0' + (((x) >> (b)) & 1))
+#define BITS8(x)                                                                        \
+	{                                                                               \
+		BIT8(x, 7), BIT8(x, 6), BIT8(x, 5), BIT8(x, 4), BIT8(x, 3), BIT8(x, 2), \
+		        BIT8(x, 1), BIT8(x, 0)                                          \
+	}
+#define BITS8_4(x) BITS8(x), BITS8((x) + 1), BITS8((x) + 2), BITS8((x) + 3)
+#define BITS8_16(x) BITS8_4(x), BITS8_4((x) + 4), BITS8_4((x) + 8), BITS8_4((x) + 12)
+#define BITS8_64(x) BITS8_16(x), BITS8_16((x) + 16), BITS8_16((x) + 32), BITS8_16((x) + 48)
+static const char bits8[257][8] = {
+	BITS8_64(0), BITS8_64(64), BITS8_64(128), BITS8_64(192), { 0 }
+};
+
+/* Writes the len (1..64) lowest bits of v as binary digits at p, 8 at a
+ * time (each copy 8 bytes: up to 7 past the digits are written, and
+ * overwritten by what follows); returns the end of the digits. */
+static inline char *put_bits(char *p, uint64_t v, unsigned len)
+{
+	unsigned head = ((len - 1) & 7) + 1; /* the digits before whole bytes */
+	unsigned rest = len - head;
+	unsigned top = (unsigned)(v >> rest) & ((1u << head) - 1);
+	memcpy(p, &bits8[top][8 - head], 8);
+	p += head;
+	while (rest) {
+		rest -= 8;
+		memcpy(p, bits8[(v >> rest) & 0xFF], 8);
+		p += 8;
+	}
+	return p;
+}
+
 /* Writes a change of sig at time t (put()). */
 static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
 {
@@ -153,25 +186,11 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
 		if (x) {
 			*p++ = 'x';
 		} else {
-			/* whole nibbles from the top one that is not 0: a
-			 * leading 0 is zero-extended [IEEE 1364-2005 18.2.1] */
-			static const char nibble[16][4] = {
-				"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
-				"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
-			};
-			unsigned k = (bit_length(value) - 1) / 4;
-			char *digits = p;
-			do {
-				memcpy(p, nibble[(value >> (4 * k)) & 15], 4);
-				p += 4;
-			} while (k--);
-			/* never more digits than the variable has bits: the
-			 * extra ones are leading zeros */
-			size_t n = (size_t)(p - digits);
-			if (n > sig->width) {
-				memmove(digits, digits + (n - sig->width), sig->width);
-				p = digits + sig->width;
-			}
+			/* whole nibbles from the top one that is not 0 (a
+			 * leading 0 is zero-extended [IEEE 1364-2005 18.2.1]),
+			 * never more digits than the variable has bits */
+			unsigned len = (bit_length(value) + 3) & ~3u;
+			p = put_bits(p, value, len < sig->width ? len : sig->width);
 		}
 		*p++ = ' ';
 	}
