@@ -198,8 +198,7 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
 	p += sig->code_len;
 	*p++ = '\n';
 	w->buf_len = (size_t)(p - w->buf);
-	sig->x = x;
-	sig->value = value;
+	sig->told = x ? VCD_TOLD_X : value;
 }
 
 /* Writes value (x: unknown) of sig at time t, unless it is the value
@@ -207,11 +206,21 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
  * values told that did not change. */
 static inline void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
 {
-	if (x)
-		value = 0;
-	if (sig->code && sig->x == x && sig->value == value)
+	if ((x ? VCD_TOLD_X : value) == sig->told)
 		return;
 	put_change(w, t, sig, x, value);
+}
+
+/* CL or CC: put(), its variable as wide as the counters have been (width)
+ * and as its value needs. */
+static inline void put_counter(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, uint8_t width,
+                               bool x, uint32_t value)
+{
+	if (width > sig->width)
+		sig->width = width;
+	if (!x && ((uint64_t)value >> sig->width) != 0)
+		sig->width = (uint8_t)bit_length(value);
+	put(w, t, sig, x, value);
 }
 
 static void pulses_fall(struct vcd_write *w)
@@ -228,6 +237,12 @@ static void pulses_fall(struct vcd_write *w)
 
 /* ---- the timeline's changes ----------------------------------------------- */
 
+static void sig_init(struct vcd_sig *sig, uint8_t width)
+{
+	sig->width = width;
+	sig->told = VCD_TOLD_NONE;
+}
+
 /* The signals of a link met for the first time. */
 static struct vcd_link *vcd_link_new(struct vcd_write *w, unsigned index)
 {
@@ -236,21 +251,23 @@ static struct vcd_link *vcd_link_new(struct vcd_write *w, unsigned index)
 		vcd_fail(w, "out of memory for the waveform's signals");
 		return NULL;
 	}
-	l->state.width = 3;
+	/* nothing written yet (told VCD_TOLD_NONE): every signal's first
+	 * value is a change */
+	sig_init(&l->state, 3);
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		struct vcd_port *port = &l->port[p];
-		port->sig[VCD_NEXT_SEQ].width = 12;
-		port->sig[VCD_ACKD_SEQ].width = 12;
-		port->sig[VCD_TLPS].width = 12;
-		port->sig[VCD_REQUESTS].width = 32;
+		sig_init(&port->sig[VCD_NEXT_SEQ], 12);
+		sig_init(&port->sig[VCD_ACKD_SEQ], 12);
+		sig_init(&port->sig[VCD_TLPS], 12);
+		sig_init(&port->sig[VCD_REQUESTS], 32);
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-			port->vc[vc].init.width = 3;
+			sig_init(&port->vc[vc].init, 3);
 			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
 				struct vcd_credit *c = &port->vc[vc].ct[ct];
-				c->sig[VCD_AVAILABLE].width = 32;
-				c->sig[VCD_CL].width = 1; /* grows to the counters' */
-				c->sig[VCD_CC].width = 1;
-				c->sig[VCD_UNCERTAIN].width = 1;
+				sig_init(&c->sig[VCD_AVAILABLE], 32);
+				sig_init(&c->sig[VCD_CL], 1); /* grows to the counters' */
+				sig_init(&c->sig[VCD_CC], 1);
+				sig_init(&c->sig[VCD_UNCERTAIN], 1);
 			}
 		}
 	}
@@ -328,18 +345,10 @@ static void on_credit(void *ctx, const struct timeline_at *at, unsigned vc, enum
 	put(w, t, &c->sig[VCD_AVAILABLE], !now->infinite && !now->available_known,
 	    now->infinite ? 0xFFFFFFFFu : now->available);
 	/* CL and CC at the largest width the counters had */
-	bool cl_x = now->infinite || !now->limit_known;
-	bool cc_x = now->infinite || !now->consumed_known;
-	for (unsigned s = VCD_CL; s <= VCD_CC; s++) {
-		struct vcd_sig *sig = &c->sig[s];
-		uint32_t v = s == VCD_CL ? now->limit : now->consumed;
-		if (now->width > sig->width)
-			sig->width = now->width;
-		if (!(s == VCD_CL ? cl_x : cc_x) && bit_length(v) > sig->width)
-			sig->width = (uint8_t)bit_length(v);
-	}
-	put(w, t, &c->sig[VCD_CL], cl_x, now->limit);
-	put(w, t, &c->sig[VCD_CC], cc_x, now->consumed);
+	put_counter(w, t, &c->sig[VCD_CL], now->width, now->infinite || !now->limit_known,
+	            now->limit);
+	put_counter(w, t, &c->sig[VCD_CC], now->width, now->infinite || !now->consumed_known,
+	            now->consumed);
 	c->told = true;
 	c->limit_uncertain = now->limit_uncertain;
 	put_uncertain(w, t, port, c);
@@ -356,7 +365,6 @@ static void on_finding(void *ctx, const struct finding *f, uint64_t time_ps)
 	vcd_time(w, time_ps);
 	if (fs->pulse[f->rule] == PULSE_LOW) {
 		fs->pulses_high++;
-		fs->rule[f->rule].width = 1;
 		put(w, time_ps, &fs->rule[f->rule], false, 1);
 	}
 	fs->pulse[f->rule] = PULSE_RAISED;
@@ -745,8 +753,10 @@ struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const 
 			vcd_free(w);
 		return NULL;
 	}
-	w->findings.record.width = 64;
-	w->findings.link.width = 32;
+	for (unsigned r = 0; r < RULE_COUNT; r++)
+		sig_init(&w->findings.rule[r], 1);
+	sig_init(&w->findings.record, 64);
+	sig_init(&w->findings.link, 32);
 	if (!out_file_open(&w->vcd, path, "--vcd", false, inputs, input_count, err, len)) {
 		vcd_free(w);
 		return NULL;

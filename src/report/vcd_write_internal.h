@@ -22,11 +22,17 @@
 struct vcd_sig {
 	uint32_t code; /* identifier number + 1; 0: never written, not declared */
 	uint8_t width; /* bits (CL, CC: the largest counter width seen) */
-	bool x; /* the value written last is x */
 	uint8_t code_len;
 	char code_str[6]; /* the identifier code (vcd_code()), NUL-terminated */
-	uint64_t value; /* the value written last (integers: two's complement) */
+	/* the value written last (integers: two's complement), VCD_TOLD_X
+	 * for x, VCD_TOLD_NONE before the first (put() compares one word) */
+	uint64_t told;
 };
+
+/* Values no signal has: the widest one (a record number) counts records,
+ * and a run does not read 2^63 of them. */
+#define VCD_TOLD_X (UINT64_C(1) << 63)
+#define VCD_TOLD_NONE (VCD_TOLD_X | 1u)
 
 /* The signals of one credit type, in the order they are declared. */
 enum vcd_credit_sig { VCD_AVAILABLE, VCD_CL, VCD_CC, VCD_UNCERTAIN, VCD_CREDIT_SIGS };
