@@ -103,6 +103,16 @@ unsigned vcd_code(uint32_t n, char *out)
 
 /* ---- time and the findings' pulses ---------------------------------------- */
 
+/* The longest change: 'b', 64 digits and the 7 bytes put_bits() may write
+ * past them, ' ', a code and its NUL (copied whole), '\n'. */
+#define VCD_CHANGE_MAX 96
+
+#ifdef __GNUC__
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* The pulses due in the time being written fall there (written before
  * the next #time, so at this time). */
 static void pulses_fall(struct vcd_write *w);
@@ -133,7 +143,7 @@ static void vcd_time(struct vcd_write *w, uint64_t t)
 /* The bits value needs (1 for 0). */
 static inline unsigned bit_length(uint64_t v)
 {
-	return v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
+	return 64u - (unsigned)__builtin_clzll(v | 1u);
 }
 
 /* A byte as 8 binary digits, the highest first; a ninth row so that the
@@ -158,8 +168,8 @@ static inline char *put_bits(char *p, uint64_t v, unsigned len)
 {
 	unsigned head = ((len - 1) & 7) + 1; /* the digits before whole bytes */
 	unsigned rest = len - head;
-	unsigned top = (unsigned)(v >> rest) & ((1u << head) - 1);
-	memcpy(p, &bits8[top][8 - head], 8);
+	/* the last head digits of a byte's row are its head lowest bits */
+	memcpy(p, &bits8[(v >> rest) & 0xFF][8 - head], 8);
 	p += head;
 	while (rest) {
 		rest -= 8;
@@ -169,8 +179,10 @@ static inline char *put_bits(char *p, uint64_t v, unsigned len)
 	return p;
 }
 
-/* Writes a change of sig at time t (put()). */
-static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+/* What the first change of a signal, or the first of a time, or one the
+ * buffer has no room for, needs before it is written (out of line: most
+ * changes need none, and put_change() then calls nothing). */
+static NOINLINE void change_prepare(struct vcd_write *w, uint64_t t, struct vcd_sig *sig)
 {
 	if (!sig->code) {
 		sig->code = ++w->codes;
@@ -178,7 +190,16 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
 	}
 	if (!w->has_time || t != w->time_ps)
 		vcd_time(w, t);
-	char *p = body_reserve(w, 96);
+	body_reserve(w, VCD_CHANGE_MAX);
+}
+
+/* Writes a change of sig at time t (put()). */
+static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+{
+	if (!sig->code || !w->has_time || t != w->time_ps ||
+	    w->buf_len + VCD_CHANGE_MAX > sizeof(w->buf))
+		change_prepare(w, t, sig);
+	char *p = w->buf + w->buf_len;
 	if (sig->width == 1) {
 		*p++ = x ? 'x' : (char)('0' + (value & 1));
 	} else {
