@@ -39,11 +39,12 @@ FILE *spool_open(const char *beside)
 	return fp;
 }
 
-/* Writes all n bytes of buf to fd. */
-static bool write_all(int fd, const char *buf, size_t n)
+/* Writes all n bytes of buf to fd: at offset at (pwrite), or at its
+ * current offset when at is negative (write). */
+static bool write_all_at(int fd, const char *buf, size_t n, off_t at)
 {
 	while (n) {
-		ssize_t w = write(fd, buf, n);
+		ssize_t w = at < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, at);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
@@ -53,6 +54,8 @@ static bool write_all(int fd, const char *buf, size_t n)
 		}
 		buf += w;
 		n -= (size_t)w;
+		if (at >= 0)
+			at += w;
 	}
 	return true;
 }
@@ -103,7 +106,7 @@ enum spool_result spool_copy(FILE *body, FILE *out, uint64_t *kernel_bytes)
 				errno = EIO; /* shorter than its size a moment ago */
 			return SPOOL_READ_FAILED;
 		}
-		if (!write_all(to, buf, (size_t)n))
+		if (!write_all_at(to, buf, (size_t)n, -1))
 			return SPOOL_WRITE_FAILED;
 		off += n;
 	}
@@ -112,21 +115,11 @@ enum spool_result spool_copy(FILE *body, FILE *out, uint64_t *kernel_bytes)
 
 bool spool_pwrite(int fd, const void *buf, size_t n, off_t at)
 {
-	const char *p = buf;
-	while (n) {
-		ssize_t w = pwrite(fd, p, n, at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = EIO;
-			return false;
-		}
-		p += w;
-		at += w;
-		n -= (size_t)w;
+	if (at < 0) {
+		errno = EINVAL;
+		return false;
 	}
-	return true;
+	return write_all_at(fd, buf, n, at);
 }
 
 bool spool_shift(int fd, off_t from, off_t to, off_t len)
