@@ -17,7 +17,9 @@
 #      input is refused (status 2) and an unwritable place gives status 2
 #      and a message naming the file; no temporary file is left behind;
 #   5. the memory of writing the VCD of a long capture does not grow with
-#      its length.
+#      its length;
+#   7. a long VCD has its header in the room kept for it, and is otherwise
+#      the one written to a FIFO.
 # The VCD and save file of samples/overrun.trace stay in tests/vcd-out/ of
 # the build directory (an artefact to open with gtkwave).
 . "${srcdir:-.}/tests/test-subr.sh"
@@ -342,5 +344,33 @@ elif [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1; then
 else
 	echo "NOTE: /usr/bin/time -v not available: peak memory not measured"
 fi
+
+# ---- 7. a long VCD: the header in the room kept for it ------------------------
+# the values written once, after room for the declarations that a comment
+# of newlines fills; without that comment, the file is the one written to
+# a FIFO (its values copied after the header at the end); GTKWave reads it
+sh "$srcdir/tests/gen-long-clean.sh" 10000 >"$tmpdir/long.trace"
+run_dllpcheck --vcd "$tmpdir/long.vcd" "$tmpdir/long.trace"
+[ "$status" -le 1 ] && pass || fail "the long capture: --vcd exit status $status"
+mkfifo "$tmpdir/fifo"
+cat "$tmpdir/fifo" >"$tmpdir/long-fifo.vcd" &
+reader_pid=$!
+rc=0
+"$DLLPCHECK" -q --vcd "$tmpdir/fifo" "$tmpdir/long.trace" || rc=$?
+# a run that failed before opening the FIFO leaves cat waiting for a writer
+[ "$rc" -le 1 ] || kill "$reader_pid" 2>/dev/null || true
+wait "$reader_pid" || true
+[ "$rc" -le 1 ] && pass || fail "the long capture to a FIFO: --vcd exit status $rc"
+expect_grep "$tmpdir/long.vcd" '^	room kept for the declarations above' "a long VCD keeps room for its header"
+awk '/^\$comment$/ { c = 1; buf = $0 "\n"; next }
+	c && /^\$end$/ { c = 0; if (buf !~ /room kept/) printf "%s%s\n", buf, $0; next }
+	c { buf = buf $0 "\n"; next } { print }' "$tmpdir/long.vcd" >"$tmpdir/long-noroom.vcd"
+if [ "$(wc -c <"$tmpdir/long-fifo.vcd")" -gt 65536 ] &&
+	cmp -s "$tmpdir/long-noroom.vcd" "$tmpdir/long-fifo.vcd"; then
+	pass
+else
+	fail "a long VCD, but for the room's comment, is not the one written to a FIFO"
+fi
+read_back "$tmpdir/long.vcd" "a long VCD with room for its header"
 
 finish

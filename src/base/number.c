@@ -186,24 +186,56 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 
 char *number_put_u64(char *p, uint64_t v)
 {
-	/* how many digits (at most 20: 10^19 < 2^64 < 10^20; p10 wraps only
-	 * as the loop ends), then the digits from the last */
-	unsigned n = 1;
-	for (uint64_t p10 = 10; n < NUMBER_U64_DIGITS && v >= p10; p10 *= 10)
-		n++;
+	/* how many digits: log10 from the bit length (1233 / 4096 is just
+	 * over log10(2)), less one when v is under that power of 10; v | 1
+	 * has the digits of v (an even v + 1 is never a power of 10) */
+	static const uint64_t pow10[NUMBER_U64_DIGITS] = {
+		1u,
+		10u,
+		100u,
+		1000u,
+		10000u,
+		100000u,
+		1000000u,
+		10000000u,
+		100000000u,
+		1000000000u,
+		10000000000u,
+		100000000000u,
+		1000000000000u,
+		10000000000000u,
+		100000000000000u,
+		1000000000000000u,
+		10000000000000000u,
+		100000000000000000u,
+		1000000000000000000u,
+		10000000000000000000u,
+	};
+	unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
+	unsigned t = (bits * 1233u) >> 12;
+	unsigned n = t + 1u - ((v | 1u) < pow10[t]);
 	char *end = p + n;
 	p = end;
-	while (v >= 100) {
+	/* two digits at a time from the last; in 32 bits once v fits (a
+	 * time in ps does after its last 8 digits) */
+	while (v > UINT32_MAX) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
 		p -= 2;
 		memcpy(p, digit_pairs + 2 * r, 2);
 	}
-	if (v >= 10) {
+	uint32_t w = (uint32_t)v;
+	while (w >= 100) {
+		unsigned r = w % 100;
+		w /= 100;
 		p -= 2;
-		memcpy(p, digit_pairs + 2 * v, 2);
+		memcpy(p, digit_pairs + 2 * r, 2);
+	}
+	if (w >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * w, 2);
 	} else {
-		*--p = (char)('0' + v);
+		*--p = (char)('0' + w);
 	}
 	return end;
 }

@@ -39,11 +39,12 @@ FILE *spool_open(const char *beside)
 	return fp;
 }
 
-/* Writes all n bytes of buf to fd. */
-static bool write_all(int fd, const char *buf, size_t n)
+/* Writes all n bytes of buf to fd: at offset at (pwrite), or at its
+ * current offset when at is negative (write). */
+static bool write_all_at(int fd, const char *buf, size_t n, off_t at)
 {
 	while (n) {
-		ssize_t w = write(fd, buf, n);
+		ssize_t w = at < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, at);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
@@ -53,6 +54,8 @@ static bool write_all(int fd, const char *buf, size_t n)
 		}
 		buf += w;
 		n -= (size_t)w;
+		if (at >= 0)
+			at += w;
 	}
 	return true;
 }
@@ -103,9 +106,50 @@ enum spool_result spool_copy(FILE *body, FILE *out, uint64_t *kernel_bytes)
 				errno = EIO; /* shorter than its size a moment ago */
 			return SPOOL_READ_FAILED;
 		}
-		if (!write_all(to, buf, (size_t)n))
+		if (!write_all_at(to, buf, (size_t)n, -1))
 			return SPOOL_WRITE_FAILED;
 		off += n;
 	}
 	return SPOOL_COPIED;
+}
+
+bool spool_pwrite(int fd, const void *buf, size_t n, off_t at)
+{
+	if (at < 0) {
+		errno = EINVAL;
+		return false;
+	}
+	return write_all_at(fd, buf, n, at);
+}
+
+bool spool_shift(int fd, off_t from, off_t to, off_t len)
+{
+	if (to < from || len < 0) {
+		errno = EINVAL;
+		return false;
+	}
+	char buf[65536];
+	/* [from, from + left) is still to move: its end first, as its new
+	 * place [to + left - n, ...) lies at or after the bytes not yet read */
+	off_t left = len;
+	while (left > 0) {
+		size_t n = left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+		off_t at = left - (off_t)n;
+		size_t got = 0;
+		while (got < n) {
+			ssize_t r = pread(fd, buf + got, n - got, from + at + (off_t)got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				if (r == 0)
+					errno = EIO; /* shorter than the caller said */
+				return false;
+			}
+			got += (size_t)r;
+		}
+		if (!spool_pwrite(fd, buf, n, to + at))
+			return false;
+		left = at;
+	}
+	return true;
 }

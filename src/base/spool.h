@@ -14,8 +14,10 @@
 #ifndef DLLPCHECK_SPOOL_H
 #define DLLPCHECK_SPOOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* A body file beside the file named beside (named beside + ".body-XXXXXX"
  * and unlinked at once), or tmpfile() when beside is NULL (an output that
@@ -35,5 +37,19 @@ enum spool_result {
  * not NULL, is set to the bytes copy_file_range moved (the rest went
  * through read and write).  errno says why when it fails. */
 enum spool_result spool_copy(FILE *body, FILE *out, uint64_t *kernel_bytes);
+
+/* The other way, for a regular output whose head can be bounded: room is
+ * left for the head, the body written straight after it, and the head
+ * written into the room at the end (no copy).  When the head came out
+ * longer than the room, the body is moved later in the file first. */
+
+/* Writes all n bytes of buf at offset at of file descriptor fd (pwrite,
+ * whatever it writes at a time).  False with errno set. */
+bool spool_pwrite(int fd, const void *buf, size_t n, off_t at);
+
+/* Moves the len bytes at offset from of fd to offset to, to >= from (a
+ * body after a head that grew): the last bytes first, so that none is
+ * overwritten before it is read.  False with errno set. */
+bool spool_shift(int fd, off_t from, off_t to, off_t len);
 
 #endif

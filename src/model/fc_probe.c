@@ -119,15 +119,16 @@ uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index)
 	return link ? link_state(link) : PROBE_LINK_UNKNOWN;
 }
 
-bool fc_probe_link_exists(const struct fc_model *m, unsigned index)
-{
-	return index < FC_LINK_COUNT && m->links[index];
-}
-
-bool fc_probe_consumed_may_lag(const struct fc_model *m, unsigned index, enum link_dir port)
+bool fc_probe_link_lag(const struct fc_model *m, unsigned index, uint8_t *state,
+                       bool lag[DIR_COUNT])
 {
 	const struct fc_link *link = index < FC_LINK_COUNT ? m->links[index] : NULL;
-	return link && fc_consumed_may_lag(link, port);
+	if (!link)
+		return false;
+	*state = link_state(link);
+	for (unsigned p = 0; p < DIR_COUNT; p++)
+		lag[p] = fc_consumed_may_lag(link, (enum link_dir)p);
+	return true;
 }
 
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out)

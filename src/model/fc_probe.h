@@ -83,11 +83,11 @@ struct fc_probe_link {
 bool fc_probe_link(const struct fc_model *m, unsigned index, struct fc_probe_link *out);
 /* Only its state (enum fc_probe_link_state), of a link that exists. */
 uint8_t fc_probe_link_state(const struct fc_model *m, unsigned index);
-/* Only whether the capture had a record on link index. */
-bool fc_probe_link_exists(const struct fc_model *m, unsigned index);
-/* Only fc_probe_port.consumed_may_lag of port's transmitter, of a link
- * that exists. */
-bool fc_probe_consumed_may_lag(const struct fc_model *m, unsigned index, enum link_dir port);
+/* Only its state and each port's fc_probe_port.consumed_may_lag, in one
+ * call (a picture that draws no port's other value); false, nothing
+ * written, when the capture had no record on link index. */
+bool fc_probe_link_lag(const struct fc_model *m, unsigned index, uint8_t *state,
+                       bool lag[DIR_COUNT]);
 
 /* The values of one VC of link index (the link must exist: a true
  * fc_probe_link). */

@@ -126,18 +126,18 @@ static void diff_link(struct timeline *tl, struct timeline_link *l, const struct
 static void diff_link_lag(struct timeline *tl, struct timeline_link *l, const struct fc_model *m,
                           const struct timeline_at *at)
 {
-	if (!fc_probe_link_exists(m, at->link))
+	uint8_t state;
+	bool lag[DIR_COUNT];
+	if (!fc_probe_link_lag(m, at->link, &state, lag))
 		return;
 	bool first = !l->told;
-	uint8_t state = fc_probe_link_state(m, at->link);
 	if (first || state != l->link.state)
 		tell_link_state(tl, at, state);
 	l->link.state = state;
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
-		bool lag = fc_probe_consumed_may_lag(m, at->link, (enum link_dir)p);
-		if (first || lag != l->link.port[p].consumed_may_lag)
-			tell_lag(tl, at, (enum link_dir)p, lag);
-		l->link.port[p].consumed_may_lag = lag;
+		if (first || lag[p] != l->link.port[p].consumed_may_lag)
+			tell_lag(tl, at, (enum link_dir)p, lag[p]);
+		l->link.port[p].consumed_may_lag = lag[p];
 	}
 	l->told = true;
 }

@@ -2,12 +2,23 @@
  * (vcd_write.h), IEEE 1364-2005 clause 18.
  *
  * VCD declares every variable ($var) before the first value change, but
- * a capture shows its links and VCs as it goes.  So the changes are
- * written as they come to a body file (an unlinked temporary file beside
- * the output: it never outlives the run), the signals met are kept in a
- * fixed table (vcd_write_internal.h), and at the end the header is
- * written to the output followed by the body, renamed into place by
- * base/out_file.h.  Memory: the table, at most FC_LINK_COUNT links.
+ * a capture shows its links and VCs as it goes.  So the signals met are
+ * kept in a fixed table (vcd_write_internal.h), the changes are written as
+ * they come, and the header is written at the end:
+ *   - a body that fits the buffer (VCD_BUF_SIZE) is written after it;
+ *   - a regular file (written as a temporary file, renamed into place by
+ *     base/out_file.h): when the buffer first fills, room for the header
+ *     is kept at the start of the file (the header of the signals so far
+ *     and VCD_HEADER_SLACK more, in whole pages), the changes go straight
+ *     after it, and at the end the header is written into the room, the
+ *     rest of it a comment of newlines just before $enddefinitions (IEEE
+ *     1364-2005 18.2.3.1: a $comment is a declaration like any other).
+ *     A header that outgrew the room moves the body later instead (the
+ *     file is then header and body, as below);
+ *   - a device or a FIFO (written in place, it cannot be sought): the
+ *     changes go to a body file (an unlinked temporary file, base/spool.h)
+ *     copied after the header at the end.
+ * Memory: the table, at most FC_LINK_COUNT links.
  *
  *   $date ... $version dllpcheck V ... $comment input, encodings ...
  *   $timescale 1 ps $end
@@ -29,6 +40,7 @@
 #include <unistd.h>
 
 #include "base/number.h"
+#include "base/spool.h"
 #include "report/vcd_write.h"
 #include "report/vcd_write_internal.h"
 
@@ -51,10 +63,20 @@ static void vcd_fail_errno(struct vcd_write *w, const char *what)
 
 /* ---- the body: bytes and identifier codes --------------------------------- */
 
+static bool keep_header_room(struct vcd_write *w);
+
 static void body_flush(struct vcd_write *w)
 {
-	if (w->buf_len && !w->failed && fwrite(w->buf, 1, w->buf_len, w->body) != w->buf_len)
-		vcd_fail_errno(w, "cannot write the value changes (a temporary file beside it)");
+	if (w->buf_len && !w->failed) {
+		if (w->body) {
+			if (fwrite(w->buf, 1, w->buf_len, w->body) != w->buf_len)
+				vcd_fail_errno(w, "cannot write the value changes (a temporary "
+				                  "file beside it)");
+		} else if (keep_header_room(w) &&
+		           fwrite(w->buf, 1, w->buf_len, w->vcd.fp) != w->buf_len) {
+			vcd_fail_errno(w, "cannot write");
+		}
+	}
 	w->buf_len = 0;
 }
 
@@ -80,6 +102,16 @@ unsigned vcd_code(uint32_t n, char *out)
 }
 
 /* ---- time and the findings' pulses ---------------------------------------- */
+
+/* The longest change: 'b', 64 digits and the 7 bytes put_bits() may write
+ * past them, ' ', a code and its NUL (copied whole), '\n'. */
+#define VCD_CHANGE_MAX 96
+
+#ifdef __GNUC__
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
 
 /* The pulses due in the time being written fall there (written before
  * the next #time, so at this time). */
@@ -111,11 +143,46 @@ static void vcd_time(struct vcd_write *w, uint64_t t)
 /* The bits value needs (1 for 0). */
 static inline unsigned bit_length(uint64_t v)
 {
-	return v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
+	return 64u - (unsigned)__builtin_clzll(v | 1u);
 }
 
-/* Writes a change of sig at time t (put()). */
-static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+/* A byte as 8 binary digits, the highest first; a ninth row so that the
+ * last one can be read 8 bytes from any of its places (put_bits). */
+#define BIT8(x, b) (char)('0' + (((x) >> (b)) & 1))
+#define BITS8(x)                                                                        \
+	{                                                                               \
+		BIT8(x, 7), BIT8(x, 6), BIT8(x, 5), BIT8(x, 4), BIT8(x, 3), BIT8(x, 2), \
+		        BIT8(x, 1), BIT8(x, 0)                                          \
+	}
+#define BITS8_4(x) BITS8(x), BITS8((x) + 1), BITS8((x) + 2), BITS8((x) + 3)
+#define BITS8_16(x) BITS8_4(x), BITS8_4((x) + 4), BITS8_4((x) + 8), BITS8_4((x) + 12)
+#define BITS8_64(x) BITS8_16(x), BITS8_16((x) + 16), BITS8_16((x) + 32), BITS8_16((x) + 48)
+static const char bits8[257][8] = {
+	BITS8_64(0), BITS8_64(64), BITS8_64(128), BITS8_64(192), { 0 }
+};
+
+/* Writes the len (1..64) lowest bits of v as binary digits at p, 8 at a
+ * time (each copy 8 bytes: up to 7 past the digits are written, and
+ * overwritten by what follows); returns the end of the digits. */
+static inline char *put_bits(char *p, uint64_t v, unsigned len)
+{
+	unsigned head = ((len - 1) & 7) + 1; /* the digits before whole bytes */
+	unsigned rest = len - head;
+	/* the last head digits of a byte's row are its head lowest bits */
+	memcpy(p, &bits8[(v >> rest) & 0xFF][8 - head], 8);
+	p += head;
+	while (rest) {
+		rest -= 8;
+		memcpy(p, bits8[(v >> rest) & 0xFF], 8);
+		p += 8;
+	}
+	return p;
+}
+
+/* What the first change of a signal, or the first of a time, or one the
+ * buffer has no room for, needs before it is written (out of line: most
+ * changes need none, and put_change() then calls nothing). */
+static NOINLINE void change_prepare(struct vcd_write *w, uint64_t t, struct vcd_sig *sig)
 {
 	if (!sig->code) {
 		sig->code = ++w->codes;
@@ -123,7 +190,16 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
 	}
 	if (!w->has_time || t != w->time_ps)
 		vcd_time(w, t);
-	char *p = body_reserve(w, 96);
+	body_reserve(w, VCD_CHANGE_MAX);
+}
+
+/* Writes a change of sig at time t (put()). */
+static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
+{
+	if (!sig->code || !w->has_time || t != w->time_ps ||
+	    w->buf_len + VCD_CHANGE_MAX > sizeof(w->buf))
+		change_prepare(w, t, sig);
+	char *p = w->buf + w->buf_len;
 	if (sig->width == 1) {
 		*p++ = x ? 'x' : (char)('0' + (value & 1));
 	} else {
@@ -131,25 +207,11 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
 		if (x) {
 			*p++ = 'x';
 		} else {
-			/* whole nibbles from the top one that is not 0: a
-			 * leading 0 is zero-extended [IEEE 1364-2005 18.2.1] */
-			static const char nibble[16][4] = {
-				"0000", "0001", "0010", "0011", "0100", "0101", "0110", "0111",
-				"1000", "1001", "1010", "1011", "1100", "1101", "1110", "1111",
-			};
-			unsigned k = (bit_length(value) - 1) / 4;
-			char *digits = p;
-			do {
-				memcpy(p, nibble[(value >> (4 * k)) & 15], 4);
-				p += 4;
-			} while (k--);
-			/* never more digits than the variable has bits: the
-			 * extra ones are leading zeros */
-			size_t n = (size_t)(p - digits);
-			if (n > sig->width) {
-				memmove(digits, digits + (n - sig->width), sig->width);
-				p = digits + sig->width;
-			}
+			/* whole nibbles from the top one that is not 0 (a
+			 * leading 0 is zero-extended [IEEE 1364-2005 18.2.1]),
+			 * never more digits than the variable has bits */
+			unsigned len = (bit_length(value) + 3) & ~3u;
+			p = put_bits(p, value, len < sig->width ? len : sig->width);
 		}
 		*p++ = ' ';
 	}
@@ -157,8 +219,7 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
 	p += sig->code_len;
 	*p++ = '\n';
 	w->buf_len = (size_t)(p - w->buf);
-	sig->x = x;
-	sig->value = value;
+	sig->told = x ? VCD_TOLD_X : value;
 }
 
 /* Writes value (x: unknown) of sig at time t, unless it is the value
@@ -166,11 +227,21 @@ static void put_change(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, boo
  * values told that did not change. */
 static inline void put(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, bool x, uint64_t value)
 {
-	if (x)
-		value = 0;
-	if (sig->code && sig->x == x && sig->value == value)
+	if ((x ? VCD_TOLD_X : value) == sig->told)
 		return;
 	put_change(w, t, sig, x, value);
+}
+
+/* CL or CC: put(), its variable as wide as the counters have been (width)
+ * and as its value needs. */
+static inline void put_counter(struct vcd_write *w, uint64_t t, struct vcd_sig *sig, uint8_t width,
+                               bool x, uint32_t value)
+{
+	if (width > sig->width)
+		sig->width = width;
+	if (!x && ((uint64_t)value >> sig->width) != 0)
+		sig->width = (uint8_t)bit_length(value);
+	put(w, t, sig, x, value);
 }
 
 static void pulses_fall(struct vcd_write *w)
@@ -187,6 +258,12 @@ static void pulses_fall(struct vcd_write *w)
 
 /* ---- the timeline's changes ----------------------------------------------- */
 
+static void sig_init(struct vcd_sig *sig, uint8_t width)
+{
+	sig->width = width;
+	sig->told = VCD_TOLD_NONE;
+}
+
 /* The signals of a link met for the first time. */
 static struct vcd_link *vcd_link_new(struct vcd_write *w, unsigned index)
 {
@@ -195,21 +272,23 @@ static struct vcd_link *vcd_link_new(struct vcd_write *w, unsigned index)
 		vcd_fail(w, "out of memory for the waveform's signals");
 		return NULL;
 	}
-	l->state.width = 3;
+	/* nothing written yet (told VCD_TOLD_NONE): every signal's first
+	 * value is a change */
+	sig_init(&l->state, 3);
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		struct vcd_port *port = &l->port[p];
-		port->sig[VCD_NEXT_SEQ].width = 12;
-		port->sig[VCD_ACKD_SEQ].width = 12;
-		port->sig[VCD_TLPS].width = 12;
-		port->sig[VCD_REQUESTS].width = 32;
+		sig_init(&port->sig[VCD_NEXT_SEQ], 12);
+		sig_init(&port->sig[VCD_ACKD_SEQ], 12);
+		sig_init(&port->sig[VCD_TLPS], 12);
+		sig_init(&port->sig[VCD_REQUESTS], 32);
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
-			port->vc[vc].init.width = 3;
+			sig_init(&port->vc[vc].init, 3);
 			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
 				struct vcd_credit *c = &port->vc[vc].ct[ct];
-				c->sig[VCD_AVAILABLE].width = 32;
-				c->sig[VCD_CL].width = 1; /* grows to the counters' */
-				c->sig[VCD_CC].width = 1;
-				c->sig[VCD_UNCERTAIN].width = 1;
+				sig_init(&c->sig[VCD_AVAILABLE], 32);
+				sig_init(&c->sig[VCD_CL], 1); /* grows to the counters' */
+				sig_init(&c->sig[VCD_CC], 1);
+				sig_init(&c->sig[VCD_UNCERTAIN], 1);
 			}
 		}
 	}
@@ -287,18 +366,10 @@ static void on_credit(void *ctx, const struct timeline_at *at, unsigned vc, enum
 	put(w, t, &c->sig[VCD_AVAILABLE], !now->infinite && !now->available_known,
 	    now->infinite ? 0xFFFFFFFFu : now->available);
 	/* CL and CC at the largest width the counters had */
-	bool cl_x = now->infinite || !now->limit_known;
-	bool cc_x = now->infinite || !now->consumed_known;
-	for (unsigned s = VCD_CL; s <= VCD_CC; s++) {
-		struct vcd_sig *sig = &c->sig[s];
-		uint32_t v = s == VCD_CL ? now->limit : now->consumed;
-		if (now->width > sig->width)
-			sig->width = now->width;
-		if (!(s == VCD_CL ? cl_x : cc_x) && bit_length(v) > sig->width)
-			sig->width = (uint8_t)bit_length(v);
-	}
-	put(w, t, &c->sig[VCD_CL], cl_x, now->limit);
-	put(w, t, &c->sig[VCD_CC], cc_x, now->consumed);
+	put_counter(w, t, &c->sig[VCD_CL], now->width, now->infinite || !now->limit_known,
+	            now->limit);
+	put_counter(w, t, &c->sig[VCD_CC], now->width, now->infinite || !now->consumed_known,
+	            now->consumed);
 	c->told = true;
 	c->limit_uncertain = now->limit_uncertain;
 	put_uncertain(w, t, port, c);
@@ -315,7 +386,6 @@ static void on_finding(void *ctx, const struct finding *f, uint64_t time_ps)
 	vcd_time(w, time_ps);
 	if (fs->pulse[f->rule] == PULSE_LOW) {
 		fs->pulses_high++;
-		fs->rule[f->rule].width = 1;
 		put(w, time_ps, &fs->rule[f->rule], false, 1);
 	}
 	fs->pulse[f->rule] = PULSE_RAISED;
@@ -556,7 +626,8 @@ static const char encodings[] =
         "\ta finding's time to the next time written; record: the record number\n"
         "\tof the first finding at that time; link: its link (x: none).\n";
 
-static void write_header(struct vcd_write *w, FILE *fp)
+/* The header but its last line ($enddefinitions). */
+static void write_declarations(struct vcd_write *w, FILE *fp)
 {
 	put_date(fp);
 	fprintf(fp, "$version\n\tdllpcheck %s\n$end\n", PACKAGE_VERSION);
@@ -566,7 +637,118 @@ static void write_header(struct vcd_write *w, FILE *fp)
 	fputs("$timescale 1 ps $end\n", fp);
 	struct vcd_walker walker = { header_scope_begin, header_scope_end, header_var, fp };
 	vcd_walk(w, &walker);
-	fputs("$enddefinitions $end\n", fp);
+}
+
+static const char end_definitions[] = "$enddefinitions $end\n";
+
+static void write_header(struct vcd_write *w, FILE *fp)
+{
+	write_declarations(w, fp);
+	fputs(end_definitions, fp);
+}
+
+/* ---- the header written into the room kept for it ---------------------------- */
+
+/* Room kept beyond the header of the signals met when the body's first
+ * bytes are written (a full buffer's worth of changes: the links and VCs
+ * in use have been seen by then): a link that appears later with its 8
+ * VCs in use declares 409 signals, about 15 KB, and a finding's rule 40
+ * bytes. */
+#define VCD_HEADER_SLACK 16384
+#define VCD_PAGE 4096
+
+/* What fills the room the header leaves: a comment, then $enddefinitions
+ * at the room's end. */
+static const char room_open[] = "$comment\n\troom kept for the declarations above, written "
+                                "after the value changes below\n";
+static const char room_close[] = "$end\n";
+
+/* The declarations in memory (NULL: out of memory, w failed). */
+static char *declarations_text(struct vcd_write *w, size_t *len)
+{
+	char *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+	if (mem) {
+		write_declarations(w, mem);
+		if (fclose(mem) == 0)
+			return text;
+	}
+	free(text);
+	vcd_fail(w, "out of memory for the header");
+	return NULL;
+}
+
+/* The body's first bytes are about to be written to a regular file: the
+ * room for the header goes before them.  False when w failed. */
+static bool keep_header_room(struct vcd_write *w)
+{
+	if (w->header_room)
+		return true;
+	size_t len;
+	char *text = declarations_text(w, &len);
+	if (!text)
+		return false;
+	free(text);
+	uint64_t room = len + sizeof(room_open) + sizeof(room_close) + sizeof(end_definitions) +
+	                VCD_HEADER_SLACK;
+	room = (room + VCD_PAGE - 1) / VCD_PAGE * VCD_PAGE;
+	if (fseeko(w->vcd.fp, (off_t)room, SEEK_SET) != 0) {
+		vcd_fail_errno(w, "cannot write");
+		return false;
+	}
+	w->header_room = room;
+	return true;
+}
+
+/* At the end of a body written after the room: the header into the room
+ * (the rest of it a comment), or before the body moved later when it no
+ * longer fits. */
+static void write_header_in_room(struct vcd_write *w)
+{
+	FILE *fp = w->vcd.fp;
+	if (fflush(fp) != 0) {
+		vcd_fail_errno(w, "cannot write");
+		return;
+	}
+	off_t end = ftello(fp);
+	size_t len;
+	char *text = declarations_text(w, &len);
+	if (!text)
+		return;
+	int fd = fileno(fp);
+	size_t fixed = len + strlen(room_open) + strlen(room_close) + strlen(end_definitions);
+	uint64_t room = w->header_room;
+	char *head = realloc(text, fixed > room ? fixed : room);
+	if (!head) {
+		free(text);
+		vcd_fail(w, "out of memory for the header");
+		return;
+	}
+	size_t head_len;
+	if (fixed <= room) {
+		char *p = head + len;
+		memcpy(p, room_open, strlen(room_open));
+		p += strlen(room_open);
+		size_t fill = room - fixed;
+		memset(p, '\n', fill);
+		p += fill;
+		memcpy(p, room_close, strlen(room_close));
+		p += strlen(room_close);
+		memcpy(p, end_definitions, strlen(end_definitions));
+		head_len = room;
+	} else {
+		memcpy(head + len, end_definitions, strlen(end_definitions));
+		head_len = len + strlen(end_definitions);
+		if (end < (off_t)room ||
+		    !spool_shift(fd, (off_t)room, (off_t)head_len, end - (off_t)room)) {
+			free(head);
+			vcd_fail_errno(w, "cannot move the value changes after the header");
+			return;
+		}
+	}
+	if (!spool_pwrite(fd, head, head_len, 0))
+		vcd_fail_errno(w, "cannot write");
+	free(head);
 }
 
 /* ---- open and close ------------------------------------------------------- */
@@ -592,17 +774,19 @@ struct vcd_write *vcd_write_open(const char *path, const char *gtkw_path, const 
 			vcd_free(w);
 		return NULL;
 	}
-	w->findings.record.width = 64;
-	w->findings.link.width = 32;
+	for (unsigned r = 0; r < RULE_COUNT; r++)
+		sig_init(&w->findings.rule[r], 1);
+	sig_init(&w->findings.record, 64);
+	sig_init(&w->findings.link, 32);
 	if (!out_file_open(&w->vcd, path, "--vcd", false, inputs, input_count, err, len)) {
 		vcd_free(w);
 		return NULL;
 	}
-	/* beside the output's temporary file (whatever link the path was);
-	 * for a device or a FIFO written in place (/dev/null), tmpfile() */
+	/* a device or a FIFO written in place (/dev/null): the changes go to
+	 * tmpfile() until the header is known; a regular file's go into it */
 	errno = 0;
-	w->body = spool_open(w->vcd.tmp);
-	if (!w->body) {
+	w->body = w->vcd.tmp ? NULL : spool_open(NULL);
+	if (!w->vcd.tmp && !w->body) {
 		snprintf(err, len, "--vcd %s: cannot write (a temporary file beside it): %s", path,
 		         strerror(errno));
 		goto fail;
@@ -640,13 +824,23 @@ static void copy_body(struct vcd_write *w, FILE *out)
 
 bool vcd_write_close(struct vcd_write *w, bool keep, char *err, size_t len)
 {
-	if (keep) {
+	if (keep && w->header_room) {
+		body_flush(w);
+		if (!w->failed)
+			write_header_in_room(w);
+	} else if (keep) {
+		/* the body in a body file, or still in the buffer */
 		write_header(w, w->vcd.fp);
-		copy_body(w, w->vcd.fp);
-		if (ferror(w->vcd.fp))
+		if (w->body)
+			copy_body(w, w->vcd.fp);
+		else if (!w->failed && w->buf_len &&
+		         fwrite(w->buf, 1, w->buf_len, w->vcd.fp) != w->buf_len)
 			vcd_fail_errno(w, "cannot write");
 	}
-	fclose(w->body);
+	if (keep && ferror(w->vcd.fp))
+		vcd_fail_errno(w, "cannot write");
+	if (w->body)
+		fclose(w->body);
 	/* fclose flushes: its failure is a write error too */
 	if (fclose(w->vcd.fp) != 0 && keep)
 		vcd_fail_errno(w, "cannot write");

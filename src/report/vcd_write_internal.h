@@ -22,11 +22,17 @@
 struct vcd_sig {
 	uint32_t code; /* identifier number + 1; 0: never written, not declared */
 	uint8_t width; /* bits (CL, CC: the largest counter width seen) */
-	bool x; /* the value written last is x */
 	uint8_t code_len;
 	char code_str[6]; /* the identifier code (vcd_code()), NUL-terminated */
-	uint64_t value; /* the value written last (integers: two's complement) */
+	/* the value written last (integers: two's complement), VCD_TOLD_X
+	 * for x, VCD_TOLD_NONE before the first (put() compares one word) */
+	uint64_t told;
 };
+
+/* Values no signal has: the widest one (a record number) counts records,
+ * and a run does not read 2^63 of them. */
+#define VCD_TOLD_X (UINT64_C(1) << 63)
+#define VCD_TOLD_NONE (VCD_TOLD_X | 1u)
 
 /* The signals of one credit type, in the order they are declared. */
 enum vcd_credit_sig { VCD_AVAILABLE, VCD_CL, VCD_CC, VCD_UNCERTAIN, VCD_CREDIT_SIGS };
@@ -77,13 +83,17 @@ struct vcd_findings {
 #define VCD_BUF_SIZE 65536
 
 struct vcd_write {
-	struct out_file vcd; /* the VCD: header, then the body copied */
+	struct out_file vcd; /* the VCD (see vcd_write.c for its two ways) */
 	struct out_file gtkw; /* the save file (gtkw.fp NULL: none) */
 	bool gtkw_open;
 	char *vcd_name; /* the VCD's path, as given (messages, [dumpfile]) */
 	char *gtkw_name;
 	char *input; /* the capture's name, for the header's comment */
-	FILE *body; /* the value changes, as they come (base/spool.h) */
+	/* the value changes, as they come, for an output that is a device
+	 * or a FIFO (base/spool.h); NULL for a regular file, where they go
+	 * into the output itself, after the room kept for the header */
+	FILE *body;
+	uint64_t header_room; /* bytes kept before the body; 0: none yet */
 	char buf[VCD_BUF_SIZE]; /* the body's pending bytes */
 	size_t buf_len;
 	bool has_time; /* a #time was written */

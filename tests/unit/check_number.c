@@ -1,6 +1,8 @@
 /* check_number.c: unit tests of base/number.c: decimal, 0x hex and bare
  * hex; what is not a number; overflow told apart from "not a number". */
 #include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/number.h"
@@ -13,12 +15,21 @@ static bool parse(const char *s, bool bare_hex, uint64_t *v, bool *too_big)
 
 START_TEST(test_decimal_and_hex)
 {
-	static const struct { const char *s; bool bare_hex; uint64_t v; } cases[] = {
-		{ "0", false, 0 },         { "7", false, 7 },
-		{ "4095", false, 4095 },   { "007", false, 7 },
-		{ "0x1F", false, 31 },     { "0XfF", false, 255 },
-		{ "1F", true, 31 },        { "0x1F", true, 31 },
-		{ "10", true, 16 },        { "7fffff", true, 0x7FFFFF },
+	static const struct {
+		const char *s;
+		bool bare_hex;
+		uint64_t v;
+	} cases[] = {
+		{ "0", false, 0 },
+		{ "7", false, 7 },
+		{ "4095", false, 4095 },
+		{ "007", false, 7 },
+		{ "0x1F", false, 31 },
+		{ "0XfF", false, 255 },
+		{ "1F", true, 31 },
+		{ "0x1F", true, 31 },
+		{ "10", true, 16 },
+		{ "7fffff", true, 0x7FFFFF },
 		{ "18446744073709551615", false, UINT64_MAX },
 		{ "0xFFFFFFFFFFFFFFFF", false, UINT64_MAX },
 	};
@@ -174,6 +185,37 @@ START_TEST(test_decimal_sign_whole_range)
 }
 END_TEST
 
+/* number_put_u64 against printf: every power of 10 and its neighbours
+ * (where the digit count changes), the 32-bit boundary, the largest, and
+ * a spread of others. */
+START_TEST(test_put_u64)
+{
+	uint64_t values[200];
+	unsigned n = 0;
+	uint64_t p10 = 1;
+	for (unsigned i = 0; i < 20; i++, p10 *= 10) {
+		values[n++] = p10 - 1;
+		values[n++] = p10;
+		values[n++] = p10 + 1;
+	}
+	values[n++] = UINT32_MAX;
+	values[n++] = (uint64_t)UINT32_MAX + 1;
+	values[n++] = UINT64_MAX;
+	values[n++] = UINT64_MAX - 1;
+	for (uint64_t x = 0x9E3779B97F4A7C15u; n < 200; x = x * 6364136223846793005u + 1) {
+		values[n] = x >> (n % 64);
+		n++;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		char got[NUMBER_U64_DIGITS + 1], want[32];
+		char *end = number_put_u64(got, values[i]);
+		*end = '\0';
+		snprintf(want, sizeof(want), "%" PRIu64, values[i]);
+		ck_assert_str_eq(got, want);
+	}
+}
+END_TEST
+
 Suite *suite_number(void)
 {
 	Suite *s = suite_create("number");
@@ -187,6 +229,7 @@ Suite *suite_number(void)
 	tc = tcase_create("decimal");
 	tcase_add_test(tc, test_decimal_scan);
 	tcase_add_test(tc, test_decimal_sign_whole_range);
+	tcase_add_test(tc, test_put_u64);
 	suite_add_tcase(s, tc);
 	return s;
 }

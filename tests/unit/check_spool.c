@@ -1,6 +1,7 @@
 /* check_spool.c: unit tests of base/spool.c: the body file is unlinked
  * beside its output, and the copy puts every byte after the head, in the
- * kernel between regular files and by read and write into a pipe. */
+ * kernel between regular files and by read and write into a pipe; a body
+ * moved later in its file. */
 #include "autoconfig.h"
 
 #include <check.h>
@@ -151,6 +152,42 @@ START_TEST(test_copy_write_fails)
 }
 END_TEST
 
+/* A body moved later in its file, past the head that outgrew its room:
+ * farther than a buffer and less (the two ranges overlap), every byte
+ * where it belongs; what cannot be done is refused. */
+START_TEST(test_shift)
+{
+	const size_t n = 300000;
+	const off_t moves[] = { 1000, 70000 };
+	for (unsigned m = 0; m < 2; m++) {
+		FILE *fp = tmpfile();
+		ck_assert_ptr_nonnull(fp);
+		fputs("HEAD", fp);
+		fill(fp, n);
+		ck_assert_int_eq(fflush(fp), 0);
+		int fd = fileno(fp);
+		off_t to = moves[m];
+		ck_assert(spool_shift(fd, 4, to, (off_t)n));
+		ck_assert(spool_pwrite(fd, "NEWHEAD", 7, 0));
+		unsigned char *got = malloc(n);
+		ck_assert_ptr_nonnull(got);
+		ck_assert_int_eq(pread(fd, got, n, to), (ssize_t)n);
+		ck_assert(is_pattern(got, n));
+		ck_assert_int_eq(pread(fd, got, 7, 0), 7);
+		ck_assert_int_eq(memcmp(got, "NEWHEAD", 7), 0);
+		struct stat st;
+		ck_assert_int_eq(fstat(fd, &st), 0);
+		ck_assert_int_eq(st.st_size, to + (off_t)n);
+		free(got);
+		/* earlier is not a shift, and bytes the file does not have
+		 * cannot be moved */
+		ck_assert(!spool_shift(fd, 100, 50, 10));
+		ck_assert(!spool_shift(fd, st.st_size - 10, st.st_size, 20));
+		fclose(fp);
+	}
+}
+END_TEST
+
 Suite *suite_spool(void)
 {
 	Suite *s = suite_create("spool");
@@ -159,6 +196,7 @@ Suite *suite_spool(void)
 	tcase_add_test(tc, test_copy_file);
 	tcase_add_test(tc, test_copy_pipe);
 	tcase_add_test(tc, test_copy_write_fails);
+	tcase_add_test(tc, test_shift);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,11 +1,15 @@
 /* check_vcd_write.c: unit tests of report/vcd_write.c (--vcd): the
  * identifier codes, and the value changes as the timeline's sink writes
  * them (only changes, one #time per time, the findings' pulses), driven
- * through the sink without a capture. */
+ * through the sink without a capture; a long waveform's header written
+ * into the room kept for it, or before its body moved later. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "report/vcd_write.h"
@@ -195,6 +199,134 @@ START_TEST(test_discard)
 }
 END_TEST
 
+/* The whole of a file (NUL-terminated), its length in len. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fseek(fp, 0, SEEK_END), 0);
+	long n = ftell(fp);
+	ck_assert_int_ge(n, 0);
+	rewind(fp);
+	char *text = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(fread(text, 1, (size_t)n, fp), (size_t)n);
+	text[n] = '\0';
+	fclose(fp);
+	*len = (size_t)n;
+	return text;
+}
+
+/* A waveform long enough to fill the buffer many times (20000 times, two
+ * or three changes each), then links_later links told for the first time
+ * with every VC and type (about 1500 signals each: a header longer than
+ * the room kept for it). */
+static void write_long(const char *path, unsigned links_later)
+{
+	char err[256];
+	char input[] = "in.trace";
+	char *inputs[] = { input };
+	struct vcd_write *w = vcd_write_open(path, NULL, "in.trace", inputs, 1, err, sizeof(err));
+	ck_assert_msg(w != NULL, "%s", err);
+	struct timeline_sink sink;
+	vcd_write_sink(w, &sink);
+	struct timeline_at at = { 0, 0, NULL };
+	for (uint32_t i = 0; i < 20000; i++) {
+		at.time_ps = 1000 * (uint64_t)i;
+		struct fc_probe_credit c = credit(i & 0xFF, (i / 3) & 0xFF);
+		sink.credit(sink.ctx, &at, 0, DIR_UP, CT_PH, &c);
+	}
+	for (unsigned l = 1; l <= links_later; l++) {
+		at.link = l;
+		at.time_ps += 1000;
+		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+			for (unsigned p = 0; p < DIR_COUNT; p++)
+				for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+					struct fc_probe_credit c = credit(l, vc);
+					sink.credit(sink.ctx, &at, vc, (enum link_dir)p,
+					            (enum credit_type)ct, &c);
+				}
+	}
+	sink.end(sink.ctx, at.time_ps);
+	ck_assert_msg(vcd_write_close(w, true, err, sizeof(err)), "%s", err);
+}
+
+/* The same waveform written to a FIFO (a body file copied after the
+ * header, the way that needs no room), as a child process reads it. */
+static char *write_long_fifo(const char *dir, unsigned links_later, size_t *len)
+{
+	char fifo[96], copy[96];
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(copy, sizeof(copy), "%s/copy.vcd", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int in = open(fifo, O_RDONLY), out = open(copy, O_WRONLY | O_CREAT, 0600);
+		char buf[65536];
+		ssize_t n;
+		while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				_exit(1);
+		_exit(in >= 0 && out >= 0 && close(out) == 0 ? 0 : 1);
+	}
+	write_long(fifo, links_later);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	char *text = slurp(copy, len);
+	unlink(fifo);
+	unlink(copy);
+	return text;
+}
+
+START_TEST(test_header_room)
+{
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+	for (unsigned links_later = 0; links_later <= 4; links_later += 4) {
+		char dir[] = "/tmp/check-vcd-XXXXXX";
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		size_t copy_len, len;
+		char *copy = write_long_fifo(dir, links_later, &copy_len);
+		char path[96];
+		snprintf(path, sizeof(path), "%s/w.vcd", dir);
+		write_long(path, links_later);
+		char *text = slurp(path, &len);
+		const char *defs = strstr(copy, "$enddefinitions $end\n");
+		ck_assert_ptr_nonnull(defs);
+		ck_assert_uint_gt(copy_len - (size_t)(defs - copy), 65536); /* a long body */
+		char *room = strstr(text, "$comment\n\troom kept for the declarations");
+		if (links_later == 0) {
+			/* the header in the room: its rest a comment of newlines
+			 * that ends just before $enddefinitions, the body from a
+			 * page boundary; without the comment, the file the copy
+			 * writes */
+			ck_assert_ptr_nonnull(room);
+			char *room_end = strstr(room, "$end\n$enddefinitions $end\n");
+			ck_assert_ptr_nonnull(room_end);
+			for (const char *c = strchr(room + 9, '\n') + 1; c < room_end; c++)
+				ck_assert_int_eq(*c, '\n');
+			size_t body_at =
+			        (size_t)(room_end - text) + strlen("$end\n$enddefinitions $end\n");
+			ck_assert_uint_eq(body_at % 4096, 0);
+			size_t cut = (size_t)(room_end + strlen("$end\n") - room);
+			memmove(room, room + cut, len - (size_t)(room - text) - cut + 1);
+			len -= cut;
+		} else {
+			/* the header outgrew the room: the body moved, the file is
+			 * the copy's byte for byte */
+			ck_assert_ptr_null(room);
+		}
+		ck_assert_uint_eq(len, copy_len);
+		ck_assert_int_eq(memcmp(text, copy, len), 0);
+		free(text);
+		free(copy);
+		unlink(path);
+		ck_assert_int_eq(rmdir(dir), 0); /* no temporary file left */
+	}
+}
+END_TEST
+
 Suite *suite_vcd_write(void)
 {
 	Suite *s = suite_create("vcd_write");
@@ -203,6 +335,7 @@ Suite *suite_vcd_write(void)
 	tcase_add_test(tc, test_changes_only);
 	tcase_add_test(tc, test_pulses);
 	tcase_add_test(tc, test_discard);
+	tcase_add_test(tc, test_header_room);
 	suite_add_tcase(s, tc);
 	return s;
 }
