@@ -394,10 +394,8 @@ static enum reader_result next_record(struct reader *r, struct record *rec,
 {
 	/* every field a reader does not set is 0 */
 	memset(rec, 0, sizeof(*rec));
-	/* readers fill bad->pos field by field: none but the export reader
-	 * knows a source packet number */
-	bad->pos.has_source_packet = false;
-	reader_malformed_unknown(bad);
+	/* readers fill bad->pos field by field */
+	reader_malformed_reset(bad);
 	enum reader_result res = r->ops->next(r->state, rec, bad);
 	if (res != READER_RECORD)
 		return res;

@@ -106,6 +106,14 @@ static inline void reader_malformed_unknown(struct reader_malformed *bad)
 	bad->kind = 0;
 }
 
+/* What reader_next() does to bad before each result: the above, and no
+ * source packet number (only the export reader knows one). */
+static inline void reader_malformed_reset(struct reader_malformed *bad)
+{
+	bad->pos.has_source_packet = false;
+	reader_malformed_unknown(bad);
+}
+
 /* What reader_each() calls for every record in file order: res is
  * READER_RECORD (rec holds it, already checked for size) or
  * READER_MALFORMED / READER_FATAL (bad says which and why).  rec and bad
@@ -115,7 +123,8 @@ typedef bool (*reader_visit_fn)(void *ctx, enum reader_result res, const struct 
 
 /* A reader implementation: state plus its functions.  each is optional:
  * a format that can hand every record over from one loop of its own
- * (classic pcap through pcap_dispatch) saves a call chain per record. */
+ * (classic pcap, reader_pcapfile.c) saves a call chain per record; it
+ * gives what reader_each() through next() would. */
 struct reader_ops {
 	const char *format_name; /* "pcap", "pcapng", "text", "csv" */
 	enum reader_result (*next)(void *state, struct record *rec, struct reader_malformed *bad);
