@@ -119,7 +119,7 @@ static void sw_read_fd(struct stream_window *w, size_t want)
 	}
 }
 
-size_t sw_fill(struct stream_window *w, size_t need)
+size_t sw_fill_more(struct stream_window *w, size_t need)
 {
 	if (need > w->max)
 		need = w->max;

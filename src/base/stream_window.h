@@ -52,10 +52,18 @@ int sw_direct_fd(FILE *fp);
 /* False when the first buffer cannot be allocated. */
 bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max);
 void sw_free(struct stream_window *w);
+/* sw_fill() when the bytes are not there yet: reads (the buffer
+ * compacted, grown if need be). */
+size_t sw_fill_more(struct stream_window *w, size_t need);
 /* Makes need bytes (at most w->max) available from the current position
  * when the input has them; returns how many are.  Pointers into the
- * window taken before are invalid after it. */
-size_t sw_fill(struct stream_window *w, size_t need);
+ * window taken before are invalid after it.  Inline: a record reader
+ * asks twice a record, and the bytes are nearly always there. */
+static inline size_t sw_fill(struct stream_window *w, size_t need)
+{
+	size_t avail = w->end - w->pos;
+	return avail >= need ? avail : sw_fill_more(w, need);
+}
 /* Takes every byte left in the input; returns how many there were. */
 uint64_t sw_take_rest(struct stream_window *w);
 
