@@ -351,9 +351,9 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	return r;
 }
 
-bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
+bool reader_record_bad(const struct record *rec, struct reader_malformed *bad)
 {
-	if (record_check(rec, bad->reason, sizeof(bad->reason)))
+	if (record_check_full(rec, bad->reason, sizeof(bad->reason)))
 		return true;
 	bad->pos = rec->pos;
 	/* the record header was readable: its direction, link and kind are

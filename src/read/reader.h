@@ -177,10 +177,16 @@ enum reader_result reader_next(struct reader *r, struct record *rec, struct read
  * READER_FATAL, or visit returns false: the same records, results and
  * order as calling reader_next() until READER_EOF or READER_FATAL. */
 void reader_each(struct reader *r, reader_visit_fn visit, void *ctx);
+/* reader_record_ok() past the inline test: the full check, bad filled
+ * when the record fails it. */
+bool reader_record_bad(const struct record *rec, struct reader_malformed *bad);
 /* The size and event checks reader_next() applies to every record a
  * format reader returns; false (with bad filled) for a malformed one.
- * For readers that implement each. */
-bool reader_record_ok(const struct record *rec, struct reader_malformed *bad);
+ * For readers that implement each.  Inline: once a record. */
+static inline bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
+{
+	return record_plainly_ok(rec) || reader_record_bad(rec, bad);
+}
 void reader_close(struct reader *r);
 
 /* A READER_RESYNC's report (capture.resync, capture-format.md section 1):
