@@ -161,7 +161,9 @@ struct pcap_clock {
 static inline uint64_t pcap_clock_ps(struct pcap_clock *c, int64_t sec_field, int64_t ns_field)
 {
 	uint64_t sec = (uint64_t)sec_field;
-	uint64_t ns = (uint64_t)ns_field % 1000000000u;
+	uint64_t ns = (uint64_t)ns_field;
+	if (ns >= 1000000000u) /* not a valid fraction; the division only then */
+		ns %= 1000000000u;
 	if (!c->base_set) {
 		c->base_set = true;
 		c->base_s = sec >= PCAP_TIME_BASE_MIN_S ? sec : 0;
