@@ -104,6 +104,21 @@ static inline void drain_own(struct reader *own, size_t size, struct tally *t, c
 		       " skipped != size %zu", read, skipped, size);
 }
 
+/* Two streams over the same bytes in memory; false (neither open) when
+ * out of memory. */
+static inline bool open_twice(const uint8_t *data, size_t size, FILE **f1, FILE **f2)
+{
+	*f1 = fmemopen((void *)(uintptr_t)data, size, "rb");
+	*f2 = fmemopen((void *)(uintptr_t)data, size, "rb");
+	if (*f1 && *f2)
+		return true;
+	if (*f1)
+		fclose(*f1);
+	if (*f2)
+		fclose(*f2);
+	return false;
+}
+
 /* ---- the own classic reader's two ways: reader_each() against next() ---- */
 
 struct each_vs_next {
@@ -159,15 +174,9 @@ static inline bool each_vs_next_visit(void *ctx, enum reader_result res, const s
 static inline void diff_each(const uint8_t *data, size_t size, const char *what, struct tally *t)
 {
 	char err[512];
-	FILE *f1 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	FILE *f2 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	if (!f1 || !f2) {
-		if (f1)
-			fclose(f1);
-		if (f2)
-			fclose(f2);
+	FILE *f1, *f2;
+	if (!open_twice(data, size, &f1, &f2))
 		return;
-	}
 	void *a = pcapfile_reader_new(f1, what, 147, err, sizeof(err));
 	void *b = pcapfile_reader_new(f2, what, 147, err, sizeof(err));
 	if (a && b) {
@@ -209,15 +218,9 @@ static inline void diff_input(const uint8_t *data, size_t size, const char *what
 	if (!ng)
 		diff_each(data, size, what, t);
 	char err_lp[512] = "", err_own[512] = "";
-	FILE *f1 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	FILE *f2 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	if (!f1 || !f2) {
-		if (f1)
-			fclose(f1);
-		if (f2)
-			fclose(f2);
+	FILE *f1, *f2;
+	if (!open_twice(data, size, &f1, &f2))
 		return; /* out of memory: nothing to compare */
-	}
 	void *lp = pcap_reader_new(f1, what, 147, err_lp, sizeof(err_lp));
 	void *own = ng ? pcapngfile_reader_new(f2, what, 147, err_own, sizeof(err_own))
 	               : pcapfile_reader_new(f2, what, 147, err_own, sizeof(err_own));

@@ -55,6 +55,16 @@ static FILE *open_kind(enum kind k, const uint8_t *data, size_t len, const char 
 	return fp;
 }
 
+#define TEMP_PATTERN "/tmp/check_stream_window.XXXXXX"
+
+/* An empty file at path (TEMP_PATTERN, filled in), for open_kind(REGULAR). */
+static void make_temp(char *path)
+{
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
 /* --- sw_size_for ------------------------------------------------------------ */
 
 START_TEST(test_size_for_memory)
@@ -79,10 +89,8 @@ END_TEST
 
 START_TEST(test_size_for_file)
 {
-	char path[] = "/tmp/check_stream_window.XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
 	uint8_t *d = pattern(3000, 2);
 	FILE *fp = open_kind(REGULAR, d, 3000, path);
 	ck_assert_uint_eq(sw_size_for(fp, BIG), 3001);
@@ -129,10 +137,8 @@ END_TEST
 
 START_TEST(test_direct_fd)
 {
-	char path[] = "/tmp/check_stream_window.XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
 	uint8_t *d = pattern(10000, 4);
 	FILE *fp = open_kind(REGULAR, d, 10000, path);
 	ck_assert_int_eq(sw_direct_fd(fp), fileno(fp));
@@ -230,10 +236,8 @@ static uint64_t script(struct stream_window *w, uint32_t seed)
 
 static void compare(enum kind k, size_t len, size_t initial_if_not_fitted)
 {
-	char path[] = "/tmp/check_stream_window.XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
 	uint8_t *d = pattern(len, (uint32_t)len + 7);
 	for (uint32_t seed = 1; seed <= 8; seed++) {
 		struct stream_window plain, fitted;
@@ -266,10 +270,8 @@ static void compare(enum kind k, size_t len, size_t initial_if_not_fitted)
 START_TEST(test_direct_same_as_stdio)
 {
 	size_t len = lengths_direct[_i];
-	char path[] = "/tmp/check_stream_window.XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
 	uint8_t *d = pattern(len, (uint32_t)len + 11);
 	for (uint32_t seed = 1; seed <= 4; seed++) {
 		for (size_t skip = 0; skip <= (len ? 3u : 0u); skip += 3) {
