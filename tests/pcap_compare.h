@@ -2,7 +2,10 @@
  * pcap and pcapng readers against libpcap (tests/pcap-diff.c) and the fuzz target
  * (tests/fuzz/fuzz_pcap.c), header only so that each stays one
  * translation unit.  diff_input() reads one input from memory through
- * reader_pcap.c (libpcap) and reader_pcapfile.c side by side:
+ * the own classic reader's two ways, its one loop (reader_each, the
+ * speed path) and next() a record at a time, which must give the same
+ * results, and through reader_pcap.c (libpcap) and reader_pcapfile.c
+ * side by side:
  *   - where libpcap reads the whole input, both must give the same
  *     results in the same order (every record's time, kind, direction,
  *     link, flags, bytes, len, wire_len, record number and byte offset,
@@ -101,6 +104,110 @@ static inline void drain_own(struct reader *own, size_t size, struct tally *t, c
 		       " skipped != size %zu", read, skipped, size);
 }
 
+/* Two streams over the same bytes in memory; false (neither open) when
+ * out of memory. */
+static inline bool open_twice(const uint8_t *data, size_t size, FILE **f1, FILE **f2)
+{
+	*f1 = fmemopen((void *)(uintptr_t)data, size, "rb");
+	*f2 = fmemopen((void *)(uintptr_t)data, size, "rb");
+	if (*f1 && *f2)
+		return true;
+	if (*f1)
+		fclose(*f1);
+	if (*f2)
+		fclose(*f2);
+	return false;
+}
+
+/* ---- the own classic reader's two ways: reader_each() against next() ---- */
+
+struct each_vs_next {
+	struct reader *plain; /* the same input, read through next() */
+	struct tally *t;
+	const char *what;
+	uint64_t results;
+};
+
+/* What a result other than a record says (skipped and resumed mean
+ * something only in a resync). */
+static inline bool same_bad(enum reader_result res, const struct reader_malformed *a,
+                            const struct reader_malformed *b)
+{
+	return a->pos.record_no == b->pos.record_no && a->pos.byte_offset == b->pos.byte_offset &&
+	       a->pos.has_source_packet == b->pos.has_source_packet && a->column == b->column &&
+	       strcmp(a->reason, b->reason) == 0 && a->has_dir == b->has_dir &&
+	       a->has_link == b->has_link && (!a->has_dir || a->dir == b->dir) &&
+	       (!a->has_link || a->link == b->link) && a->kind == b->kind &&
+	       (res != READER_RESYNC || (a->skipped == b->skipped && a->resumed == b->resumed));
+}
+
+/* reader_visit_fn: each result of the loop against the next one of the
+ * plain way. */
+static inline bool each_vs_next_visit(void *ctx, enum reader_result res, const struct record *rec,
+                                      const struct reader_malformed *bad)
+{
+	struct each_vs_next *v = ctx;
+	struct record r2;
+	struct reader_malformed b2;
+	memset(&b2, 0, sizeof(b2));
+	enum reader_result res2 = reader_next(v->plain, &r2, &b2);
+	v->results++;
+	if (res != res2) {
+		differ(v->t, v->what, "own reader, result %" PRIu64 ": %d by reader_each, %d by next",
+		       v->results, res, res2);
+		return false;
+	}
+	bool same = res == READER_RECORD
+	                    ? same_record(rec, &r2, false) && rec->pos.line == r2.pos.line &&
+	                              rec->pos.has_source_packet == r2.pos.has_source_packet &&
+	                              rec->pos.source_packet == r2.pos.source_packet &&
+	                              strcmp(rec->pos.file, r2.pos.file) == 0
+	                    : same_bad(res, bad, &b2);
+	if (!same)
+		differ(v->t, v->what, "own reader, result %" PRIu64 " (%d): reader_each and next differ",
+		       v->results, res);
+	return same;
+}
+
+/* A classic pcap read by the own reader both ways: the same results in
+ * the same order, the same end, the same bytes counted. */
+static inline void diff_each(const uint8_t *data, size_t size, const char *what, struct tally *t)
+{
+	char err[512];
+	FILE *f1, *f2;
+	if (!open_twice(data, size, &f1, &f2))
+		return;
+	void *a = pcapfile_reader_new(f1, what, 147, err, sizeof(err));
+	void *b = pcapfile_reader_new(f2, what, 147, err, sizeof(err));
+	if (a && b) {
+		struct reader ra = { &pcapfile_reader_ops, a, "pcap", NULL };
+		struct reader rb = { &pcapfile_reader_ops, b, "pcap", NULL };
+		struct each_vs_next v = { &rb, t, what, 0 };
+		unsigned long before = t->differences;
+		reader_each(&ra, each_vs_next_visit, &v);
+		struct record r2;
+		struct reader_malformed b2;
+		if (t->differences == before) {
+			/* the loop stops after a fatal result, as reader_each does */
+			enum reader_result last = reader_next(&rb, &r2, &b2);
+			if (last != READER_EOF && last != READER_FATAL)
+				differ(t, what, "own reader: reader_each ended after %" PRIu64
+				       " results, next gives result %d", v.results, last);
+		}
+		uint64_t read1, skip1, read2, skip2;
+		reader_bytes(&ra, &read1, &skip1);
+		reader_bytes(&rb, &read2, &skip2);
+		if (t->differences == before && (read1 != read2 || skip1 != skip2))
+			differ(t, what, "own reader: reader_each counts %" PRIu64 " + %" PRIu64
+			       " bytes, next %" PRIu64 " + %" PRIu64, read1, skip1, read2, skip2);
+	}
+	/* a reader that failed to open closed its stream */
+	if (a)
+		pcapfile_reader_ops.close(a);
+	if (b)
+		pcapfile_reader_ops.close(b);
+}
+
 static inline void diff_input(const uint8_t *data, size_t size, const char *what, struct tally *t)
 {
 	bool ng = size >= 4 && memcmp(data, "\x0a\x0d\x0d\x0a", 4) == 0;
@@ -108,16 +215,12 @@ static inline void diff_input(const uint8_t *data, size_t size, const char *what
 		return; /* neither: the own readers are not used for it */
 	const struct reader_ops *own_ops = ng ? &pcapngfile_reader_ops : &pcapfile_reader_ops;
 	t->inputs++;
+	if (!ng)
+		diff_each(data, size, what, t);
 	char err_lp[512] = "", err_own[512] = "";
-	FILE *f1 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	FILE *f2 = fmemopen((void *)(uintptr_t)data, size, "rb");
-	if (!f1 || !f2) {
-		if (f1)
-			fclose(f1);
-		if (f2)
-			fclose(f2);
+	FILE *f1, *f2;
+	if (!open_twice(data, size, &f1, &f2))
 		return; /* out of memory: nothing to compare */
-	}
 	void *lp = pcap_reader_new(f1, what, 147, err_lp, sizeof(err_lp));
 	void *own = ng ? pcapngfile_reader_new(f2, what, 147, err_own, sizeof(err_own))
 	               : pcapfile_reader_new(f2, what, 147, err_own, sizeof(err_own));

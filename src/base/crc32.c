@@ -18,11 +18,11 @@ static uint32_t le32(const uint8_t *p)
 
 /* Slicing-by-8: the register absorbs 4 bytes, and the 8 bytes are looked
  * up at once, each in the row that advances it over the bytes after it.
- * The same register as the byte-at-a-time loop, which does the tail.
- * Four bytes of the tail are looked up at once the same way (rows 3-0):
- * the TLP records are 2 bytes more than a whole number of DWs, so most
- * tails are 6 bytes (and 2-14 after the fold), and a byte costs a
- * dependent lookup of its own. */
+ * The same register as the byte-at-a-time loop (row 0).  The tail is
+ * looked up the same way, four bytes at once (rows 3-0) and then the
+ * last 1 to 3 (rows 2-0): the TLP records are 2 bytes more than a whole
+ * number of DWs, so most tails are 6 bytes (and 2-14 after the fold),
+ * and a byte at a time would cost a dependent lookup each. */
 uint32_t crc32_update_portable(uint32_t reg, const uint8_t *p, size_t n)
 {
 	const uint32_t(*t)[256] = crc32_slice8;
@@ -42,8 +42,28 @@ uint32_t crc32_update_portable(uint32_t reg, const uint8_t *p, size_t n)
 		p += 4;
 		n -= 4;
 	}
-	for (size_t i = 0; i < n; i++)
-		reg = (reg >> 8) ^ t[0][(reg ^ p[i]) & 0xFFu];
+	/* The last 1 to 3 bytes at once too: each looked up in the row that
+	 * advances it over the bytes after it, the register's untouched high
+	 * bytes shifted down past them. */
+	switch (n) {
+	case 3: {
+		uint32_t w = reg ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16);
+
+		reg = (reg >> 24) ^ t[2][w & 0xFFu] ^ t[1][w >> 8 & 0xFFu] ^ t[0][w >> 16 & 0xFFu];
+		break;
+	}
+	case 2: {
+		uint32_t w = reg ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8);
+
+		reg = (reg >> 16) ^ t[1][w & 0xFFu] ^ t[0][w >> 8 & 0xFFu];
+		break;
+	}
+	case 1:
+		reg = (reg >> 8) ^ t[0][(reg ^ p[0]) & 0xFFu];
+		break;
+	default:
+		break;
+	}
 	return reg;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/stream_window.h"
 
@@ -36,10 +37,26 @@ size_t sw_size_for(FILE *fp, size_t most)
 	return left < most ? (size_t)left + 1 : most;
 }
 
+int sw_direct_fd(FILE *fp)
+{
+	int fd = fileno(fp);
+	if (fd < 0)
+		return -1;
+	/* ftell counts the bytes stdio has given; the descriptor's offset is
+	 * past those it read ahead as well: equal, nothing is buffered */
+	struct stat st;
+	long at = ftell(fp);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || at < 0 ||
+	    (off_t)at != lseek(fd, 0, SEEK_CUR))
+		return -1;
+	return fd;
+}
+
 bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max)
 {
 	memset(w, 0, sizeof(*w));
 	w->fp = fp;
+	w->fd = sw_direct_fd(fp);
 	w->size = initial;
 	w->max = max > initial ? max : initial;
 	w->buf = malloc(initial);
@@ -84,7 +101,25 @@ static bool sw_grow(struct stream_window *w, size_t need)
 	return true;
 }
 
-size_t sw_fill(struct stream_window *w, size_t need)
+/* One read(2) of up to want bytes into the free end of the buffer: a
+ * short count is not the end (the caller reads on), 0 is. */
+static void sw_read_fd(struct stream_window *w, size_t want)
+{
+	ssize_t n;
+	do
+		n = read(w->fd, w->buf + w->end, want);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		w->eof = true;
+		w->read_errno = errno ? errno : EIO;
+	} else if (n == 0) {
+		w->eof = true;
+	} else {
+		w->end += (size_t)n;
+	}
+}
+
+size_t sw_fill_more(struct stream_window *w, size_t need)
 {
 	if (need > w->max)
 		need = w->max;
@@ -96,6 +131,10 @@ size_t sw_fill(struct stream_window *w, size_t need)
 		if (w->end == w->size && !sw_grow(w, need))
 			break;
 		size_t want = w->size - w->end;
+		if (w->fd >= 0) {
+			sw_read_fd(w, want);
+			continue;
+		}
 		size_t n = fread(w->buf + w->end, 1, want, w->fp);
 		w->end += n;
 		/* fread returns less than asked only at the end or on an error */

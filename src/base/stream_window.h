@@ -1,8 +1,11 @@
 /* stream_window.h: a read-ahead window over a stream, for the own pcap and
  * pcapng readers (reader_pcapfile.c, reader_pcapngfile.c).
  *
- * The bytes of the input are read into one buffer in large freads and
- * handed to the reader where they lie (no copy per record); the offset of
+ * The bytes of the input are read into one buffer in large blocks and
+ * handed to the reader where they lie (no copy per record): a regular file
+ * with read(2) straight into the buffer (sw_direct_fd), any other stream
+ * with fread (stdio would copy every byte once more, from its own buffer
+ * into this one); the offset of
  * every byte in the input is counted here, so nothing seeks or asks the
  * stream for its position: a pipe, standard input or a decompressing
  * stream layer read the same way.  The buffer grows only as far as one
@@ -21,6 +24,7 @@
 
 struct stream_window {
 	FILE *fp; /* not owned */
+	int fd; /* fp's descriptor, read directly (sw_direct_fd); -1: fread */
 	uint8_t *buf;
 	size_t size, max; /* allocated; the most it may grow to */
 	size_t pos, end; /* buf[pos, end) holds the bytes not yet taken */
@@ -39,13 +43,27 @@ struct stream_window {
  * gets most.  A buffer of this size reads what one of most bytes reads
  * (the buffers grow when the input turns out longer). */
 size_t sw_size_for(FILE *fp, size_t most);
+/* The descriptor of fp when its bytes can be read with read(2) from
+ * where the stream is: a regular file, and stdio holds no byte of it
+ * read ahead and not yet given (its position is the descriptor's); -1
+ * otherwise (a pipe, a terminal, a stream without a descriptor, a file
+ * stdio has buffered).  Once it is used, fp itself must not be read. */
+int sw_direct_fd(FILE *fp);
 /* False when the first buffer cannot be allocated. */
 bool sw_init(struct stream_window *w, FILE *fp, size_t initial, size_t max);
 void sw_free(struct stream_window *w);
+/* sw_fill() when the bytes are not there yet: reads (the buffer
+ * compacted, grown if need be). */
+size_t sw_fill_more(struct stream_window *w, size_t need);
 /* Makes need bytes (at most w->max) available from the current position
  * when the input has them; returns how many are.  Pointers into the
- * window taken before are invalid after it. */
-size_t sw_fill(struct stream_window *w, size_t need);
+ * window taken before are invalid after it.  Inline: a record reader
+ * asks twice a record, and the bytes are nearly always there. */
+static inline size_t sw_fill(struct stream_window *w, size_t need)
+{
+	size_t avail = w->end - w->pos;
+	return avail >= need ? avail : sw_fill_more(w, need);
+}
 /* Takes every byte left in the input; returns how many there were. */
 uint64_t sw_take_rest(struct stream_window *w);
 

@@ -30,43 +30,27 @@ unsigned link_event_from_name(const char *name, size_t len)
 	return 0;
 }
 
-/* The smallest and largest payload (after the pseudo-header) of each kind
- * as it was on the wire; reason set when the record is not of a legal
- * size. */
+/* reason set when the record is not of a legal size. */
 static bool record_size_ok(const struct record *rec, char *reason, size_t reason_len)
 {
 	uint32_t min, max;
-	const char *what;
-	switch (rec->kind) {
-	case REC_DLLP:
-		min = max = rec->flags & REC_F_NO_CRC ? DLLP_CONTENT_LEN : DLLP_WIRE_LEN;
-		what = rec->flags & REC_F_NO_CRC ? "a DLLP without CRC" : "a DLLP";
-		break;
-	case REC_TLP:
-		/* sequence field, a 3 DW header, LCRC */
-		min = (rec->flags & REC_F_NO_SEQ ? 0u : 2u) + 12u +
-		      (rec->flags & REC_F_NO_CRC ? 0u : 4u);
-		max = TLP_MAX_RECORD_LEN;
-		what = "a TLP";
-		break;
-	case REC_EVENT:
-		min = max = EVENT_LEN;
-		what = "a link event";
-		break;
-	default:
+	if (!record_size_range(rec, &min, &max)) {
 		snprintf(reason, reason_len, "unknown record kind %u", (unsigned)rec->kind);
 		return false;
 	}
-	if (rec->wire_len < min || rec->wire_len > max) {
-		if (min == max)
-			snprintf(reason, reason_len, "%s is %u bytes, this record has %u", what,
-			         min, rec->wire_len);
-		else
-			snprintf(reason, reason_len, "%s is %u to %u bytes, this record has %u",
-			         what, min, max, rec->wire_len);
-		return false;
-	}
-	return true;
+	if (rec->wire_len >= min && rec->wire_len <= max)
+		return true;
+	const char *what = rec->kind == REC_DLLP
+	                           ? (rec->flags & REC_F_NO_CRC ? "a DLLP without CRC" : "a DLLP")
+	                   : rec->kind == REC_TLP ? "a TLP"
+	                                          : "a link event";
+	if (min == max)
+		snprintf(reason, reason_len, "%s is %u bytes, this record has %u", what, min,
+		         rec->wire_len);
+	else
+		snprintf(reason, reason_len, "%s is %u to %u bytes, this record has %u", what, min,
+		         max, rec->wire_len);
+	return false;
 }
 
 static bool event_ok(const struct record *rec, char *reason, size_t reason_len)
@@ -88,7 +72,7 @@ static bool event_ok(const struct record *rec, char *reason, size_t reason_len)
 	return true;
 }
 
-bool record_check(const struct record *rec, char *reason, size_t reason_len)
+bool record_check_full(const struct record *rec, char *reason, size_t reason_len)
 {
 	return record_size_ok(rec, reason, reason_len) &&
 	       (rec->kind != REC_EVENT || event_ok(rec, reason, reason_len));

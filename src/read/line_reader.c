@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/grow.h"
@@ -17,9 +16,6 @@
 
 void line_reader_init(struct line_reader *lr, FILE *fp)
 {
-	struct stat st;
-	long at;
-
 	lr->fp = fp;
 	lr->chunk_eof = false;
 	lr->cpos = lr->cend = 0;
@@ -29,13 +25,7 @@ void line_reader_init(struct line_reader *lr, FILE *fp)
 	lr->line_cap = lr->chunk_cap = 0;
 	/* The descriptor of a regular file, and only when stdio holds no
 	 * byte of it unread; pipes keep stdio (a byte at a time). */
-	lr->fd = fileno(fp);
-	if (lr->fd >= 0) {
-		at = ftell(fp);
-		if (fstat(lr->fd, &st) != 0 || !S_ISREG(st.st_mode) || at < 0 ||
-		    (off_t)at != lseek(lr->fd, 0, SEEK_CUR))
-			lr->fd = -1;
-	}
+	lr->fd = sw_direct_fd(fp);
 	if (lr->fd >= 0) {
 		/* the file's size plus one when less than a block: one read
 		 * meets the end */

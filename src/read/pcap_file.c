@@ -5,7 +5,6 @@
  * snapshot length 0 or above INT_MAX read as the largest, captured
  * lengths above 262144 refused, lengths swapped before version 2.3.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,18 +13,6 @@
 
 #define PCAP_MAGIC_US UINT32_C(0xa1b2c3d4)
 #define PCAP_MAGIC_NS UINT32_C(0xa1b23c4d)
-#define PCAP_HOST_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint32_t get32(bool swapped, const uint8_t *p)
-{
-	uint32_t v = le32(p);
-	return swapped ? __builtin_bswap32(v) : v;
-}
 
 static uint16_t get16(bool swapped, const uint8_t *p)
 {
@@ -33,11 +20,10 @@ static uint16_t get16(bool swapped, const uint8_t *p)
 	return swapped ? __builtin_bswap16(v) : v;
 }
 
-/* Fields are assembled from little-endian bytes whatever the host:
- * "swapped" means the writer was big-endian. */
+/* "swapped" means the writer was big-endian (pcap_le32). */
 static bool magic_order(const uint8_t *p, bool *swapped, bool *nano)
 {
-	uint32_t m = le32(p);
+	uint32_t m = pcap_le32(p);
 	if (m == PCAP_MAGIC_US || m == PCAP_MAGIC_NS) {
 		*swapped = false;
 		*nano = m == PCAP_MAGIC_NS;
@@ -92,48 +78,16 @@ bool pcap_file_hdr_parse(const uint8_t *p, size_t n, struct pcap_file_hdr *fh, c
 		fh->lengths = PCAP_LEN_SWAPPED;
 	else
 		fh->lengths = minor == 3 ? PCAP_LEN_MAYBE_SWAPPED : PCAP_LEN_PLAIN;
-	fh->snaplen = get32(fh->swapped, p + 16);
+	fh->snaplen = pcap_get32(fh->swapped, p + 16);
 	if (fh->snaplen == 0 || fh->snaplen > INT32_MAX)
 		fh->snaplen = PCAP_MAX_CAPLEN;
 	/* libpcap's LT_LINKTYPE: the upper 6 bits say FCS lengths */
-	fh->linktype = get32(fh->swapped, p + 20) & 0x03FFFFFFu;
+	fh->linktype = pcap_get32(fh->swapped, p + 20) & 0x03FFFFFFu;
 	return true;
 }
 
-static void rec_hdr_fields(const struct pcap_file_hdr *fh, const uint8_t *p,
-                           struct pcap_rec_hdr *rh)
+bool pcap_rec_hdr_too_long(const struct pcap_rec_hdr *rh, char *reason, size_t reason_len)
 {
-	/* As libpcap 1.10 hands them over (the differential test holds it):
-	 * a file in the host's byte order has its time fields read as signed
-	 * 32-bit values (struct pcap_timeval), a file in the other order as
-	 * unsigned ones (SWAPLONG's result); microseconds are scaled in 64
-	 * bits. */
-	uint32_t sec = get32(fh->swapped, p), frac = get32(fh->swapped, p + 4);
-	if (fh->swapped == PCAP_HOST_BIG_ENDIAN) {
-		rh->ts_sec = (int32_t)sec;
-		rh->ts_ns = (int32_t)frac;
-	} else {
-		rh->ts_sec = sec;
-		rh->ts_ns = frac;
-	}
-	if (!fh->nano)
-		rh->ts_ns *= 1000;
-	rh->caplen = get32(fh->swapped, p + 8);
-	rh->len = get32(fh->swapped, p + 12);
-	if (fh->lengths == PCAP_LEN_SWAPPED ||
-	    (fh->lengths == PCAP_LEN_MAYBE_SWAPPED && rh->caplen > rh->len)) {
-		uint32_t t = rh->caplen;
-		rh->caplen = rh->len;
-		rh->len = t;
-	}
-}
-
-bool pcap_rec_hdr_parse(const struct pcap_file_hdr *fh, const uint8_t p[PCAP_REC_HDR_LEN],
-                        struct pcap_rec_hdr *rh, char *reason, size_t reason_len)
-{
-	rec_hdr_fields(fh, p, rh);
-	if (rh->caplen <= PCAP_MAX_CAPLEN)
-		return true;
 	snprintf(reason, reason_len,
 	         "captured length %u is above the largest a pcap "
 	         "record can have (%u)",
@@ -150,7 +104,7 @@ bool pcap_rec_candidate(const struct pcap_file_hdr *fh, const uint8_t *p, size_t
 	if (d[0] != PCAP_PSEUDO_VERSION || d[1] < REC_DLLP || d[1] > REC_EVENT ||
 	    (d[2] & REC_F_RESERVED))
 		return false;
-	rec_hdr_fields(fh, p, rh);
+	pcap_rec_hdr_fields(fh, p, rh);
 	/* the smallest record of ours is a DLLP without CRC: pseudo-header
 	 * and 4 bytes; the largest the longest TLP */
 	if (rh->caplen < PCAP_PSEUDO_HDR_LEN || rh->caplen > rh->len || rh->caplen > fh->snaplen ||
@@ -173,72 +127,23 @@ void pcap_linktype_error(char *err, size_t errlen, const char *name, int found,
 	         name, found, found_name ? found_name : "unknown", dlt, dlt - 147);
 }
 
-/* Timestamps from this second on (about 116 days) are taken as calendar
- * time: the capture then counts from its first record's second. */
-#define PCAP_TIME_BASE_MIN_S UINT64_C(10000000)
-
-/* Picoseconds fit 64 bits for 213 days only, and a pcap's timestamps are
- * often calendar time (seconds since 1970): such a capture counts from the
- * whole second of its first record.  Earlier records clamp to 0 (and are
- * capture.time-backwards); later than 2^63 ps (106 days) clamp there.
- * The arithmetic is on the values as libpcap hands them over, so that
- * both readers agree. */
-uint64_t pcap_clock_ps(struct pcap_clock *c, int64_t sec_field, int64_t ns_field)
-{
-	uint64_t sec = (uint64_t)sec_field;
-	uint64_t ns = (uint64_t)ns_field % 1000000000u;
-	if (!c->base_set) {
-		c->base_set = true;
-		c->base_s = sec >= PCAP_TIME_BASE_MIN_S ? sec : 0;
-	}
-	if (sec < c->base_s)
-		return 0;
-	sec -= c->base_s;
-	if (sec >= (uint64_t)INT64_MAX / 1000000000000u)
-		return (uint64_t)INT64_MAX;
-	return sec * 1000000000000u + ns * 1000u;
-}
-
-static COLD_PATH bool payload_malformed(struct reader_malformed *bad, const struct record *rec,
-                                        const char *fmt, ...) PRINTF_LIKE(3, 4);
-
-/* Always false: the record is not one of ours. */
-static bool payload_malformed(struct reader_malformed *bad, const struct record *rec,
-                              const char *fmt, ...)
+bool pcap_payload_malformed(struct reader_malformed *bad, const struct record *rec,
+                            const uint8_t *data, uint32_t caplen, uint32_t len)
 {
 	bad->pos = rec->pos;
 	bad->column = 0;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(bad->reason, sizeof(bad->reason), fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-bool pcap_payload_record(const uint8_t *data, uint32_t caplen, uint32_t len, struct record *rec,
-                         struct reader_malformed *bad)
-{
 	if (caplen < PCAP_PSEUDO_HDR_LEN || len < PCAP_PSEUDO_HDR_LEN)
-		return payload_malformed(
-		        bad, rec, "record of %u bytes is shorter than the 4-byte pseudo-header",
-		        caplen);
-	if (data[0] != PCAP_PSEUDO_VERSION)
-		return payload_malformed(bad, rec, "pseudo-header version 0x%02X, expected 0x%02X",
-		                         data[0], PCAP_PSEUDO_VERSION);
-	if (data[1] < REC_DLLP || data[1] > REC_EVENT)
-		return payload_malformed(bad, rec, "pseudo-header kind %u (1 DLLP, 2 TLP, 3 event)",
-		                         data[1]);
-	if (data[2] & REC_F_RESERVED)
-		return payload_malformed(
-		        bad, rec, "pseudo-header flags 0x%02X set reserved bits 7:4", data[2]);
-	rec->kind = (enum rec_kind)data[1];
-	rec->dir = data[2] & 1u ? DIR_UP : DIR_DOWN;
-	rec->flags = (uint8_t)(data[2] & ~1u);
-	rec->link = data[3];
-	rec->bytes = data + PCAP_PSEUDO_HDR_LEN;
-	rec->len = caplen - PCAP_PSEUDO_HDR_LEN;
-	rec->wire_len = len - PCAP_PSEUDO_HDR_LEN;
-	if (rec->wire_len < rec->len)
-		rec->wire_len = rec->len; /* a lying header: trust what is there */
-	return true;
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "record of %u bytes is shorter than the 4-byte pseudo-header", caplen);
+	else if (data[0] != PCAP_PSEUDO_VERSION)
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "pseudo-header version 0x%02X, expected 0x%02X", data[0],
+		         PCAP_PSEUDO_VERSION);
+	else if (data[1] < REC_DLLP || data[1] > REC_EVENT)
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "pseudo-header kind %u (1 DLLP, 2 TLP, 3 event)", data[1]);
+	else
+		snprintf(bad->reason, sizeof(bad->reason),
+		         "pseudo-header flags 0x%02X set reserved bits 7:4", data[2]);
+	return false;
 }

@@ -351,9 +351,9 @@ struct reader *reader_open_stream(FILE *fp, const char *name, bool seekable,
 	return r;
 }
 
-bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
+bool reader_record_bad(const struct record *rec, struct reader_malformed *bad)
 {
-	if (record_check(rec, bad->reason, sizeof(bad->reason)))
+	if (record_check_full(rec, bad->reason, sizeof(bad->reason)))
 		return true;
 	bad->pos = rec->pos;
 	/* the record header was readable: its direction, link and kind are
@@ -394,10 +394,8 @@ static enum reader_result next_record(struct reader *r, struct record *rec,
 {
 	/* every field a reader does not set is 0 */
 	memset(rec, 0, sizeof(*rec));
-	/* readers fill bad->pos field by field: none but the export reader
-	 * knows a source packet number */
-	bad->pos.has_source_packet = false;
-	reader_malformed_unknown(bad);
+	/* readers fill bad->pos field by field */
+	reader_malformed_reset(bad);
 	enum reader_result res = r->ops->next(r->state, rec, bad);
 	if (res != READER_RECORD)
 		return res;

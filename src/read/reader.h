@@ -106,6 +106,14 @@ static inline void reader_malformed_unknown(struct reader_malformed *bad)
 	bad->kind = 0;
 }
 
+/* What reader_next() does to bad before each result: the above, and no
+ * source packet number (only the export reader knows one). */
+static inline void reader_malformed_reset(struct reader_malformed *bad)
+{
+	bad->pos.has_source_packet = false;
+	reader_malformed_unknown(bad);
+}
+
 /* What reader_each() calls for every record in file order: res is
  * READER_RECORD (rec holds it, already checked for size) or
  * READER_MALFORMED / READER_FATAL (bad says which and why).  rec and bad
@@ -115,7 +123,8 @@ typedef bool (*reader_visit_fn)(void *ctx, enum reader_result res, const struct 
 
 /* A reader implementation: state plus its functions.  each is optional:
  * a format that can hand every record over from one loop of its own
- * (classic pcap through pcap_dispatch) saves a call chain per record. */
+ * (classic pcap, reader_pcapfile.c) saves a call chain per record; it
+ * gives what reader_each() through next() would. */
 struct reader_ops {
 	const char *format_name; /* "pcap", "pcapng", "text", "csv" */
 	enum reader_result (*next)(void *state, struct record *rec, struct reader_malformed *bad);
@@ -168,10 +177,16 @@ enum reader_result reader_next(struct reader *r, struct record *rec, struct read
  * READER_FATAL, or visit returns false: the same records, results and
  * order as calling reader_next() until READER_EOF or READER_FATAL. */
 void reader_each(struct reader *r, reader_visit_fn visit, void *ctx);
+/* reader_record_ok() past the inline test: the full check, bad filled
+ * when the record fails it. */
+bool reader_record_bad(const struct record *rec, struct reader_malformed *bad);
 /* The size and event checks reader_next() applies to every record a
  * format reader returns; false (with bad filled) for a malformed one.
- * For readers that implement each. */
-bool reader_record_ok(const struct record *rec, struct reader_malformed *bad);
+ * For readers that implement each.  Inline: once a record. */
+static inline bool reader_record_ok(const struct record *rec, struct reader_malformed *bad)
+{
+	return record_plainly_ok(rec) || reader_record_bad(rec, bad);
+}
 void reader_close(struct reader *r);
 
 /* A READER_RESYNC's report (capture.resync, capture-format.md section 1):

@@ -235,12 +235,12 @@ static bool pf_decoder_packet(void *reader, struct link_packet *pkt, struct read
 	return pf_packet(reader, pkt, &offset, bad, res);
 }
 
-static enum reader_result pf_next(void *state, struct record *rec, struct reader_malformed *bad)
+/* The next record of our encapsulation (one per packet), its size not
+ * yet checked.  It sets every field of *rec but the source packet's,
+ * which a pcap has none of: the caller clears those once. */
+static HOT_INLINE enum reader_result pf_record(struct pcapfile_reader *r, struct record *rec,
+                                               struct reader_malformed *bad)
 {
-	struct pcapfile_reader *r = state;
-	if (r->dec.ops)
-		return link_decoder_pull(&r->dec, &r->dec_no, &r->dec_ended, pf_decoder_packet, r,
-		                         rec, bad);
 	struct link_packet pkt;
 	uint64_t offset;
 	enum reader_result res;
@@ -251,6 +251,44 @@ static enum reader_result pf_next(void *state, struct record *rec, struct reader
 	rec->time_base_s = pkt.time_base_s;
 	return pcap_payload_record(pkt.data, pkt.caplen, pkt.len, rec, bad) ? READER_RECORD
 	                                                                    : READER_MALFORMED;
+}
+
+static enum reader_result pf_next(void *state, struct record *rec, struct reader_malformed *bad)
+{
+	struct pcapfile_reader *r = state;
+	if (r->dec.ops)
+		return link_decoder_pull(&r->dec, &r->dec_no, &r->dec_ended, pf_decoder_packet, r,
+		                         rec, bad);
+	return pf_record(r, rec, bad);
+}
+
+/* reader_ops.each: every record of our encapsulation from one loop, what
+ * reader_each() would do through next() one call at a time (the record
+ * cleared and bad reset before each, the size checked), without the
+ * calls and the clearing per record: the record is cleared once and
+ * pf_record() sets the same fields every time; bad is reset after each
+ * result that wrote to it (a record does not).  tests/pcap_compare.h
+ * holds the two ways to the same results on every input of
+ * tests/pcap-diff and the fuzz target.  Another tool's encapsulation
+ * (several records a packet) goes through next(). */
+static bool pf_each(void *state, reader_visit_fn visit, void *ctx)
+{
+	struct pcapfile_reader *r = state;
+	if (r->dec.ops)
+		return false;
+	struct record rec;
+	struct reader_malformed bad;
+	memset(&rec, 0, sizeof(rec));
+	memset(&bad, 0, sizeof(bad));
+	for (;;) {
+		enum reader_result res = pf_record(r, &rec, &bad);
+		if (res == READER_RECORD && !reader_record_ok(&rec, &bad))
+			res = READER_MALFORMED;
+		if (res == READER_EOF || !visit(ctx, res, &rec, &bad) || res == READER_FATAL)
+			return true;
+		if (res != READER_RECORD)
+			reader_malformed_reset(&bad);
+	}
 }
 
 static void pf_bytes(void *state, uint64_t *read, uint64_t *skipped)
@@ -283,6 +321,7 @@ const struct reader_ops pcapfile_reader_ops = {
 	.format_name = "pcap",
 	.next = pf_next,
 	.close = pf_close,
+	.each = pf_each,
 	.bytes = pf_bytes,
 	.encapsulation = pf_encapsulation,
 };

@@ -2,9 +2,11 @@
  * made to the size of a small input (sw_size_for) reads what the plain
  * window of the largest size reads, call for call (the same bytes
  * available, at the same offsets, the same searches), on a stream in
- * memory, on a regular file and on a stream that cannot seek; and
- * sw_size_for itself: the input's bytes plus one when fewer than asked,
- * nothing changed on a stream it cannot measure. */
+ * memory, on a regular file and on a stream that cannot seek; a regular
+ * file read through its descriptor (sw_direct_fd) reads what the same
+ * bytes read through stdio do; and sw_size_for itself: the input's bytes
+ * plus one when fewer than asked, nothing changed on a stream it cannot
+ * measure. */
 #include "autoconfig.h"
 
 #include <check.h>
@@ -22,6 +24,10 @@
 
 #define BIG (1u << 20)
 
+/* Inputs of the direct reads: empty, a few bytes, more than one large
+ * fill (the script asks up to about 70 kB at once). */
+static const size_t lengths_direct[] = { 0, 5, 4096, 300000 };
+
 static uint8_t *pattern(size_t n, uint32_t seed)
 {
 	uint8_t *p = malloc(n ? n : 1);
@@ -38,7 +44,8 @@ static FILE *open_kind(enum kind k, const uint8_t *data, size_t len, const char 
 	if (k == PIPE)
 		return mem_pipe_open(data, len);
 	if (k == MEMORY)
-		return len ? fmemopen((void *)(uintptr_t)data, len, "rb") : fopen("/dev/null", "rb");
+		return len ? fmemopen((void *)(uintptr_t)data, len, "rb")
+		           : fopen("/dev/null", "rb");
 	FILE *w = fopen(path, "wb");
 	ck_assert_ptr_nonnull(w);
 	ck_assert_uint_eq(fwrite(data, 1, len, w), len);
@@ -46,6 +53,16 @@ static FILE *open_kind(enum kind k, const uint8_t *data, size_t len, const char 
 	FILE *fp = fopen(path, "rb");
 	ck_assert_ptr_nonnull(fp);
 	return fp;
+}
+
+#define TEMP_PATTERN "/tmp/check_stream_window.XXXXXX"
+
+/* An empty file at path (TEMP_PATTERN, filled in), for open_kind(REGULAR). */
+static void make_temp(char *path)
+{
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
 }
 
 /* --- sw_size_for ------------------------------------------------------------ */
@@ -72,10 +89,8 @@ END_TEST
 
 START_TEST(test_size_for_file)
 {
-	char path[] = "/tmp/check_stream_window.XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
 	uint8_t *d = pattern(3000, 2);
 	FILE *fp = open_kind(REGULAR, d, 3000, path);
 	ck_assert_uint_eq(sw_size_for(fp, BIG), 3001);
@@ -112,6 +127,41 @@ START_TEST(test_size_for_pipe)
 	fp = fdopen(p[0], "rb");
 	ck_assert_ptr_nonnull(fp);
 	ck_assert_uint_eq(sw_size_for(fp, BIG), BIG);
+	fclose(fp);
+	close(p[1]);
+	free(d);
+}
+END_TEST
+
+/* --- sw_direct_fd: a regular file whose stdio buffer is empty --------------- */
+
+START_TEST(test_direct_fd)
+{
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
+	uint8_t *d = pattern(10000, 4);
+	FILE *fp = open_kind(REGULAR, d, 10000, path);
+	ck_assert_int_eq(sw_direct_fd(fp), fileno(fp));
+	/* stdio read ahead of the byte it gave: its buffer holds the rest */
+	uint8_t b[10];
+	ck_assert_uint_eq(fread(b, 1, 10, fp), 10);
+	ck_assert_int_eq(sw_direct_fd(fp), -1);
+	/* back to the start, the buffer dropped: the descriptor again */
+	ck_assert_int_eq(fseek(fp, 0, SEEK_SET), 0);
+	ck_assert_int_eq(sw_direct_fd(fp), fileno(fp));
+	fclose(fp);
+	unlink(path);
+	fp = open_kind(MEMORY, d, 10000, NULL);
+	ck_assert_int_eq(sw_direct_fd(fp), -1);
+	fclose(fp);
+	fp = open_kind(PIPE, d, 10000, NULL);
+	ck_assert_int_eq(sw_direct_fd(fp), -1);
+	fclose(fp);
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	fp = fdopen(p[0], "rb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(sw_direct_fd(fp), -1);
 	fclose(fp);
 	close(p[1]);
 	free(d);
@@ -186,10 +236,8 @@ static uint64_t script(struct stream_window *w, uint32_t seed)
 
 static void compare(enum kind k, size_t len, size_t initial_if_not_fitted)
 {
-	char path[] = "/tmp/check_stream_window.XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
 	uint8_t *d = pattern(len, (uint32_t)len + 7);
 	for (uint32_t seed = 1; seed <= 8; seed++) {
 		struct stream_window plain, fitted;
@@ -197,11 +245,12 @@ static void compare(enum kind k, size_t len, size_t initial_if_not_fitted)
 		ck_assert(sw_init(&plain, a, BIG, 4 * BIG));
 		uint64_t want = script(&plain, seed);
 		FILE *b = open_kind(k, d, len, path);
-		size_t initial = initial_if_not_fitted ? initial_if_not_fitted : sw_size_for(b, BIG);
+		size_t initial =
+		        initial_if_not_fitted ? initial_if_not_fitted : sw_size_for(b, BIG);
 		ck_assert(sw_init(&fitted, b, initial, 4 * BIG));
 		uint64_t got = script(&fitted, seed);
-		ck_assert_msg(got == want, "kind %d, %zu bytes, seed %u: the windows differ", (int)k,
-		              len, seed);
+		ck_assert_msg(got == want, "kind %d, %zu bytes, seed %u: the windows differ",
+		              (int)k, len, seed);
 		if (!initial_if_not_fitted && k != PIPE && len > 0) /* 0: /dev/null */
 			ck_assert_uint_le(fitted.size, len + 1 > BIG ? 4 * BIG : len + 1);
 		sw_free(&plain);
@@ -212,6 +261,43 @@ static void compare(enum kind k, size_t len, size_t initial_if_not_fitted)
 	unlink(path);
 	free(d);
 }
+
+/* The window over a regular file reads through the descriptor (and so
+ * the fitted-window tests below cover that path), and reads what the
+ * same bytes in memory read through stdio; also from the middle of the
+ * file, where stdio has buffered ahead and the window falls back to
+ * fread. */
+START_TEST(test_direct_same_as_stdio)
+{
+	size_t len = lengths_direct[_i];
+	char path[] = TEMP_PATTERN;
+	make_temp(path);
+	uint8_t *d = pattern(len, (uint32_t)len + 11);
+	for (uint32_t seed = 1; seed <= 4; seed++) {
+		for (size_t skip = 0; skip <= (len ? 3u : 0u); skip += 3) {
+			struct stream_window viafd, viastdio;
+			FILE *a = open_kind(REGULAR, d, len, path);
+			FILE *b = open_kind(MEMORY, d, len, NULL);
+			uint8_t first[3];
+			ck_assert_uint_eq(fread(first, 1, skip, a), skip);
+			ck_assert_uint_eq(fread(first, 1, skip, b), skip);
+			ck_assert(sw_init(&viafd, a, sw_size_for(a, BIG), 4 * BIG));
+			ck_assert(sw_init(&viastdio, b, sw_size_for(b, BIG), 4 * BIG));
+			ck_assert_int_eq(viafd.fd, skip ? -1 : fileno(a));
+			ck_assert_int_eq(viastdio.fd, -1);
+			uint64_t got = script(&viafd, seed), want = script(&viastdio, seed);
+			ck_assert_msg(got == want, "%zu bytes from %zu, seed %u: the reads differ",
+			              len, skip, seed);
+			sw_free(&viafd);
+			sw_free(&viastdio);
+			fclose(a);
+			fclose(b);
+		}
+	}
+	unlink(path);
+	free(d);
+}
+END_TEST
 
 static const size_t lengths[] = { 0, 1, 7, 300, 4096, 70001, 300000 };
 
@@ -249,6 +335,7 @@ Suite *suite_stream_window(void)
 	tcase_add_test(tc, test_size_for_memory);
 	tcase_add_test(tc, test_size_for_file);
 	tcase_add_test(tc, test_size_for_pipe);
+	tcase_add_test(tc, test_direct_fd);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fitted");
 	tcase_set_timeout(tc, 60);
@@ -257,6 +344,8 @@ Suite *suite_stream_window(void)
 	tcase_add_loop_test(tc, test_fitted_file, 0, n);
 	tcase_add_loop_test(tc, test_fitted_pipe, 0, n);
 	tcase_add_loop_test(tc, test_small_grows, 0, n);
+	tcase_add_loop_test(tc, test_direct_same_as_stdio, 0,
+	                    (int)(sizeof(lengths_direct) / sizeof(lengths_direct[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }
