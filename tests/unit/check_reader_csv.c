@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "cli/dump_columns.h"
-#include "core/record.h"
-#include "read/csv/reader_csv.h"
-#include "read/reader.h"
-#include "suites.h"
 #include "wire/dllp.h"
+#include "read/reader.h"
+#include "read/csv/reader_csv.h"
+#include "core/record.h"
+#include "suites.h"
 #include "wire/tlp.h"
 
 /* Declared in suites.h once the suite is registered there. */
@@ -55,7 +55,8 @@ static void *open_csv(const char *text)
 }
 
 /* The error csv_reader_new() gives for text (which must fail). */
-static void open_fails(const char *text, const struct csv_options *o, const char *expect)
+static void open_fails(const char *text, const struct csv_options *o,
+                       const char *expect)
 {
 	char err[512] = "";
 	FILE *fp = mem_file(text, strlen(text));
@@ -90,7 +91,8 @@ static char *dump_of(const char *text, const struct csv_options *o)
 	return dump_of_n(text, strlen(text), o);
 }
 
-static enum reader_result next(void *r, struct record *rec, struct reader_malformed *bad)
+static enum reader_result next(void *r, struct record *rec,
+                               struct reader_malformed *bad)
 {
 	memset(bad, 0, sizeof(*bad));
 	return csv_reader_ops.next(r, rec, bad);
@@ -101,11 +103,12 @@ static void expect_record(void *r, struct record *rec)
 	struct reader_malformed bad;
 	enum reader_result res = next(r, rec, &bad);
 
-	ck_assert_msg(res == READER_RECORD, "result %d, line %llu column %u: %s", res,
-	              (unsigned long long)bad.pos.line, bad.column, bad.reason);
+	ck_assert_msg(res == READER_RECORD, "result %d, line %llu column %u: %s",
+	              res, (unsigned long long)bad.pos.line, bad.column, bad.reason);
 }
 
-static void expect_malformed(void *r, uint64_t line, unsigned col, const char *reason)
+static void expect_malformed(void *r, uint64_t line, unsigned col,
+                             const char *reason)
 {
 	struct record rec;
 	struct reader_malformed bad;
@@ -113,10 +116,10 @@ static void expect_malformed(void *r, uint64_t line, unsigned col, const char *r
 
 	ck_assert_int_eq(res, READER_MALFORMED);
 	ck_assert_uint_eq(bad.pos.line, line);
-	ck_assert_msg(bad.column == col, "column %u, expected %u (%s)", bad.column, col,
-	              bad.reason);
-	ck_assert_msg(strstr(bad.reason, reason) != NULL, "reason '%s' lacks '%s'", bad.reason,
-	              reason);
+	ck_assert_msg(bad.column == col, "column %u, expected %u (%s)", bad.column,
+	              col, bad.reason);
+	ck_assert_msg(strstr(bad.reason, reason) != NULL, "reason '%s' lacks '%s'",
+	              bad.reason, reason);
 }
 
 static void expect_eof(void *r)
@@ -135,7 +138,8 @@ static void close_csv(void *r)
 static void decode_dllp(const struct record *rec, struct dllp *d)
 {
 	ck_assert_int_eq(rec->kind, REC_DLLP);
-	ck_assert_int_eq(dllp_decode(rec->bytes, rec->len, !(rec->flags & REC_F_NO_CRC), d),
+	ck_assert_int_eq(dllp_decode(rec->bytes, rec->len,
+	                             !(rec->flags & REC_F_NO_CRC), d),
 	                 DLLP_DECODE_OK);
 }
 
@@ -177,64 +181,36 @@ static int lookup(const char *header)
 
 START_TEST(test_aliases)
 {
-	static const struct {
-		const char *name;
-		int field;
-	} cases[] = {
-		{ "Timestamp", CSV_F_TIME },
-		{ "Time", CSV_F_TIME },
-		{ "TS", CSV_F_TIME },
-		{ "Start Time", CSV_F_TIME },
-		{ "Abs Time", CSV_F_TIME },
-		{ "Elapsed Time", CSV_F_TIME },
-		{ "Ticks", CSV_F_TIME },
-		{ "Direction", CSV_F_DIR },
-		{ "Dir", CSV_F_DIR },
-		{ "Link Dir", CSV_F_DIR },
-		{ "Channel", CSV_F_DIR },
-		{ "Port", CSV_F_DIR },
-		{ "Side", CSV_F_DIR },
-		{ "Packet Type", CSV_F_KIND },
-		{ "Type", CSV_F_KIND },
-		{ "Protocol", CSV_F_KIND },
-		{ "Layer", CSV_F_KIND },
-		{ "DLLP Type", CSV_F_DLLP_TYPE },
-		{ "TLP Type", CSV_F_TLP_TYPE },
+	static const struct { const char *name; int field; } cases[] = {
+		{ "Timestamp", CSV_F_TIME }, { "Time", CSV_F_TIME }, { "TS", CSV_F_TIME },
+		{ "Start Time", CSV_F_TIME }, { "Abs Time", CSV_F_TIME },
+		{ "Elapsed Time", CSV_F_TIME }, { "Ticks", CSV_F_TIME },
+		{ "Direction", CSV_F_DIR }, { "Dir", CSV_F_DIR }, { "Link Dir", CSV_F_DIR },
+		{ "Channel", CSV_F_DIR }, { "Port", CSV_F_DIR }, { "Side", CSV_F_DIR },
+		{ "Packet Type", CSV_F_KIND }, { "Type", CSV_F_KIND },
+		{ "Protocol", CSV_F_KIND }, { "Layer", CSV_F_KIND },
+		{ "DLLP Type", CSV_F_DLLP_TYPE }, { "TLP Type", CSV_F_TLP_TYPE },
 		{ "Fmt", CSV_F_TLP_TYPE },
-		{ "VC", CSV_F_VC },
-		{ "VC ID", CSV_F_VC },
-		{ "Hdr FC", CSV_F_HDR_FC },
-		{ "Header Credits", CSV_F_HDR_FC },
-		{ "Data FC", CSV_F_DATA_FC },
-		{ "Data Credits", CSV_F_DATA_FC },
-		{ "Hdr Scale", CSV_F_HDR_SCALE },
-		{ "Data Scale", CSV_F_DATA_SCALE },
-		{ "Seq", CSV_F_SEQ },
-		{ "Seq Num", CSV_F_SEQ },
+		{ "VC", CSV_F_VC }, { "VC ID", CSV_F_VC },
+		{ "Hdr FC", CSV_F_HDR_FC }, { "Header Credits", CSV_F_HDR_FC },
+		{ "Data FC", CSV_F_DATA_FC }, { "Data Credits", CSV_F_DATA_FC },
+		{ "Hdr Scale", CSV_F_HDR_SCALE }, { "Data Scale", CSV_F_DATA_SCALE },
+		{ "Seq", CSV_F_SEQ }, { "Seq Num", CSV_F_SEQ },
 		{ "AckNak Seq Num", CSV_F_ACKNAK_SEQ },
-		{ "Length", CSV_F_LENGTH },
-		{ "TC", CSV_F_TC },
-		{ "Raw", CSV_F_RAW },
-		{ "Raw Data", CSV_F_RAW },
-		{ "Bytes", CSV_F_RAW },
-		{ "Data", CSV_F_RAW },
-		{ "Hex", CSV_F_RAW },
-		{ "Payload", CSV_F_RAW },
+		{ "Length", CSV_F_LENGTH }, { "TC", CSV_F_TC },
+		{ "Raw", CSV_F_RAW }, { "Raw Data", CSV_F_RAW }, { "Bytes", CSV_F_RAW },
+		{ "Data", CSV_F_RAW }, { "Hex", CSV_F_RAW }, { "Payload", CSV_F_RAW },
 		{ "Symbols", CSV_F_RAW },
-		{ "Packet #", CSV_F_PACKET },
-		{ "Packet", CSV_F_PACKET },
-		{ "Pkt", CSV_F_PACKET },
-		{ "Packet Number", CSV_F_PACKET },
-		{ "No.", CSV_F_PACKET },
-		{ "Index", CSV_F_PACKET },
-		{ "Frame", CSV_F_PACKET },
+		{ "Packet #", CSV_F_PACKET }, { "Packet", CSV_F_PACKET },
+		{ "Pkt", CSV_F_PACKET }, { "Packet Number", CSV_F_PACKET },
+		{ "No.", CSV_F_PACKET }, { "Index", CSV_F_PACKET }, { "Frame", CSV_F_PACKET },
 		{ "Comment", -1 },
 	};
 	bool ticks;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ck_assert_msg(lookup(cases[i].name) == cases[i].field, "%s -> %d", cases[i].name,
-		              lookup(cases[i].name));
+		ck_assert_msg(lookup(cases[i].name) == cases[i].field, "%s -> %d",
+		              cases[i].name, lookup(cases[i].name));
 	ck_assert_int_eq(csv_field_lookup("ticks", &ticks), CSV_F_TIME);
 	ck_assert(ticks);
 	ck_assert_int_eq(csv_field_lookup("time", &ticks), CSV_F_TIME);
@@ -262,7 +238,8 @@ static uint64_t time_ok(const char *s, int pow)
 	uint64_t ps = 0;
 	const char *why = NULL;
 
-	ck_assert_msg(csv_parse_time(s, strlen(s), pow, &ps, &why), "'%s': %s", s, why ? why : "");
+	ck_assert_msg(csv_parse_time(s, strlen(s), pow, &ps, &why), "'%s': %s", s,
+	              why ? why : "");
 	return ps;
 }
 
@@ -287,7 +264,7 @@ START_TEST(test_time)
 	ck_assert_uint_eq(time_ok(" 10 ns ", 12), 10000);
 	ck_assert_uint_eq(time_ok("10NS", 12), 10000);
 	ck_assert_uint_eq(time_ok("2 ms", 12), UINT64_C(2000000000));
-	ck_assert_uint_eq(time_ok("1.5 ps", 12), 2); /* nearest ps */
+	ck_assert_uint_eq(time_ok("1.5 ps", 12), 2);   /* nearest ps */
 	ck_assert_uint_eq(time_ok("1.49 ps", 12), 1);
 	ck_assert_uint_eq(time_ok("+3ns", 12), 3000);
 	ck_assert_uint_eq(time_ok("-0", 12), 0);
@@ -304,13 +281,10 @@ END_TEST
 
 START_TEST(test_dir)
 {
-	static const struct {
-		const char *s;
-		enum link_dir d;
-	} ok[] = {
+	static const struct { const char *s; enum link_dir d; } ok[] = {
 		{ "Downstream", DIR_DOWN }, { "DS", DIR_DOWN }, { "down", DIR_DOWN },
-		{ "Down", DIR_DOWN },       { "->", DIR_DOWN }, { " dn ", DIR_DOWN },
-		{ "Upstream", DIR_UP },     { "US", DIR_UP },   { "Up", DIR_UP },
+		{ "Down", DIR_DOWN }, { "->", DIR_DOWN }, { " dn ", DIR_DOWN },
+		{ "Upstream", DIR_UP }, { "US", DIR_UP }, { "Up", DIR_UP },
 		{ "<-", DIR_UP },
 	};
 	struct csv_options o;
@@ -366,7 +340,7 @@ START_TEST(test_types)
 	type_is("InitFC2 Non-Posted", CSV_T_DLLP, &t);
 	ck_assert_int_eq(t.dllp_type, DLLP_INITFC2);
 	ck_assert_int_eq(t.fc_class, FC_NP);
-	type_is("0x91", CSV_T_DLLP, &t); /* UpdateFC-NP VC1 */
+	type_is("0x91", CSV_T_DLLP, &t);      /* UpdateFC-NP VC1 */
 	ck_assert(t.by_byte);
 	ck_assert_int_eq(t.dllp_type, DLLP_UPDATEFC);
 	ck_assert_int_eq(t.fc_class, FC_NP);
@@ -461,13 +435,14 @@ END_TEST
 
 START_TEST(test_map_file)
 {
-	static const char text[] = "# a profile\n"
-	                           "delimiter = semicolon\n"
-	                           "time = #2   # the second column\n"
-	                           "dir = Initiator\n"
-	                           "dir-map = RC=down,EP=up\n"
-	                           "\n"
-	                           "clock-period = 8ns\r\n";
+	static const char text[] =
+		"# a profile\n"
+		"delimiter = semicolon\n"
+		"time = #2   # the second column\n"
+		"dir = Initiator\n"
+		"dir-map = RC=down,EP=up\n"
+		"\n"
+		"clock-period = 8ns\r\n";
 	char path[] = "/tmp/check_csv_map.XXXXXX";
 	struct csv_options o;
 	char err[400];
@@ -528,13 +503,13 @@ START_TEST(test_sniff)
 	 * 12): a header of several cells, two rows or more of as many */
 	ck_assert(sniff("Idx;When;Who;What\n1;2;RC;x\n2;3;EP;y\n"));
 	ck_assert(sniff("Banner\n\nZeit\tRichtung\tDaten\n0,1\tDS\t5c\n# c\n0,2\tUS\t5c\n"));
-	ck_assert(sniff("A,B,C\n1,2,3\n4,5,6\n7,8")); /* cut last line */
-	ck_assert(!sniff("Idx;When;Who\n1;2;3\n")); /* one row */
+	ck_assert(sniff("A,B,C\n1,2,3\n4,5,6\n7,8"));       /* cut last line */
+	ck_assert(!sniff("Idx;When;Who\n1;2;3\n"));          /* one row */
 	ck_assert(!sniff("Idx;When;Who\n1;2;3\n4;5\n6;7;8\n")); /* not one shape */
-	ck_assert(!sniff("Version,3.2\nDate,x\nBy,y\n")); /* numbers are no names */
+	ck_assert(!sniff("Version,3.2\nDate,x\nBy,y\n"));   /* numbers are no names */
 	ck_assert(!sniff("# Time,Dir,X\n# a,b,c\n# d,e,f\n0 down EVENT link-up\n"));
 	ck_assert(!sniff("A;B\nc;d\ne;f\n0 down EVENT link-up\n")); /* a trace line */
-	ck_assert(!sniff("A;B\nc\x01;d\ne;f\n")); /* control bytes */
+	ck_assert(!sniff("A;B\nc\x01;d\ne;f\n"));        /* control bytes */
 	/* tables that are no export: rows without numbers, a table that ends
 	 * early (Markdown in prose), names of code, a table far down */
 	ck_assert(!sniff("Name;Role\nAda;lead\nBob;dev\n"));
@@ -581,17 +556,17 @@ END_TEST
 START_TEST(test_raw_rows)
 {
 	void *r = open_csv(
-	        "FooAnalyzer export\n"
-	        "Trace,link 0\n"
-	        "\n"
-	        "Packet #,Time Stamp,Link Dir,Packet Type,Raw Data\n"
-	        "Radix - Hex\n"
-	        "1,0,DS,Link-Up,\n"
-	        "2,0.000000100,DS,DLLP,5C 40 00 20 00 00 00 FD\n" /* bad CRC kept */
-	        "3,1.5e-7,US,DLLP,\"5c,80,08,03,f0,f2,fc,fd\"\n"
-	        "4,2e-7,US,SKP,\n"
-	        "5,3e-7,DS,TLP,FB 00 00 40 00 00 01 00 00 00 0f 00 00 00 00 12 34 56 78 FE\n"
-	        "6,4e-7,Upstream,DLLP,00 00 00 05\n");
+		"FooAnalyzer export\n"
+		"Trace,link 0\n"
+		"\n"
+		"Packet #,Time Stamp,Link Dir,Packet Type,Raw Data\n"
+		"Radix - Hex\n"
+		"1,0,DS,Link-Up,\n"
+		"2,0.000000100,DS,DLLP,5C 40 00 20 00 00 00 FD\n"      /* bad CRC kept */
+		"3,1.5e-7,US,DLLP,\"5c,80,08,03,f0,f2,fc,fd\"\n"
+		"4,2e-7,US,SKP,\n"
+		"5,3e-7,DS,TLP,FB 00 00 40 00 00 01 00 00 00 0f 00 00 00 00 12 34 56 78 FE\n"
+		"6,4e-7,Upstream,DLLP,00 00 00 05\n");
 	struct record rec;
 	struct dllp d;
 
@@ -637,14 +612,14 @@ END_TEST
 
 START_TEST(test_field_rows)
 {
-	void *r =
-	        open_csv("Time (ns)\tDir\tDLLP Type\tVC\tHdrFC\tDataFC\tTLP Type\tSeq\tLength\tTC\n"
-	                 "10\tDS\tInitFC1-P\t0\t32\t256\t\t\t\t\n"
-	                 "20\tUS\tUpdateFC-NP (VC1)\t\t8\t16128 data bytes\t\t\t\t\n"
-	                 "30\tUS\tAck\t\t\t\t\t7\t\t\n"
-	                 "40\tDS\t\t\t\t\tMWr32\t5\t16\t2\n"
-	                 "50\tDS\t\t\t\t\tCpl\t\t\t\n"
-	                 "60\tDS\tUpdateFC-Cpl\t0\tinf\t0\t\t\t\t\n");
+	void *r = open_csv(
+		"Time (ns)\tDir\tDLLP Type\tVC\tHdrFC\tDataFC\tTLP Type\tSeq\tLength\tTC\n"
+		"10\tDS\tInitFC1-P\t0\t32\t256\t\t\t\t\n"
+		"20\tUS\tUpdateFC-NP (VC1)\t\t8\t16128 data bytes\t\t\t\t\n"
+		"30\tUS\tAck\t\t\t\t\t7\t\t\n"
+		"40\tDS\t\t\t\t\tMWr32\t5\t16\t2\n"
+		"50\tDS\t\t\t\t\tCpl\t\t\t\n"
+		"60\tDS\tUpdateFC-Cpl\t0\tinf\t0\t\t\t\t\n");
 	struct record rec;
 	struct dllp d;
 	struct tlp t;
@@ -664,7 +639,7 @@ START_TEST(test_field_rows)
 	ck_assert_int_eq(d.type, DLLP_UPDATEFC);
 	ck_assert_int_eq(d.fc_class, FC_NP);
 	ck_assert_uint_eq(d.vc, 1);
-	ck_assert_uint_eq(d.data_fc, 1008); /* 16128 bytes / 16 */
+	ck_assert_uint_eq(d.data_fc, 1008);   /* 16128 bytes / 16 */
 
 	expect_record(r, &rec);
 	decode_dllp(&rec, &d);
@@ -695,17 +670,18 @@ END_TEST
 
 START_TEST(test_malformed_rows)
 {
-	void *r = open_csv("Time,Dir,DLLP Type,VC,HdrFC,DataFC,Raw\n"
-	                   "10ns,DS,InitFC1-P,0,300,64,\n"
-	                   "12ns,sideways,InitFC1-P,0,8,64,\n"
-	                   "14ns,DS,\"InitFC1-NP,0,8,8,\n"
-	                   "16ns,US,Bogus,0,1,1,\n"
-	                   "18ns,DS,UpdateFC-P,,1,1,\n"
-	                   "20ns,DS,DLLP,,,,5c 40 zz\n"
-	                   "xx,DS,Ack,,,,\n"
-	                   "22ns,DS,,,,,5c 40 00 00 00 00 00 00 00 fd\n"
-	                   "24ns,DS,UpdateFC-P,0,8,20 bytes,\n"
-	                   "26ns,DS,UpdateFC-P,0,8,64,\n");
+	void *r = open_csv(
+		"Time,Dir,DLLP Type,VC,HdrFC,DataFC,Raw\n"
+		"10ns,DS,InitFC1-P,0,300,64,\n"
+		"12ns,sideways,InitFC1-P,0,8,64,\n"
+		"14ns,DS,\"InitFC1-NP,0,8,8,\n"
+		"16ns,US,Bogus,0,1,1,\n"
+		"18ns,DS,UpdateFC-P,,1,1,\n"
+		"20ns,DS,DLLP,,,,5c 40 zz\n"
+		"xx,DS,Ack,,,,\n"
+		"22ns,DS,,,,,5c 40 00 00 00 00 00 00 00 fd\n"
+		"24ns,DS,UpdateFC-P,0,8,20 bytes,\n"
+		"26ns,DS,UpdateFC-P,0,8,64,\n");
 	struct record rec;
 
 	expect_malformed(r, 2, 21, "hdr-fc (column 5 'HdrFC'): 300 out of range 0..255");
@@ -746,11 +722,11 @@ END_TEST
 START_TEST(test_aligned)
 {
 	void *r = open_csv(
-	        "  Packet  Time                 Dir          Type        Len  Raw\n"
-	        "--------  -------------------  -----------  ----------  ---  ---\n"
-	        "       1  0.000 000 100 000 s  Downstream   DLLP          6  5C400020000000FD\n"
-	        "      12  234.245 us           Upstream     Link Up          \n"
-	        "     123  1.000000123s         DS           DLLP       1000  5c800803f0f2fcfd\n");
+		"  Packet  Time                 Dir          Type        Len  Raw\n"
+		"--------  -------------------  -----------  ----------  ---  ---\n"
+		"       1  0.000 000 100 000 s  Downstream   DLLP          6  5C400020000000FD\n"
+		"      12  234.245 us           Upstream     Link Up          \n"
+		"     123  1.000000123s         DS           DLLP       1000  5c800803f0f2fcfd\n");
 	struct record rec;
 
 	expect_record(r, &rec);
@@ -775,8 +751,9 @@ START_TEST(test_headerless)
 	struct csv_options o;
 	char err[200];
 	struct record rec;
-	void *r = open_csv("DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd\n"
-	                   "US Record 1042 @ 0.000123460s: 5c 80 08 03 f0 f2 fc fd\n");
+	void *r = open_csv(
+		"DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd\n"
+		"US Record 1042 @ 0.000123460s: 5c 80 08 03 f0 f2 fc fd\n");
 
 	ck_assert_str_eq(csv_reader_format(r), "agilent-dump");
 	expect_record(r, &rec);
@@ -857,7 +834,8 @@ START_TEST(test_steering)
 	csv_options_init(&o);
 	ck_assert(csv_options_set_header_line(&o, "2", err, sizeof(err)));
 	ck_assert(csv_options_set_delimiter(&o, "|", err, sizeof(err)));
-	open_fails("Time|Dir|Raw\nT|D|R\n1ns|DS|5c800803f0f2fcfd\n", &o, "no direction column");
+	open_fails("Time|Dir|Raw\nT|D|R\n1ns|DS|5c800803f0f2fcfd\n", &o,
+	           "no direction column");
 	ck_assert(csv_options_set_map(&o, "time=T", err, sizeof(err)));
 	ck_assert(csv_options_set_map(&o, "dir=D", err, sizeof(err)));
 	ck_assert(csv_options_set_map(&o, "raw=R", err, sizeof(err)));
@@ -952,8 +930,7 @@ END_TEST
 START_TEST(test_dump_columns)
 {
 	char *buf = dump_of("Banner\nTime,Dir,Packet Type,Raw\n1ns,DS,DLLP,5c800803f0f2fcfd\n"
-	                    "2ns,XX,DLLP,00\n",
-	                    NULL);
+	                    "2ns,XX,DLLP,00\n", NULL);
 
 	ck_assert_msg(strstr(buf, "delimiter ','") != NULL, "%s", buf);
 	ck_assert(strstr(buf, "header: line 2: Time,Dir,Packet Type,Raw") != NULL);
