@@ -244,6 +244,8 @@ void fc_intervals_note(struct fc_intervals *iv, uint64_t now);
 /* One duration into the histogram (a latency, not an interval between
  * events noted). */
 void fc_intervals_add(struct fc_intervals *iv, uint64_t duration_ps);
+/* Frees the histograms of the link's statistics (not the link). */
+void fc_link_stats_free(struct fc_link *link);
 
 /* Before a TLP is charged to a tracked counter: if the last charge left
  * fewer credits than this one needs, how long the transmitter waited. */

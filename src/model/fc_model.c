@@ -43,8 +43,10 @@ void fc_model_init(struct fc_model *m, const struct fc_options *opts, struct fin
 void fc_model_free(struct fc_model *m)
 {
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		if (m->links[i])
+		if (m->links[i]) {
 			tl_link_free(m->links[i]);
+			fc_link_stats_free(m->links[i]);
+		}
 		free(m->links[i]);
 		m->links[i] = NULL;
 	}

@@ -70,9 +70,13 @@ enum vc_state {
 struct fc_intervals {
 	uint64_t events;
 	bool last_seen;
+	bool lost; /* no memory for the histogram: fc_model_failed() */
 	uint64_t last_ps;
 	uint64_t count, min_ps, max_ps;
-	uint32_t bucket[FC_HIST_BUCKETS];
+	/* FC_HIST_BUCKETS counts, allocated by the first interval (a link
+	 * holds 52 of these, 1.3 KB each inline: 70 of its 92 KB, set up for
+	 * each input and most never used); freed by fc_link_stats_free() */
+	uint32_t *bucket;
 };
 
 /* One credit type of one transmitter on one VC. */
@@ -337,11 +341,13 @@ bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps);
 /* Time at zero available credits up to now_ps (the open interval too). */
 uint64_t fc_credit_time_at_zero(const struct fc_credit *c, uint64_t now_ps);
 
-/* True when the model could not keep up (out of memory for a link): the
+/* True when the model could not keep up (out of memory for a link or a
+ * statistic's histogram): the
  * analysis of the input is incomplete, an input error. */
+bool fc_model_stats_lost(const struct fc_model *m);
 static inline bool fc_model_failed(const struct fc_model *m)
 {
-	return m->out_of_memory;
+	return m->out_of_memory || fc_model_stats_lost(m);
 }
 
 /* The end of the capture: the checks that need it (an UpdateFC gap still

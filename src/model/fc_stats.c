@@ -3,6 +3,8 @@
  * octave, their median to within 1/16, and the time a transmitter spent
  * at zero credits.  Numbers for the report, no rule: the timing rules are
  * in fc_timing.c. */
+#include <stdlib.h>
+
 #include "model/fc_internal.h"
 
 static unsigned interval_bucket(uint64_t ps)
@@ -25,6 +27,13 @@ static uint64_t bucket_low(unsigned b)
 
 void fc_intervals_add(struct fc_intervals *iv, uint64_t d)
 {
+	if (!iv->bucket) {
+		iv->bucket = calloc(FC_HIST_BUCKETS, sizeof(*iv->bucket));
+		if (!iv->bucket) {
+			iv->lost = true; /* the run makes it an input error */
+			return;
+		}
+	}
 	if (!iv->count || d < iv->min_ps)
 		iv->min_ps = d;
 	if (d > iv->max_ps)
@@ -44,7 +53,7 @@ void fc_intervals_note(struct fc_intervals *iv, uint64_t now)
 
 bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps)
 {
-	if (!iv->count)
+	if (!iv->count || !iv->bucket)
 		return false;
 	uint64_t half = (iv->count + 1) / 2, seen = 0;
 	for (unsigned b = 0; b < FC_HIST_BUCKETS; b++) {
@@ -60,6 +69,39 @@ bool fc_intervals_median(const struct fc_intervals *iv, uint64_t *median_ps)
 			return true;
 		}
 	}
+	return false;
+}
+
+/* A link's statistics: each class of each port of each VC, then the
+ * first and last latencies of each direction's requests. */
+enum { LINK_UPDATE_INTERVALS = FC_VC_COUNT * DIR_COUNT * FC_CLASS_COUNT };
+enum { LINK_INTERVALS = LINK_UPDATE_INTERVALS + 2 * DIR_COUNT };
+
+static struct fc_intervals *link_intervals(struct fc_link *link, unsigned i)
+{
+	if (i < LINK_UPDATE_INTERVALS) {
+		unsigned cls = i % FC_CLASS_COUNT, port = i / FC_CLASS_COUNT % DIR_COUNT;
+		return &link->vc[i / (FC_CLASS_COUNT * DIR_COUNT)].port[port].updates[cls];
+	}
+	i -= LINK_UPDATE_INTERVALS;
+	return i % 2 ? &link->tl_stats[i / 2].latency_last : &link->tl_stats[i / 2].latency_first;
+}
+
+void fc_link_stats_free(struct fc_link *link)
+{
+	for (unsigned i = 0; i < LINK_INTERVALS; i++) {
+		struct fc_intervals *iv = link_intervals(link, i);
+		free(iv->bucket);
+		iv->bucket = NULL;
+	}
+}
+
+bool fc_model_stats_lost(const struct fc_model *m)
+{
+	for (unsigned l = 0; l < FC_LINK_COUNT; l++)
+		for (unsigned i = 0; m->links[l] && i < LINK_INTERVALS; i++)
+			if (link_intervals(m->links[l], i)->lost)
+				return true;
 	return false;
 }
 

@@ -862,6 +862,34 @@ START_TEST(test_odd_rows)
 }
 END_TEST
 
+/* The line buffers start at 4 KiB and grow with the input: a header of
+ * 6000 bytes and a row of 9000 are read whole (a cut header would lose its
+ * last column, a cut row its last cell). */
+START_TEST(test_long_lines_grow)
+{
+	size_t pad = 6000, tail = 9000, n = 0;
+	char *text = malloc(pad + tail + 100);
+	struct record rec;
+	void *r;
+
+	ck_assert_ptr_nonnull(text);
+	n += (size_t)sprintf(text + n, "Time,Dir,Note ");
+	memset(text + n, 'n', pad);
+	n += pad;
+	n += (size_t)sprintf(text + n, ",Raw\n1ns,DS,");
+	memset(text + n, 'v', tail);
+	n += tail;
+	n += (size_t)sprintf(text + n, ",5c800803f0f2fcfd\n");
+	r = open_csv(text);
+	free(text);
+	expect_record(r, &rec);
+	ck_assert_uint_eq(rec.pos.line, 2);
+	ck_assert_uint_eq(rec.len, 6); /* the DLLP, between its framing symbols */
+	expect_eof(r);
+	close_csv(r);
+}
+END_TEST
+
 /* A line over 64 KiB and a NUL byte are malformed rows; reading goes on. */
 START_TEST(test_long_and_nul)
 {
@@ -974,6 +1002,7 @@ Suite *suite_reader_csv(void)
 	tcase_add_test(tc, test_steering);
 	tcase_add_test(tc, test_odd_rows);
 	tcase_add_test(tc, test_long_and_nul);
+	tcase_add_test(tc, test_long_lines_grow);
 	tcase_add_test(tc, test_dump_columns);
 	tcase_add_test(tc, test_dump_agrees);
 	suite_add_tcase(s, tc);

@@ -8,13 +8,27 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "read/csv/csv_internal.h"
 
-static void take_header(struct csv_reader *r, const struct split_mode *mode)
+static bool no_memory(const struct csv_reader *r, char *err, size_t errlen)
+{
+	return csv_set_err(err, errlen, "%s: out of memory", r->name);
+}
+
+/* The current line as the header.  False when out of memory. */
+static bool take_header(struct csv_reader *r, const struct split_mode *mode)
 {
 	unsigned n = csv_split_copy(r->line, r->line_len, r->scratch, mode, r->cells);
+	struct csv_column *cols =
+	        grow_to(r->cols, &r->cols_cap, n, sizeof(*cols), 16, CSV_MAX_COLS);
+
+	if (cols == NULL)
+		return false;
+	r->cols = cols;
 
 	r->layout = mode->layout;
 	r->delim = mode->delim;
@@ -36,6 +50,7 @@ static void take_header(struct csv_reader *r, const struct split_mode *mode)
 		c->field = csv_column_field(s, len, c->norm);
 	}
 	r->after_header = true;
+	return true;
 }
 
 /* The header at --header-line N: split the forced way, else the best
@@ -70,14 +85,51 @@ static void save_line(const struct csv_reader *r, struct saved_line *l)
 	memcpy(l->text, r->line, l->len);
 }
 
-/* The current line (broken: too long or with a NUL) for the table it may
- * belong to; a table that ends is kept in shape_best when it has the most
- * rows yet. */
-static void shape_track(struct csv_reader *r, bool broken)
+static void shape_keep_init(struct shape_keep *k)
 {
-	struct shape_keep *k = &r->shape_cur;
-	struct shape before = k->sh;
+	memset(&k->sh, 0, sizeof(k->sh));
+	memset(&k->header, 0, offsetof(struct saved_line, text));
+	k->nrows = 0;
+}
+
+static void saved_line_copy(struct saved_line *to, const struct saved_line *from)
+{
+	to->line_no = from->line_no;
+	to->offset = from->offset;
+	to->len = from->len;
+	memcpy(to->text, from->text, from->len);
+}
+
+/* *to = *from, but only the saved lines' bytes of text. */
+static void shape_keep_copy(struct shape_keep *to, const struct shape_keep *from)
+{
+	to->sh = from->sh;
+	saved_line_copy(&to->header, &from->header);
+	to->nrows = from->nrows;
+	for (unsigned i = 0; i < from->nrows; i++)
+		saved_line_copy(&to->rows[i], &from->rows[i]);
+}
+
+/* The current line (broken: too long or with a NUL) for the table it may
+ * belong to; a table that ends is kept in shapes->best when it has the
+ * most rows yet.  False when out of memory. */
+static bool shape_track(struct csv_reader *r, bool broken)
+{
+	struct shape_keep *k;
+	struct shape before;
 	enum shape_event ev;
+
+	if (r->shapes == NULL) {
+		/* not calloc: only what shape_keep_copy() reads is set, and
+		 * the saved lines' text is written before it is read */
+		r->shapes = malloc(sizeof(*r->shapes));
+		if (r->shapes == NULL)
+			return false;
+		shape_keep_init(&r->shapes->cur);
+		shape_keep_init(&r->shapes->best);
+	}
+	k = &r->shapes->cur;
+	before = k->sh;
 
 	if (broken) {
 		k->sh.have = false;
@@ -88,29 +140,34 @@ static void shape_track(struct csv_reader *r, bool broken)
 		                    r->cells);
 	}
 	if (ev == SHAPE_NONE)
-		return;
+		return true;
 	if (ev == SHAPE_ROW) {
 		if (k->nrows < CSV_DUMP_ROWS)
 			save_line(r, &k->rows[k->nrows++]);
-		return;
+		return true;
 	}
-	if (csv_shape_was_table(&before, ev) && before.rows > r->shape_best.sh.rows) {
-		r->shape_best = *k;
-		r->shape_best.sh = before;
-		r->shape_best.sh.have = true;
+	if (csv_shape_was_table(&before, ev) && before.rows > r->shapes->best.sh.rows) {
+		shape_keep_copy(&r->shapes->best, k);
+		r->shapes->best.sh = before;
+		r->shapes->best.sh.have = true;
 	}
 	if (ev == SHAPE_HEADER) {
 		save_line(r, &k->header);
 		k->nrows = 0;
 	}
+	return true;
 }
 
-/* The table with the most rows, when the input has one (shape_best). */
+/* The table with the most rows, when the input has one (shapes->best). */
 static bool shape_found(struct csv_reader *r)
 {
-	if (csv_shape_is_table(&r->shape_cur.sh) && r->shape_cur.sh.rows > r->shape_best.sh.rows)
-		r->shape_best = r->shape_cur;
-	return csv_shape_is_table(&r->shape_best.sh);
+	struct csv_shapes *t = r->shapes;
+
+	if (t == NULL) /* no line was looked at as a table's */
+		return false;
+	if (csv_shape_is_table(&t->cur.sh) && t->cur.sh.rows > t->best.sh.rows)
+		shape_keep_copy(&t->best, &t->cur);
+	return csv_shape_is_table(&t->best.sh);
 }
 
 static const char *delim_name(char d)
@@ -133,7 +190,7 @@ static const char *delim_name(char d)
  * and what to do. */
 static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
 {
-	const struct shape_keep *k = &r->shape_best;
+	const struct shape_keep *k = &r->shapes->best;
 	char names[140], known[80]; /* the message fits the 512 bytes
 	                                 * callers give with a long name */
 	size_t o = 0, ko = 0;
@@ -184,9 +241,9 @@ static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
 
 /* --dump-columns on a table of unknown columns: its header line as the
  * header, and its first rows (saved, as the input has been read on). */
-static bool shape_open_for_dump(struct csv_reader *r)
+static bool shape_open_for_dump(struct csv_reader *r, char *err, size_t errlen)
 {
-	const struct shape_keep *k = &r->shape_best;
+	const struct shape_keep *k = &r->shapes->best;
 	struct split_mode mode = { CSV_LAYOUT_DELIMITED, k->sh.delim, 0 };
 
 	memcpy(r->line, k->header.text, k->header.len);
@@ -195,7 +252,8 @@ static bool shape_open_for_dump(struct csv_reader *r)
 	r->line_no = k->header.line_no;
 	r->line_too_long = false;
 	r->line_nul = 0;
-	take_header(r, &mode);
+	if (!take_header(r, &mode))
+		return no_memory(r, err, errlen);
 	r->replay_only = true;
 	r->replay_pos = 0;
 	snprintf(r->problem, sizeof(r->problem),
@@ -226,15 +284,14 @@ bool csv_find_header(struct csv_reader *r, char *err, size_t errlen)
 		if (r->line_no > CSV_HEADER_SEARCH)
 			break;
 		if (r->line_too_long || r->line_nul != 0) {
-			shape_track(r, true);
+			if (!shape_track(r, true))
+				return no_memory(r, err, errlen);
 			continue;
 		}
-		if (csv_guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o, &mode) >
-		    0) {
-			take_header(r, &mode);
-			return true;
-		}
-		shape_track(r, false);
+		if (csv_guess_header(r->line, r->line_len, r->scratch, r->cells, &r->o, &mode) > 0)
+			return take_header(r, &mode) || no_memory(r, err, errlen);
+		if (!shape_track(r, false))
+			return no_memory(r, err, errlen);
 		if (r->o.delimiter != CSV_DELIM_AUTO)
 			continue;
 		if (csv_parse_agilent(r->line, r->line_len, &a)) {
@@ -255,7 +312,8 @@ bool csv_find_header(struct csv_reader *r, char *err, size_t errlen)
 	if (r->line_no == 0)
 		return csv_set_err(err, errlen, "%s: empty export", r->name);
 	if (shape_found(r))
-		return r->o.dump_only ? shape_open_for_dump(r) : shape_error(r, err, errlen);
+		return r->o.dump_only ? shape_open_for_dump(r, err, errlen)
+		                      : shape_error(r, err, errlen);
 	return csv_set_err(err, errlen,
 	                   "%s: no header in the first %u lines (a line naming two known "
 	                   "columns, one of them time, type or raw bytes) and no known "

@@ -93,6 +93,11 @@ struct shape_keep {
 	unsigned nrows;
 };
 
+/* The table being read (cur) and the one with the most rows yet (best). */
+struct csv_shapes {
+	struct shape_keep cur, best;
+};
+
 struct csv_reader {
 	FILE *fp;
 	const char *name;
@@ -106,7 +111,8 @@ struct csv_reader {
 	char header_copy[CSV_HEADER_COPY];
 	size_t header_len; /* full length; copy cut at CSV_HEADER_COPY-1 */
 	unsigned ncols;
-	struct csv_column cols[CSV_MAX_COLS];
+	struct csv_column *cols; /* ncols of them, cols_cap allocated */
+	size_t cols_cap;
 	int field_col[CSV_F_COUNT]; /* 0-based column, -1: none */
 	enum csv_source field_src[CSV_F_COUNT];
 	int time_pow; /* unitless times are 10^time_pow ps */
@@ -128,16 +134,24 @@ struct csv_reader {
 	uint64_t row_packet; /* the current row's packet-number cell, */
 	bool row_has_packet; /* when it holds a whole number */
 
-	/* no header recognised: the table it may be (find_header()) */
-	struct shape_keep shape_cur, shape_best;
-	unsigned replay_pos; /* --dump-columns: rows of shape_best given */
+	/* no header recognised: the table it may be (find_header()); NULL
+	 * until a line is not a header (most exports name their columns on
+	 * the first line, and need none of its 33 KB) */
+	struct csv_shapes *shapes;
+	unsigned replay_pos; /* --dump-columns: rows of shapes->best given */
 	bool replay_only; /* ... and then the end */
 	char problem[256]; /* --dump-columns: why it cannot be checked */
 
 	unsigned ncells;
 	struct csv_cell cells[CSV_MAX_COLS];
-	char line[CSV_LINE_MAX + 1];
-	char scratch[CSV_LINE_MAX + 1];
+	/* The current line, NUL-terminated, and a copy to split: each of
+	 * line_cap bytes, sized to the longest line read yet (at least
+	 * CSV_SNIFF_LINE + 1, so that a saved line fits; at most
+	 * CSV_LINE_MAX + 1), not to the longest line allowed: a reader of a
+	 * small export stays small (csv_line_room()). */
+	char *line;
+	char *scratch;
+	size_t line_cap, scratch_cap;
 	uint8_t bytes[TLP_MAX_RECORD_LEN + 8];
 };
 

@@ -39,9 +39,13 @@
  * starts, and the reason names the export's column number and header name.
  *
  * Memory: one struct per reader (the line reader, line_reader.h, with
- * its buffers; the line, a scratch copy for header guesses, cells, record bytes), nothing
- * allocated per row; a line over CSV_LINE_MAX bytes is one malformed row,
- * consumed without being kept.
+ * its buffers; cells, record bytes) and what grows with the input: the
+ * line and a scratch copy to split, to the longest line (csv_line_room());
+ * the header's columns; the tables seen while looking for the header,
+ * once a line is not one (a small input costs little, a fuzzer's
+ * thousands of inputs a second among them).  Nothing is allocated per
+ * row; a line over CSV_LINE_MAX bytes is one
+ * malformed row, consumed without being kept.
  * Hostile input costs time only.
  */
 #include <errno.h>
@@ -51,12 +55,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/time_unit.h"
 #include "read/csv/csv_internal.h"
 #include "read/reader.h"
 
 /* ------------------------------------------------------------------ */
 /* Reading lines */
+
+/* r->line and r->scratch made to hold len bytes and a NUL, at least
+ * CSV_SNIFF_LINE + 1 (a saved line is copied back without asking).
+ * False when out of memory (the buffers are then as they were). */
+static bool csv_line_room(struct csv_reader *r, size_t len)
+{
+	enum { FIRST = CSV_SNIFF_LINE + 1, MOST = CSV_LINE_MAX + 1 };
+	char *p;
+
+	p = grow_to(r->line, &r->line_cap, len + 1, 1, FIRST, MOST);
+	if (p == NULL)
+		return false;
+	r->line = p;
+	p = grow_to(r->scratch, &r->scratch_cap, len + 1, 1, FIRST, MOST);
+	if (p == NULL)
+		return false;
+	r->scratch = p;
+	return true;
+}
+
+static void csv_reader_free(struct csv_reader *r)
+{
+	line_reader_free(&r->lines);
+	free(r->line);
+	free(r->scratch);
+	free(r->cols);
+	free(r->shapes);
+	free(r);
+}
 
 /* Reads one line (without '\n') into r->line, NUL-terminated, where the
  * splitters may unquote it in place: the line reader's (line_reader.h),
@@ -77,6 +111,10 @@ enum line_status csv_read_line(struct csv_reader *r)
 	r->line_too_long = st == LINE_TOO_LONG;
 	r->line_nul = line_nul_column(&l);
 	bom = l.no == 1 ? csv_strip_bom(l.text, n) : 0;
+	if (!csv_line_room(r, n - bom)) {
+		errno = ENOMEM;
+		return LINE_ERROR;
+	}
 	memcpy(r->line, l.text + bom, n - bom);
 	n -= bom;
 	if (r->line_nul != 0)
@@ -105,6 +143,11 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 	r->fp = fp;
 	r->name = name;
 	line_reader_init(&r->lines, fp);
+	if (!csv_line_room(r, 0)) {
+		csv_set_err(err, errlen, "%s: out of memory", name);
+		csv_reader_free(r);
+		return NULL;
+	}
 	if (opts != NULL)
 		r->o = *opts;
 	else
@@ -121,8 +164,7 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 	           r->layout == CSV_LAYOUT_BLANKS))
 		ok = csv_resolve_mapping(r, err, errlen);
 	if (!ok) {
-		line_reader_free(&r->lines);
-		free(r);
+		csv_reader_free(r);
 		return NULL;
 	}
 	return r;
@@ -215,9 +257,9 @@ static enum line_status next_line(struct csv_reader *r)
 	if (r->replay_only) {
 		const struct saved_line *l;
 
-		if (r->replay_pos >= r->shape_best.nrows)
+		if (r->replay_pos >= r->shapes->best.nrows)
 			return LINE_EOF;
-		l = &r->shape_best.rows[r->replay_pos++];
+		l = &r->shapes->best.rows[r->replay_pos++];
 		memcpy(r->line, l->text, l->len);
 		r->line[l->len] = '\0';
 		r->line_len = l->len;
@@ -303,8 +345,7 @@ static void csv_close(void *state)
 	if (r == NULL)
 		return;
 	fclose(r->fp);
-	line_reader_free(&r->lines);
-	free(r);
+	csv_reader_free(r);
 }
 
 const struct reader_ops csv_reader_ops = {
