@@ -77,19 +77,21 @@ grep -q '"type":"error","file":"-".*empty input' "$t/stdin1.out" && pass ||
 
 # a worker that dies: the input it was on fails with a message, the
 # inputs after it are reported (a compressed trace that takes seconds,
-# a task of its own; the worker killed while it reads it)
+# a task of its own, taken by the worker from the back while the main
+# process reads another from the front; the worker killed while it reads it)
 {
 	head -13 "$s/clean-init.trace"
 	awk 'BEGIN { for (i = 0; i < 2000000; i++) print "5us down UpdateFC-P vc=0 hdr=32 data=256" }'
 } | gzip -1 >"$t/slow.trace.gz"
-"$DLLPCHECK" -j 2 --format=jsonl "$s/overrun.pcap" "$t/slow.trace.gz" "$s/clean-init.trace" \
-	"$s/crc-errors.pcap" "$s/overrun.trace" >"$t/dead.out" 2>"$t/dead.err" &
+cp "$t/slow.trace.gz" "$t/slow2.trace.gz"
+"$DLLPCHECK" -j 2 --format=jsonl "$t/slow.trace.gz" "$s/overrun.pcap" "$s/clean-init.trace" \
+	"$s/crc-errors.pcap" "$s/overrun.trace" "$t/slow2.trace.gz" >"$t/dead.out" 2>"$t/dead.err" &
 parent=$!
 worker=""
 n=0
 while [ -z "$worker" ] && [ $n -lt 200 ]; do
 	for p in $(pgrep -P "$parent" 2>/dev/null); do
-		if ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'slow\.trace\.gz'; then worker=$p; fi
+		if ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'slow2\.trace\.gz'; then worker=$p; fi
 	done
 	[ -n "$worker" ] || sleep 0.05
 	n=$((n + 1))
@@ -105,14 +107,30 @@ wait "$parent"
 status=$?
 set -e
 [ "$status" -eq 2 ] && pass || fail "a worker killed: status $status, expected 2"
-grep -q 'slow\.trace\.gz: the analysis process failed' "$t/dead.err" && pass ||
+grep -q 'slow2\.trace\.gz: the analysis process failed' "$t/dead.err" && pass ||
 	fail "a worker killed: no message naming its input"
 [ "$(grep -c 'the analysis process failed' "$t/dead.err")" -eq 1 ] && pass ||
 	fail "a worker killed: more than its input failed: $(cat "$t/dead.err")"
 # every other input is reported, in order
 grep -o '"file":"[^"]*"' "$t/dead.out" | awk '!seen[$0]++' | sed 's/.*\///; s/"$//' | tr '\n' ' ' >"$t/order"
-[ "$(cat "$t/order")" = "overrun.pcap slow.trace.gz clean-init.trace crc-errors.pcap overrun.trace " ] && pass ||
+[ "$(cat "$t/order")" = "slow.trace.gz overrun.pcap clean-init.trace crc-errors.pcap overrun.trace slow2.trace.gz " ] && pass ||
 	fail "a worker killed: inputs reported: $(cat "$t/order")"
+
+# an input handed to a worker that has not started it is taken back by the
+# main process at its turn rather than waited for: a 2 MB file that is not
+# a capture first (refused at once, but it makes the main process hand the
+# worker 4 MB of work first), the slow input then, which the worker is
+# handed behind the other slow one, read by the main process
+if command -v strace >/dev/null 2>&1; then
+	head -c 2000000 /dev/zero >"$t/zeros.bin"
+	strace -f -qq -e trace=openat -o "$t/strace-back" "$DLLPCHECK" -q -j 2 "$t/zeros.bin" \
+		"$t/slow.trace.gz" "$t/slow2.trace.gz" 2>/dev/null || true
+	main_pid=$(awk 'NR == 1 { print $1 }' "$t/strace-back")
+	grep -E "^$main_pid .*slow\.trace\.gz" "$t/strace-back" >/dev/null && pass ||
+		fail "an input not started by its worker was not taken back by the main process"
+	grep -E "^$main_pid .*slow2\.trace\.gz" "$t/strace-back" >/dev/null &&
+		fail "the worker's input was read by the main process" || pass
+fi
 
 # a small batch is spread over the processes (a task is at most a
 # 2 * (workers + 1)'th of the inputs waiting): with 4 inputs and -j 2 the
@@ -129,7 +147,9 @@ if command -v strace >/dev/null 2>&1; then
 fi
 
 # the worker dies with the main process (no orphan reading on)
-"$DLLPCHECK" -j 2 -q "$t/slow.trace.gz" "$t/slow.trace.gz" 2>/dev/null &
+# (six slow inputs: about 1.5 s at -j 2, well after the kill)
+"$DLLPCHECK" -j 2 -q "$t/slow.trace.gz" "$t/slow.trace.gz" "$t/slow.trace.gz" "$t/slow.trace.gz" \
+	"$t/slow.trace.gz" "$t/slow.trace.gz" 2>/dev/null &
 parent=$!
 sleep 0.5
 kids=$(pgrep -P "$parent" | tr '\n' ' ')

@@ -19,7 +19,10 @@
  * Before the parent analyses an input of its own it sends each worker
  * tasks enough to keep it busy that long (the socket is the worker's
  * queue: it never waits for the parent between two tasks); an input's
- * cost is estimated from its size on disk.  A worker's file is rewound
+ * cost is estimated from its size on disk.  Whoever starts an input
+ * first claims it in memory shared by all (an atomic byte per input): at
+ * its turn the parent takes back an input handed to a worker that has
+ * not started it, rather than wait for it, and the worker skips it.  A worker's file is rewound
  * when every part in it has been written out and the written parts'
  * blocks are given back as they go, so the disk it uses is the parts not
  * yet written: at most those of RUN_POOL_WINDOW inputs.
@@ -46,6 +49,7 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -100,6 +104,7 @@ struct pool_task {
 struct pool_done {
 	int32_t index;
 	uint8_t ok; /* the part was written to the file */
+	uint8_t taken; /* the parent took the input first: nothing was done */
 	int32_t write_errno; /* !ok: why */
 	uint64_t offset, length; /* of the part in the worker's file */
 	uint64_t err_offset, err_length; /* of its messages */
@@ -185,7 +190,21 @@ static bool io_all(int fd, void *buf, size_t n, bool writing)
 
 /* ---- the worker ------------------------------------------------------------ */
 
-static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file)
+/* Who analyses an input that was handed to a worker: the first to claim
+ * it in the shared claims (run_pool's).  The parent takes one back that
+ * no worker started when its turn comes (it would wait for it
+ * otherwise). */
+enum { CLAIM_NONE, CLAIM_PARENT, CLAIM_WORKER };
+
+static bool claim(unsigned char *claims, int index, unsigned char who)
+{
+	unsigned char none = CLAIM_NONE;
+	return !claims || __atomic_compare_exchange_n(&claims[index], &none, who, false,
+	                                              __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file,
+                                  unsigned char *claims)
 {
 	/* where the next part and the next messages go */
 	uint64_t end = 0;
@@ -206,6 +225,12 @@ static _Noreturn void worker_main(const struct config *cfg, int sock, FILE *file
 			done.index = task.index + k;
 			done.offset = end;
 			done.err_offset = (uint64_t)err_end;
+			if (!claim(claims, done.index, CLAIM_WORKER)) {
+				done.taken = 1;
+				if (!io_all(sock, &done, sizeof(done), true))
+					_exit(3);
+				continue;
+			}
 			clearerr(stderr);
 			/* each part from where the last good one ended (where
 			 * the file is after it, but for the first of a task and
@@ -257,6 +282,7 @@ struct pool {
 	pid_t parent;
 	struct pool_input *inputs;
 	int next_emit; /* the input written next (the parent's turn) */
+	unsigned char *claims; /* shared with the workers; NULL: none */
 	struct pollfd *fds; /* one per worker */
 };
 
@@ -307,7 +333,7 @@ static bool worker_start(struct pool *p, int wi)
 		for (int j = 0; j < p->worker_count; j++)
 			if (j != wi && p->workers[j].sock >= 0)
 				close(p->workers[j].sock);
-		worker_main(p->cfg, sv[1], w->file);
+		worker_main(p->cfg, sv[1], w->file, p->claims);
 	}
 	close(sv[1]);
 	w->pid = pid;
@@ -452,6 +478,8 @@ static bool pool_take_answer(struct pool *p, int wi, const struct pool_done *ans
 	if (w->task < 0 || done.index != w->task)
 		return false;
 	struct pool_input *in = &p->inputs[done.index];
+	if (done.taken)
+		goto next; /* the parent's (taken back at its turn) */
 	in->done = true;
 	in->worker = wi;
 	in->offset = done.offset;
@@ -471,6 +499,7 @@ static bool pool_take_answer(struct pool *p, int wi, const struct pool_done *ans
 		in->here = in->again = true;
 		snprintf(in->again_why, sizeof(in->again_why), "%s", strerror(done.write_errno));
 	}
+next:
 	w->queued_cost -= input_cost(p, done.index);
 	if (++w->task == w->task_end[w->head]) {
 		w->head = (w->head + 1) % RUN_POOL_QUEUE;
@@ -512,11 +541,29 @@ static bool pool_answer(struct pool *p, int wi)
 static bool pool_replace(struct pool *p, int wi)
 {
 	struct pool_worker *w = &p->workers[wi];
-	if (w->task >= 0) {
-		struct pool_input *in = &p->inputs[w->task];
+	/* the input it was on: the one of its inputs left that it claimed
+	 * (without shared claims, the next it was to answer for); those the
+	 * parent took back are the parent's; the rest waits again */
+	int on = -1;
+	for (unsigned t = 0; w->task >= 0 && t < w->tasks; t++) {
+		unsigned slot = (w->head + t) % RUN_POOL_QUEUE;
+		int from = t == 0 ? w->task : w->task_first[slot];
+		for (int i = from; i < w->task_end[slot]; i++) {
+			unsigned char c = p->claims
+			                          ? __atomic_load_n(&p->claims[i], __ATOMIC_ACQUIRE)
+			                  : i == w->task ? CLAIM_WORKER
+			                                 : CLAIM_NONE;
+			if (c == CLAIM_WORKER && on < 0)
+				on = i;
+			else if (c == CLAIM_NONE)
+				p->inputs[i].assigned = false;
+		}
+	}
+	if (on >= 0) {
+		struct pool_input *in = &p->inputs[on];
 		in->done = true;
 		in->worker = -1;
-		input_failed(in, &p->results[w->task], p->cfg->inputs[w->task],
+		input_failed(in, &p->results[on], p->cfg->inputs[on],
 		             "the analysis process failed");
 		/* what it said before it died is told at its turn, before
 		 * the error; the next messages go after it */
@@ -528,13 +575,6 @@ static bool pool_replace(struct pool *p, int wi)
 			in->err_offset = w->err_end;
 			in->err_length = (uint64_t)st.st_size - w->err_end;
 			w->err_end = (uint64_t)st.st_size;
-		}
-		/* the rest of its tasks */
-		for (unsigned t = 0; t < w->tasks; t++) {
-			unsigned slot = (w->head + t) % RUN_POOL_QUEUE;
-			int from = t == 0 ? w->task + 1 : w->task_first[slot];
-			for (int i = from; i < w->task_end[slot]; i++)
-				p->inputs[i].assigned = false;
 		}
 	}
 	w->task = -1;
@@ -559,21 +599,13 @@ static void pool_lost(struct pool *p, int wi)
 		fprintf(stderr, "dllpcheck: cannot restart a worker: %s\n", strerror(errno));
 }
 
-/* Keeps the workers supplied: each gets tasks until what it has been
- * sent and not answered costs at least lead (an idle one at least one
- * task); then the answers that have come are read, waiting for one up to
- * timeout milliseconds (poll's). */
-static void pool_service(struct pool *p, uint64_t lead, int timeout)
+/* Reads the answers of the busy workers that have come, waiting for one
+ * up to timeout milliseconds (poll's). */
+static void pool_read_answers(struct pool *p, int timeout)
 {
 	int busy = 0;
 	for (int wi = 0; wi < p->worker_count; wi++) {
 		struct pool_worker *w = &p->workers[wi];
-		bool given = true;
-		while (w->sock >= 0 && given && (w->task < 0 || w->queued_cost < lead))
-			if (!pool_give(p, wi, &given)) {
-				pool_lost(p, wi);
-				break;
-			}
 		p->fds[wi].fd = w->task >= 0 ? w->sock : -1;
 		p->fds[wi].events = POLLIN;
 		p->fds[wi].revents = 0;
@@ -589,6 +621,27 @@ static void pool_service(struct pool *p, uint64_t lead, int timeout)
 	for (int wi = 0; wi < p->worker_count; wi++)
 		if (p->fds[wi].revents && !pool_answer(p, wi))
 			pool_lost(p, wi);
+}
+
+/* Keeps the workers supplied: the answers that have come are read first
+ * (what a worker finished is no longer its work ahead), then each gets
+ * tasks until what it has been sent and not answered costs at least lead
+ * (an idle one at least one task); then, timeout not 0, the parent waits
+ * for an answer up to timeout milliseconds (poll's). */
+static void pool_service(struct pool *p, uint64_t lead, int timeout)
+{
+	pool_read_answers(p, 0);
+	for (int wi = 0; wi < p->worker_count; wi++) {
+		struct pool_worker *w = &p->workers[wi];
+		bool given = true;
+		while (w->sock >= 0 && given && (w->task < 0 || w->queued_cost < lead))
+			if (!pool_give(p, wi, &given)) {
+				pool_lost(p, wi);
+				break;
+			}
+	}
+	if (timeout != 0)
+		pool_read_answers(p, timeout);
 }
 
 /* Writes out input i, done by a worker (or failed), at its turn. */
@@ -656,12 +709,19 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 	p.inputs = calloc((size_t)n, sizeof(*p.inputs));
 	p.sizes = calloc((size_t)n, sizeof(*p.sizes));
 	p.fds = calloc((size_t)p.worker_count, sizeof(*p.fds));
+	/* shared with the workers (fork), zero-filled: CLAIM_NONE; without
+	 * it the parent waits for every input it handed out */
+	void *claims =
+	        mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	p.claims = claims == MAP_FAILED ? NULL : claims;
 	if (!p.workers || !p.inputs || !p.sizes || !p.fds) {
 		fprintf(stderr, "dllpcheck: out of memory\n");
 		free(p.workers);
 		free(p.inputs);
 		free(p.sizes);
 		free(p.fds);
+		if (p.claims)
+			munmap(p.claims, (size_t)n);
 		return EXIT_ERROR;
 	}
 	for (int i = 0; i < n; i++) {
@@ -681,10 +741,15 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		int i = p.next_emit;
 		struct pool_input *in = &p.inputs[i];
 		if (in->assigned && !in->here && !in->done) {
-			/* a worker's, not yet done: wait for it */
-			pool_service(&p, RUN_POOL_LEAD_MIN, -1);
-			/* (a worker lost with its tasks gives them back) */
-			continue;
+			/* a worker's, not yet done: taken back if no worker
+			 * started it, else waited for */
+			if (p.claims && claim(p.claims, i, CLAIM_PARENT)) {
+				in->here = true;
+			} else {
+				pool_service(&p, RUN_POOL_LEAD_MIN, -1);
+				/* (a worker lost with its tasks gives them back) */
+				continue;
+			}
 		}
 		run_report_between(cfg, out, i);
 		if (!in->assigned || in->here)
@@ -702,6 +767,8 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		if (p.workers[wi].errfile)
 			fclose(p.workers[wi].errfile);
 	}
+	if (p.claims)
+		munmap(p.claims, (size_t)n);
 	free(p.workers);
 	free(p.inputs);
 	free(p.sizes);
