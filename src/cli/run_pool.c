@@ -283,6 +283,9 @@ struct pool {
 	struct pool_input *inputs;
 	int next_emit; /* the input written next (the parent's turn) */
 	unsigned char *claims; /* shared with the workers; NULL: none */
+	/* every input in (known_lo, known_hi] is assigned (pool_back's
+	 * memory: a batch of many small inputs scans each once) */
+	int known_lo, known_hi;
 	struct pollfd *fds; /* one per worker */
 };
 
@@ -419,14 +422,24 @@ static uint64_t input_cost(const struct pool *p, int i)
 /* The last input waiting for a worker: not assigned, after the one
  * written next (that one is the parent's when it waits) and within
  * RUN_POOL_WINDOW of it; -1 when there is none. */
-static int pool_back(const struct pool *p)
+static int pool_back(struct pool *p)
 {
 	int n = p->cfg->input_count;
 	int top = n - p->next_emit > RUN_POOL_WINDOW ? p->next_emit + RUN_POOL_WINDOW : n;
-	for (int i = top - 1; i > p->next_emit; i--)
-		if (!p->inputs[i].assigned)
-			return i;
-	return -1;
+	int i = top - 1;
+	while (i > p->next_emit) {
+		if (i <= p->known_hi && i > p->known_lo)
+			i = p->known_lo;
+		else if (p->inputs[i].assigned)
+			i--;
+		else
+			break;
+	}
+	if (top - 1 > i) {
+		p->known_lo = i;
+		p->known_hi = top - 1;
+	}
+	return i > p->next_emit ? i : -1;
 }
 
 /* Hands worker wi the last inputs waiting as a task: one, or a run of
@@ -555,8 +568,10 @@ static bool pool_replace(struct pool *p, int wi)
 			                                 : CLAIM_NONE;
 			if (c == CLAIM_WORKER && on < 0)
 				on = i;
-			else if (c == CLAIM_NONE)
+			else if (c == CLAIM_NONE) {
 				p->inputs[i].assigned = false;
+				p->known_hi = -1; /* pool_back scans afresh */
+			}
 		}
 	}
 	if (on >= 0) {
@@ -702,6 +717,7 @@ int run_pool(const struct config *cfg, FILE *out, struct input_result *results)
 		/* the parent is one of the -j N */
 		.worker_count = cfg->jobs - 1 < n - 1 ? cfg->jobs - 1 : n - 1,
 		.parent = getpid(),
+		.known_hi = -1,
 	};
 	if (p.worker_count < 1)
 		p.worker_count = 1;
