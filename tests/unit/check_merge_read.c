@@ -282,6 +282,7 @@ START_TEST(test_charts)
 	ck_assert_uint_eq(c->mark_count, 1);
 	ck_assert_uint_eq(c->marks[0].port, DIR_UP);
 	ck_assert_uint_eq(c->marks[0].t_ps, 2300000);
+	free(keep.input.views); /* read_part's copy */
 
 	/* the faults: a marker of the other port's series, of no finding; a
 	 * point off its buckets; a chart too many; a finding after them */
