@@ -18,9 +18,10 @@
 #    without charts, a CSV export whose cells hold
 #    markup that reaches the messages: nothing of theirs runs and the text
 #    shows as text.
-# SKIP (77) without chromium or python3.
+# SKIP (77) without chromium or python3, or with DLLPCHECK_TEST_NO_VIEWERS set.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
+skip_viewer "the pages are not opened in Chromium"
 t="$tmpdir"
 s="$srcdir/samples"
 check="$srcdir/tests/html-browser-check.py"

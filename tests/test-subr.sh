@@ -15,6 +15,18 @@ passes=0
 pass() { passes=$((passes + 1)); }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
+# skip_viewer WHAT: a test whose work is an outside viewer reading
+# dllpcheck's output (Chromium, tshark) skips (77) when
+# DLLPCHECK_TEST_NO_VIEWERS is set: CI's sanitizer stage sets it, as the
+# dllpcheck runs of those tests make the same outputs other tests make
+# there, and the viewers run in make check and make distcheck.
+skip_viewer() {
+	if [ -n "${DLLPCHECK_TEST_NO_VIEWERS:-}" ]; then
+		echo "SKIP: DLLPCHECK_TEST_NO_VIEWERS is set: $1"
+		exit 77
+	fi
+}
+
 # run_dllpcheck ARGS...: runs the program (under $VALGRIND if set),
 # stdout to $tmpdir/out, stderr to $tmpdir/err, status in $status.
 run_dllpcheck() {

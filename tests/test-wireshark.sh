@@ -11,13 +11,15 @@
 # (as --dlt), a display filter, and that the comparison fails when the
 # dissector is wrong (a copy of it with one field broken).
 #
-# Skips (77) without tshark or python3.  tshark reads no profile of the
+# Skips (77) without tshark or python3, or with DLLPCHECK_TEST_NO_VIEWERS
+# set (CI's sanitizer stage).  tshark reads no profile of the
 # user: HOME and XDG_CONFIG_HOME point into the test's directory.  As root,
 # Debian's tshark warns ("Running as user root") and runs Lua scripts
 # (init.lua: run_user_scripts_when_superuser = true); where an init.lua
 # refuses them the test skips, saying so.
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
+skip_viewer "the Wireshark dissector is not run in tshark"
 
 TSHARK=${TSHARK:-tshark}
 if ! command -v "$TSHARK" >/dev/null 2>&1; then
