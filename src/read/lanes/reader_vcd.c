@@ -90,6 +90,11 @@ struct vcd_reader {
 	void (*observe)(void *ctx, enum link_dir dir, unsigned lane, const struct lane_pos *pos,
 	                uint8_t raw, uint8_t descrambled, unsigned flags);
 	void *observe_ctx;
+
+	/* repeats of one sample that change nothing (on_repeat) */
+	uint64_t reports; /* calls of on_packet so far */
+	void *snap[DIR_COUNT]; /* a copy of each decoder's state, made on first use */
+	bool plain; /* vcd_reader_plain(): every sample stepped */
 };
 
 /* ------------------------------------------------------------------ */
@@ -255,6 +260,8 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 	enum link_dir dir = vr->stepping;
 	struct vcd_dir *vd = &vr->dir[dir];
 	struct qent *e;
+
+	vr->reports++;
 
 	switch (pkt->kind) {
 	case LANE_DLLP:
@@ -477,6 +484,52 @@ static void on_edge(void *ctx, const struct lane_pos *pos)
 	}
 }
 
+static size_t state_size(const struct vcd_dir *vd)
+{
+	return vd->rx8 ? rx8b10b_state_size(vd->rx8) : rx128b_state_size(vd->rx128);
+}
+
+/* The nth repeat of the sample before it (lane_sample.h repeat_fn): the
+ * decoders are pure functions of their state and the symbols (a position
+ * is only stored and reported), so a step that reported nothing and left
+ * every decoder's state byte for byte as it was is a fixed point, and so
+ * is every later repeat.  Checked at the 1st, 2nd, 4th, 8th ... repeat
+ * only: a stream that never stands still (a running scrambler) pays for
+ * a copy and a compare of the state a logarithmic number of times.  With
+ * an observer every symbol is seen, and each step is made. */
+static bool on_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
+{
+	struct vcd_reader *vr = ctx;
+	if (vr->plain || vr->observe || (nth & (nth - 1)) != 0) {
+		on_edge(ctx, pos);
+		return false;
+	}
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct vcd_dir *vd = &vr->dir[d];
+		if (!vd->map->mapped)
+			continue;
+		if (!vr->snap[d] && !(vr->snap[d] = malloc(state_size(vd)))) {
+			on_edge(ctx, pos); /* no memory for the copy: stepped each */
+			return false;
+		}
+		if (vd->rx8)
+			rx8b10b_state_save(vd->rx8, vr->snap[d]);
+		else
+			rx128b_state_save(vd->rx128, vr->snap[d]);
+	}
+	uint64_t reports = vr->reports;
+	on_edge(ctx, pos);
+	if (vr->reports != reports)
+		return false;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct vcd_dir *vd = &vr->dir[d];
+		if (vd->map->mapped && !(vd->rx8 ? rx8b10b_state_same(vd->rx8, vr->snap[d])
+		                                 : rx128b_state_same(vd->rx128, vr->snap[d])))
+			return false;
+	}
+	return true;
+}
+
 /* No lane of any direction carries a symbol (a stretch to skip). */
 static bool on_idle(void *ctx)
 {
@@ -628,6 +681,7 @@ static void vcd_reader_close(void *state)
 	for (int d = 0; d < DIR_COUNT; d++) {
 		rx8b10b_free(vr->dir[d].rx8);
 		rx128b_free(vr->dir[d].rx128);
+		free(vr->snap[d]);
 	}
 	lane_sampler_free(vr->smp);
 	vcd_free(vr->p);
@@ -739,6 +793,7 @@ void *vcd_reader_new(FILE *fp, const char *name, const struct lane_options *opts
 		.idle_fn = on_idle,
 		.gap_fn = on_gap,
 		.bytes_fn = on_bytes,
+		.repeat_fn = on_repeat,
 		.ctx = vr,
 	};
 	vr->smp = lane_sampler_new(&sc);
@@ -771,6 +826,16 @@ void vcd_reader_observe(void *state,
 	struct vcd_reader *vr = state;
 	vr->observe = fn;
 	vr->observe_ctx = ctx;
+}
+
+void vcd_reader_plain(void *state)
+{
+	((struct vcd_reader *)state)->plain = true;
+}
+
+uint64_t vcd_reader_skipped(const void *state)
+{
+	return lane_sampler_skipped(((const struct vcd_reader *)state)->smp);
 }
 
 /* capture-format.md section 4 "Input": recognised by its content.  A
