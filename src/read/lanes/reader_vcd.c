@@ -65,6 +65,11 @@ struct vcd_dir {
 	struct rx8b10b *rx8;
 	struct rx128b *rx128;
 	bool trained, retraining;
+	/* what the last sample gave the decoder: a repeat of it gives the
+	 * same (on_repeat), without reading the values again */
+	unsigned steps; /* 8b/10b: symbol times (0: valid low on every lane) */
+	struct lane_sym syms[4][LANE_MAX];
+	struct lane_word words[LANE_MAX]; /* 128b/130b */
 };
 
 struct vcd_reader {
@@ -386,10 +391,11 @@ static bool lane_valid(const struct vcd_reader *vr, enum link_dir dir, unsigned 
 	return !(u & 1) && (v & 1);
 }
 
-static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct lane_pos *pos)
+/* The symbols of the sample into vd->syms, one set per symbol time. */
+static void take_8b10b(struct vcd_reader *vr, enum link_dir dir)
 {
-	const struct lane_dir_map *m = vr->dir[dir].map;
-	struct lane_sym syms[LANE_MAX];
+	struct vcd_dir *vd = &vr->dir[dir];
+	const struct lane_dir_map *m = vd->map;
 	unsigned nbytes = m->form == LANE_FORM_DATA_K ? m->data_bits / 8 : 1;
 	uint64_t dv[LANE_MAX], du[LANE_MAX], kv[LANE_MAX], ku[LANE_MAX];
 	bool valid[LANE_MAX];
@@ -408,13 +414,12 @@ static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct la
 	/* valid = 0 on every lane: this edge is no symbol time (a PCLK
 	 * faster than the symbols, a stall), not electrical idle, which is
 	 * what x/z on a lane says */
-	if (!any_valid)
-		return;
+	vd->steps = any_valid ? nbytes : 0;
 	/* a PIPE word of 16 or 32 bits: 2 or 4 symbol times, byte [7:0]
 	 * first, all at the edge's position */
-	for (unsigned b = 0; b < nbytes; b++) {
+	for (unsigned b = 0; b < vd->steps; b++) {
 		for (unsigned l = 0; l < m->lanes; l++) {
-			struct lane_sym *s = &syms[l];
+			struct lane_sym *s = &vd->syms[b][l];
 			s->value = 0;
 			s->input = LANE_IN_NONE;
 			if (!valid[l])
@@ -441,18 +446,18 @@ static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct la
 				break;
 			}
 		}
-		rx8b10b_step(vr->dir[dir].rx8, pos, syms);
 	}
 }
 
-static void step_128b(struct vcd_reader *vr, enum link_dir dir, const struct lane_pos *pos)
+/* The words of the sample into vd->words. */
+static void take_128b(struct vcd_reader *vr, enum link_dir dir)
 {
-	const struct lane_dir_map *m = vr->dir[dir].map;
-	struct lane_word words[LANE_MAX];
+	struct vcd_dir *vd = &vr->dir[dir];
+	const struct lane_dir_map *m = vd->map;
 	unsigned nbytes = m->data_bits / 8;
 	for (unsigned l = 0; l < m->lanes; l++) {
 		uint64_t v, u, sv, su, bv, bu;
-		struct lane_word *w = &words[l];
+		struct lane_word *w = &vd->words[l];
 		value_of(vr, dir, LANE_KEY_DATA, l, &v, &u);
 		value_of(vr, dir, LANE_KEY_SYNC, l, &sv, &su);
 		value_of(vr, dir, LANE_KEY_START, l, &bv, &bu);
@@ -467,7 +472,19 @@ static void step_128b(struct vcd_reader *vr, enum link_dir dir, const struct lan
 		uint64_t mask = nbytes >= 8 ? ~0ull : (1ull << (8 * nbytes)) - 1;
 		w->none = (u & mask) != 0;
 	}
-	rx128b_step(vr->dir[dir].rx128, pos, words);
+}
+
+/* Direction d's decoder, with what take_*() gave it. */
+static void feed(struct vcd_reader *vr, enum link_dir d, const struct lane_pos *pos)
+{
+	struct vcd_dir *vd = &vr->dir[d];
+	vr->stepping = d;
+	if (vd->rx8) {
+		for (unsigned b = 0; b < vd->steps; b++)
+			rx8b10b_step(vd->rx8, pos, vd->syms[b]);
+	} else {
+		rx128b_step(vd->rx128, pos, vd->words);
+	}
 }
 
 static void on_edge(void *ctx, const struct lane_pos *pos)
@@ -476,12 +493,20 @@ static void on_edge(void *ctx, const struct lane_pos *pos)
 	for (int d = 0; d < DIR_COUNT; d++) {
 		if (!vr->dir[d].map->mapped)
 			continue;
-		vr->stepping = (enum link_dir)d;
 		if (vr->dir[d].rx8)
-			step_8b10b(vr, (enum link_dir)d, pos);
+			take_8b10b(vr, (enum link_dir)d);
 		else
-			step_128b(vr, (enum link_dir)d, pos);
+			take_128b(vr, (enum link_dir)d);
+		feed(vr, (enum link_dir)d, pos);
 	}
+}
+
+/* A sample with the values of the one before: what it gave again. */
+static void again(struct vcd_reader *vr, const struct lane_pos *pos)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (vr->dir[d].map->mapped)
+			feed(vr, (enum link_dir)d, pos);
 }
 
 static size_t state_size(const struct vcd_dir *vd)
@@ -490,8 +515,9 @@ static size_t state_size(const struct vcd_dir *vd)
 }
 
 /* The nth repeat of the sample before it (lane_sample.h repeat_fn): the
- * decoders are pure functions of their state and the symbols (a position
- * is only stored and reported), so a step that reported nothing and left
+ * decoders get again what they got (again(), the values are the same).
+ * They are pure functions of their state and the symbols (a position is
+ * only stored and reported), so a step that reported nothing and left
  * every decoder's state byte for byte as it was is a fixed point, and so
  * is every later repeat.  Checked at the 1st, 2nd, 4th, 8th ... repeat
  * only: a stream that never stands still (a running scrambler) pays for
@@ -500,8 +526,12 @@ static size_t state_size(const struct vcd_dir *vd)
 static bool on_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
 {
 	struct vcd_reader *vr = ctx;
-	if (vr->plain || vr->observe || (nth & (nth - 1)) != 0) {
+	if (vr->plain) {
 		on_edge(ctx, pos);
+		return false;
+	}
+	if (vr->observe || (nth & (nth - 1)) != 0) {
+		again(vr, pos);
 		return false;
 	}
 	for (int d = 0; d < DIR_COUNT; d++) {
@@ -509,7 +539,7 @@ static bool on_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
 		if (!vd->map->mapped)
 			continue;
 		if (!vr->snap[d] && !(vr->snap[d] = malloc(state_size(vd)))) {
-			on_edge(ctx, pos); /* no memory for the copy: stepped each */
+			again(vr, pos); /* no memory for the copy: stepped each */
 			return false;
 		}
 		if (vd->rx8)
@@ -518,7 +548,7 @@ static bool on_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
 			rx128b_state_save(vd->rx128, vr->snap[d]);
 	}
 	uint64_t reports = vr->reports;
-	on_edge(ctx, pos);
+	again(vr, pos);
 	if (vr->reports != reports)
 		return false;
 	for (int d = 0; d < DIR_COUNT; d++) {
