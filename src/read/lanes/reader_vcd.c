@@ -42,8 +42,7 @@
 #include "wire/tlp.h"
 
 #define VCD_QUEUE_MAX 8192u
-#define SLOTS_PER_DIR (LANE_KEY_COUNT * LANE_MAX)
-#define CLOCK_SLOT (DIR_COUNT * SLOTS_PER_DIR)
+#define NO_SLOT 0xFFFFu /* a signal not mapped: never changes, all x */
 
 /* One record (or malformed report) waiting for its turn. */
 struct qent {
@@ -78,6 +77,11 @@ struct vcd_reader {
 	struct vcd_parser *p;
 	struct lane_mapping map;
 	struct lane_sampler *smp;
+	/* the sampler's slot of each mapped signal, numbered from 0 as they
+	 * are watched (the sampler's arrays as long as the signals), then
+	 * the clock's */
+	uint16_t slot[DIR_COUNT][LANE_KEY_COUNT][LANE_MAX];
+	unsigned nslots, clock_slot;
 	struct vcd_dir dir[DIR_COUNT];
 	enum link_dir stepping; /* the direction whose decoder is called */
 	bool link_up;
@@ -370,15 +374,10 @@ static void on_symbol(void *ctx, unsigned lane, const struct lane_pos *pos, uint
 /* ------------------------------------------------------------------ */
 /* From the sampler */
 
-static unsigned slot_of(enum link_dir dir, enum lane_key key, unsigned lane)
-{
-	return (unsigned)dir * SLOTS_PER_DIR + (unsigned)key * LANE_MAX + lane;
-}
-
 static void value_of(const struct vcd_reader *vr, enum link_dir dir, enum lane_key key,
                      unsigned lane, uint64_t *v, uint64_t *u)
 {
-	lane_sampler_value(vr->smp, slot_of(dir, key, lane), v, u);
+	lane_sampler_value(vr->smp, vr->slot[dir][key][lane], v, u);
 }
 
 /* valid on this lane: 1 when the form has no valid signal; x/z is 0 */
@@ -739,19 +738,26 @@ const struct reader_ops vcd_reader_ops = {
 
 static bool watch_all(struct vcd_reader *vr)
 {
+	unsigned n = 0;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct lane_dir_map *m = &vr->map.dir[d];
-		if (!m->mapped)
-			continue;
 		for (int k = 0; k < LANE_KEY_COUNT; k++)
-			for (unsigned l = 0; l < m->lanes; l++)
-				if (m->var[k][l] != LANE_VAR_NONE &&
-				    !vcd_watch(vr->p, m->var[k][l],
-				               slot_of((enum link_dir)d, (enum lane_key)k, l)))
+			for (unsigned l = 0; l < LANE_MAX; l++) {
+				vr->slot[d][k][l] = NO_SLOT;
+				if (!m->mapped || l >= m->lanes || m->var[k][l] == LANE_VAR_NONE)
+					continue;
+				vr->slot[d][k][l] = (uint16_t)n;
+				if (!vcd_watch(vr->p, m->var[k][l], n++))
 					return false;
+			}
 	}
-	if (vr->map.clock != LANE_VAR_NONE && !vcd_watch(vr->p, vr->map.clock, CLOCK_SLOT))
-		return false;
+	vr->clock_slot = LANE_SAMPLE_NO_CLOCK;
+	if (vr->map.clock != LANE_VAR_NONE) {
+		vr->clock_slot = n;
+		if (!vcd_watch(vr->p, vr->map.clock, n++))
+			return false;
+	}
+	vr->nslots = n;
 	return true;
 }
 
@@ -815,8 +821,8 @@ void *vcd_reader_new(FILE *fp, const char *name, const struct lane_options *opts
 		goto fail;
 	}
 	struct lane_sampler_config sc = {
-		.slots = CLOCK_SLOT + 1,
-		.clock_slot = vr->map.clock != LANE_VAR_NONE ? CLOCK_SLOT : LANE_SAMPLE_NO_CLOCK,
+		.slots = vr->nslots ? vr->nslots : 1,
+		.clock_slot = vr->clock_slot,
 		.edge = vr->map.edge,
 		.period_ps = vr->map.period_ps,
 		.edge_fn = on_edge,
