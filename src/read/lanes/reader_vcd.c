@@ -42,6 +42,8 @@
 #include "wire/tlp.h"
 
 #define VCD_QUEUE_MAX 8192u
+/* the most bytes of a record kept */
+#define VCD_RECORD_MAX (TLP_MAX_RECORD_LEN > 4096 ? TLP_MAX_RECORD_LEN : 4096)
 #define NO_SLOT 0xFFFFu /* a signal not mapped: never changes, all x */
 
 /* One record (or malformed report) waiting for its turn. */
@@ -94,7 +96,6 @@ struct vcd_reader {
 	bool ended; /* the input is read to its end */
 	bool fatal;
 	struct vcd_error fatal_err;
-	uint8_t out[TLP_MAX_RECORD_LEN > 4096 ? TLP_MAX_RECORD_LEN : 4096];
 
 	void (*observe)(void *ctx, enum link_dir dir, unsigned lane, const struct lane_pos *pos,
 	                uint8_t raw, uint8_t descrambled, unsigned flags);
@@ -305,8 +306,7 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 		        pkt->phy_error || lane_packet_ending_disagrees(pkt) ? REC_F_PHY_ERROR : 0;
 		e->has_lane = true;
 		e->lane = pkt->lane;
-		if (!q_bytes(e, pkt->bytes,
-		             pkt->len > sizeof(vr->out) ? sizeof(vr->out) : pkt->len))
+		if (!q_bytes(e, pkt->bytes, pkt->len > VCD_RECORD_MAX ? VCD_RECORD_MAX : pkt->len))
 			e->len = 0;
 		break;
 	case LANE_TRAINED:
@@ -688,15 +688,17 @@ static enum reader_result vcd_reader_next(void *state, struct record *rec,
 		bad->lost_span = e->lost_span;
 		return READER_MALFORMED;
 	}
-	if (e->len)
-		memcpy(vr->out, e->bytes, e->len);
+	/* the bytes in the entry's buffer, which stays with its slot of the
+	 * ring until an entry is inserted there again: not before the next
+	 * call (struct record: "valid until the reader's next call") */
+	static const uint8_t no_bytes[1];
 	rec->time_ps = e->pos.time_ps;
 	rec->time_base_s = 0;
 	rec->kind = e->kind;
 	rec->dir = e->dir;
 	rec->link = 0;
 	rec->flags = e->flags;
-	rec->bytes = vr->out;
+	rec->bytes = e->len ? e->bytes : no_bytes;
 	rec->len = rec->wire_len = (uint32_t)e->len;
 	rec->pos = pos;
 	return READER_RECORD;
