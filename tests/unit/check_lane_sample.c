@@ -531,6 +531,7 @@ START_TEST(test_repeat_reader)
 	/* the repeats were passed over (the test compares something) */
 	ck_assert_uint_gt(skipped[RF_SYM], 100000);
 	ck_assert_uint_gt(skipped[RF_CODE], 100000);
+	ck_assert_uint_gt(skipped[RF_128B], 100000);
 }
 END_TEST
 
