@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "read/lanes/code8b10b.h"
 #include "read/lanes/lane_sample.h"
+#include "read/lanes/reader_vcd.h"
 #include "read/reader.h"
 #include "suites.h"
 
@@ -215,6 +217,321 @@ START_TEST(test_period_budget)
 	ck_assert_uint_eq(x.n, LANE_SAMPLE_REPEAT_MAX + 10 * LANE_SAMPLE_PER_BYTE);
 	ck_assert_uint_eq(x.gap, 1000 + 1000 - 10 * LANE_SAMPLE_PER_BYTE);
 	lane_sampler_free(s);
+}
+END_TEST
+
+/* --- repeats that change nothing (repeat_fn) -------------------------------
+ * A made-up decoder whose level climbs by one per sample towards the
+ * value of slot 1 and stays there: once there, a repeat is a fixed point.
+ * The same samples with repeat_fn and without (every sample to edge_fn)
+ * must leave the same log of changes, gaps and times. */
+
+struct climb {
+	struct lane_sampler *s;
+	unsigned level, calls;
+	unsigned n; /* changes logged */
+	uint64_t t[64], lv[64];
+	uint64_t gap, gap_at;
+};
+
+static void climb_edge(void *ctx, const struct lane_pos *pos)
+{
+	struct climb *x = ctx;
+	uint64_t v, u;
+	x->calls++;
+	lane_sampler_value(x->s, 1, &v, &u);
+	if (x->level < v) {
+		x->level++;
+		if (x->n < 64) {
+			x->t[x->n] = pos->time_ps;
+			x->lv[x->n] = x->level;
+		}
+		x->n++;
+	}
+}
+
+static bool climb_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
+{
+	struct climb *x = ctx;
+	unsigned before = x->level;
+	(void)nth;
+	climb_edge(ctx, pos);
+	return x->level == before;
+}
+
+static void climb_gap(void *ctx, const struct lane_pos *pos, uint64_t skipped)
+{
+	struct climb *x = ctx;
+	x->gap += skipped;
+	x->gap_at = pos->time_ps;
+}
+
+static uint64_t climb_bytes(void *ctx)
+{
+	(void)ctx;
+	return 100; /* 6400 samples past the first stretch's 65536 */
+}
+
+static void climb_run(struct climb *x, bool repeat)
+{
+	memset(x, 0, sizeof(*x));
+	struct lane_sampler_config c = { .slots = 2,
+		                         .clock_slot = LANE_SAMPLE_NO_CLOCK,
+		                         .period_ps = 3,
+		                         .edge_fn = climb_edge,
+		                         .gap_fn = climb_gap,
+		                         .bytes_fn = climb_bytes,
+		                         .repeat_fn = repeat ? climb_repeat : NULL,
+		                         .ctx = x };
+	x->s = lane_sampler_new(&c);
+	ck_assert_ptr_nonnull(x->s);
+	struct lane_sampler *s = x->s;
+	change(s, 1, 5, 0, 1);
+	lane_sampler_time(s, 0, 2, 0);
+	change(s, 1, 7, 0, 3); /* t0 = 0: 1..7 at 3..21, then 7 stays */
+	lane_sampler_time(s, 3000, 4, 40);
+	change(s, 1, 2, 0, 5); /* below the level: no sample before 3003 */
+	lane_sampler_time(s, 3001, 6, 60);
+	change(s, 1, 9, 0, 7); /* 8, 9 at 3003, 3006 */
+	lane_sampler_time(s, 3006, 8, 80);
+	change(s, 1, 12, 0, 9); /* 10..12, in a stretch cut at LANE_SAMPLE_REPEAT_MAX */
+	uint64_t t1 = 3006 + 3 * ((uint64_t)LANE_SAMPLE_REPEAT_MAX + 50);
+	lane_sampler_time(s, t1, 10, 100);
+	change(s, 1, 13, 0, 11); /* the sample after the cut ones, at its time */
+	lane_sampler_time(s, t1 + 3, 12, 120);
+	change(s, 1, 40, 0, 13); /* 14..40, then the per-byte budget cuts */
+	lane_sampler_time(s, t1 + 3 + 3 * 7000, 14, 140);
+	lane_sampler_finish(s);
+}
+
+START_TEST(test_period_repeat)
+{
+	struct climb plain, fast;
+	climb_run(&plain, false);
+	climb_run(&fast, true);
+	ck_assert_uint_eq(lane_sampler_skipped(plain.s), 0);
+	/* the repeats were passed over, and nothing else changed */
+	ck_assert_uint_gt(lane_sampler_skipped(fast.s), 60000);
+	ck_assert_uint_eq(fast.calls + lane_sampler_skipped(fast.s), plain.calls);
+	ck_assert_uint_eq(fast.n, plain.n);
+	ck_assert_uint_eq(plain.n, 40);
+	ck_assert_mem_eq(fast.t, plain.t, sizeof(plain.t));
+	ck_assert_mem_eq(fast.lv, plain.lv, sizeof(plain.lv));
+	uint64_t t1 = 3006 + 3 * ((uint64_t)LANE_SAMPLE_REPEAT_MAX + 50);
+	ck_assert_uint_eq(plain.lv[12], 13);
+	ck_assert_uint_eq(plain.t[12], t1 + 3);
+	ck_assert_uint_eq(plain.t[39], t1 + 3 + 3 * 27);
+	ck_assert_uint_eq(fast.level, plain.level);
+	ck_assert_uint_eq(fast.gap, plain.gap);
+	/* 1000 + 2 + 65536 + 1 made, then 5397 of the 71936 the bytes allow */
+	ck_assert_uint_eq(plain.gap, 50 + 7000 - 5397);
+	ck_assert_uint_eq(fast.gap_at, plain.gap_at);
+	lane_sampler_free(plain.s);
+	lane_sampler_free(fast.s);
+}
+END_TEST
+
+/* --- repeats through the reader: the same results as every sample stepped -
+ * Random VCDs at a period of 1 ps whose values stand for stretches of 1
+ * to 3000 symbol times, rarely 70000 (ordered sets, idle, framing symbols, garbage,
+ * x, valid low) in three forms: two directions of 9-bit symbols (two
+ * lanes down, one up), 10-bit codes, and 128b/130b PIPE words.  Each is
+ * read with the repeats passed over (on_repeat) and with
+ * vcd_reader_plain(); every result must be the same. */
+
+static uint64_t rnd_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* a stretch: mostly one symbol time, sometimes long, rarely longer than
+ * LANE_SAMPLE_REPEAT_MAX (cut, a gap) */
+static unsigned rnd_hold(uint64_t *x)
+{
+	static const unsigned holds[] = { 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 5, 17, 300, 3000 };
+	if (rnd_next(x) % 1000 == 0)
+		return 70000;
+	return holds[rnd_next(x) % (sizeof(holds) / sizeof(holds[0]))];
+}
+
+static unsigned rnd_sym(uint64_t *x)
+{
+	static const unsigned syms[] = { 0x1BC, 0x11C, 0x000, 0x000, 0x04A, 0x045, 0x1FB, 0x15C,
+		                         0x1FD, 0x1FE, 0x1F7, 0x17C, 0x1FF, 0x100, 0x0FF, 0xFFFF };
+	unsigned v = syms[rnd_next(x) % (sizeof(syms) / sizeof(syms[0]))];
+	return v == 0x0FF ? (unsigned)(rnd_next(x) & 0xFF) : v;
+}
+
+static void put_bits(FILE *f, unsigned v, unsigned bits, const char *id)
+{
+	fputc('b', f);
+	for (int b = (int)bits - 1; b >= 0; b--)
+		fputc(v == 0xFFFF ? 'x' : (v >> b) & 1 ? '1' : '0', f);
+	fprintf(f, " %s\n", id);
+}
+
+enum rform { RF_SYM, RF_CODE, RF_128B };
+
+static char *random_vcd(uint64_t seed, enum rform form, size_t *len)
+{
+	uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+	char *t = NULL;
+	FILE *f = open_memstream(&t, len);
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "$timescale 1ps $end\n");
+	if (form == RF_128B)
+		fprintf(f, "$var wire 8 a l0 $end\n$var wire 8 b l1 $end\n"
+		           "$var wire 2 c s0 $end\n$var wire 2 d s1 $end\n"
+		           "$var wire 1 e b0 $end\n$var wire 1 f b1 $end\n"
+		           "$var wire 1 g v0 $end\n$var wire 1 h v1 $end\n");
+	else
+		fprintf(f,
+		        "$var wire %u a l0 $end\n$var wire %u b l1 $end\n"
+		        "$var wire %u c u0 $end\n$var wire 1 g v0 $end\n"
+		        "$var wire 1 h v1 $end\n$var wire 1 i w0 $end\n",
+		        form == RF_CODE ? 10 : 9, form == RF_CODE ? 10 : 9,
+		        form == RF_CODE ? 10 : 9);
+	fprintf(f, "$enddefinitions $end\n");
+	static const char *const ids[] = { "a", "b", "c" };
+	unsigned rd[3] = { 0, 0, 0 };
+	uint64_t time = 0;
+	for (int step = 0; step < 100; step++) {
+		fprintf(f, "#%llu\n", (unsigned long long)time);
+		unsigned same = (unsigned)(rnd_next(&x) % 3); /* 0: every lane its own */
+		unsigned shared = rnd_sym(&x);
+		for (unsigned l = 0; l < 3; l++) {
+			if (form == RF_128B && l == 2)
+				break;
+			unsigned v = same ? shared : rnd_sym(&x);
+			if (rnd_next(&x) % 4 == 0)
+				continue; /* unchanged */
+			if (form == RF_128B) {
+				unsigned k = (unsigned)(rnd_next(&x) % 8);
+				put_bits(f,
+				         v == 0xFFFF ? v
+				         : k == 0    ? 0xE1
+				         : k == 1    ? 0xAA
+				                     : v & 0xFF,
+				         8, ids[l]);
+				fprintf(f, "b%s %s\n", rnd_next(&x) % 3 ? "10" : "01",
+				        l ? "d" : "c");
+				fprintf(f, "%c%s\n", rnd_next(&x) % 5 ? '0' : '1', l ? "f" : "e");
+			} else if (form == RF_CODE && v != 0xFFFF) {
+				int code = code8b10b_encode((uint8_t)v, (v & 0x100) != 0, &rd[l]);
+				if (code < 0 || rnd_next(&x) % 16 == 0)
+					code = (int)(rnd_next(&x) &
+					             0x3FF); /* not a code, or another */
+				put_bits(f, (unsigned)code, 10, ids[l]);
+			} else {
+				put_bits(f, v, form == RF_CODE ? 10 : 9, ids[l]);
+			}
+		}
+		static const char *const valids[] = { "g", "h", "i" };
+		for (unsigned l = 0; l < 3; l++)
+			if (rnd_next(&x) % 8 == 0)
+				fprintf(f, "%c%s\n", rnd_next(&x) % 4 ? '1' : '0', valids[l]);
+		time += rnd_hold(&x);
+	}
+	fprintf(f, "#%llu\n", (unsigned long long)time);
+	fclose(f);
+	return t;
+}
+
+/* Every result of reading the VCD, one line each (malloc'ed). */
+static char *read_results(const char *text, size_t len, enum rform form, bool plain,
+                          uint64_t *skipped)
+{
+	struct lane_options o;
+	struct reader_opts ro = { 0 };
+	char err[400];
+	lane_options_init(&o);
+	if (form == RF_128B) {
+		ck_assert(lane_options_add_spec(&o, "down:data=l*,sync=s*,start=b*,valid=v*", err,
+		                                sizeof(err)));
+	} else {
+		const char *key = form == RF_CODE ? "code" : "sym";
+		char spec[80];
+		snprintf(spec, sizeof(spec), "down:%s=l*,valid=v*", key);
+		ck_assert_msg(lane_options_add_spec(&o, spec, err, sizeof(err)), "%s", err);
+		snprintf(spec, sizeof(spec), "up:%s=u*,valid=w*", key);
+		ck_assert_msg(lane_options_add_spec(&o, spec, err, sizeof(err)), "%s", err);
+	}
+	ck_assert(lane_options_set_period(&o, "1ps", err, sizeof(err)));
+	ro.format = INPUT_VCD;
+	ro.dlt = 147;
+	ro.lanes = &o;
+	FILE *fp = fmemopen((void *)(uintptr_t)text, len, "r");
+	ck_assert_ptr_nonnull(fp);
+	struct reader *r = reader_open_stream(fp, "r.vcd", true, &ro, err, sizeof(err));
+	ck_assert_msg(r != NULL, "%s", err);
+	if (plain)
+		vcd_reader_plain(r->state);
+	char *out = NULL;
+	size_t out_len;
+	FILE *f = open_memstream(&out, &out_len);
+	ck_assert_ptr_nonnull(f);
+	for (;;) {
+		struct record rec;
+		struct reader_malformed bad;
+		memset(&bad, 0, sizeof(bad));
+		enum reader_result res = reader_next(r, &rec, &bad);
+		if (res == READER_EOF)
+			break;
+		if (res == READER_RECORD) {
+			fprintf(f, "%llu t=%llu line=%llu off=%llu k=%d d=%d f=%u ",
+			        (unsigned long long)rec.pos.record_no,
+			        (unsigned long long)rec.time_ps, (unsigned long long)rec.pos.line,
+			        (unsigned long long)rec.pos.byte_offset, rec.kind, rec.dir,
+			        rec.flags);
+			for (uint32_t i = 0; i < rec.len; i++)
+				fprintf(f, "%02x", rec.bytes[i]);
+			fputc('\n', f);
+		} else {
+			fprintf(f,
+			        "%d %llu t=%d/%llu line=%llu off=%llu dir=%d/%d lane=%d/%u k=%u "
+			        "lost=%d %s\n",
+			        res, (unsigned long long)bad.pos.record_no, bad.has_time,
+			        (unsigned long long)bad.time_ps, (unsigned long long)bad.pos.line,
+			        (unsigned long long)bad.pos.byte_offset, bad.has_dir, bad.dir,
+			        bad.has_lane, bad.lane, bad.kind, bad.lost_span, bad.reason);
+			if (res == READER_FATAL)
+				break;
+		}
+	}
+	*skipped = vcd_reader_skipped(r->state);
+	reader_close(r);
+	fclose(f);
+	return out;
+}
+
+START_TEST(test_repeat_reader)
+{
+	static const char *const names[] = { "sym", "code", "128b" };
+	uint64_t skipped[3] = { 0, 0, 0 };
+	for (enum rform form = RF_SYM; form <= RF_128B; form++) {
+		for (uint64_t seed = 1; seed <= 10; seed++) {
+			size_t len;
+			char *t = random_vcd(seed, form, &len);
+			uint64_t fast_skipped, plain_skipped;
+			char *fast = read_results(t, len, form, false, &fast_skipped);
+			char *plain = read_results(t, len, form, true, &plain_skipped);
+			ck_assert_uint_eq(plain_skipped, 0);
+			ck_assert_msg(strcmp(fast, plain) == 0, "%s seed %llu: the results differ",
+			              names[form], (unsigned long long)seed);
+			ck_assert_uint_gt(strlen(plain), 0);
+			skipped[form] += fast_skipped;
+			free(fast);
+			free(plain);
+			free(t);
+		}
+	}
+	/* the repeats were passed over (the test compares something) */
+	ck_assert_uint_gt(skipped[RF_SYM], 10000);
+	ck_assert_uint_gt(skipped[RF_CODE], 10000);
+	ck_assert_uint_gt(skipped[RF_128B], 10000);
 }
 END_TEST
 
@@ -504,8 +821,14 @@ Suite *suite_lane_sample(void)
 	tcase_add_test(tc, test_period);
 	tcase_add_test(tc, test_period_stretches);
 	tcase_add_test(tc, test_period_budget);
+	tcase_add_test(tc, test_period_repeat);
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_link_events);
 	suite_add_tcase(s, tc);
+	/* hundreds of thousands of samples, each stepped, twice */
+	TCase *rep = tcase_create("repeats");
+	tcase_add_test(rep, test_repeat_reader);
+	tcase_set_timeout(rep, 60);
+	suite_add_tcase(s, rep);
 	return s;
 }

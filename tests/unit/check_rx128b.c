@@ -446,6 +446,54 @@ static void run_rx(struct tx *t, struct sink *s, bool finish)
 	rx128b_free(rx);
 }
 
+/* rx128b_state_same() against a copy: edges without data (valid low,
+ * x/z) leave the state as it was, at whatever time; a word of a block
+ * does not. */
+START_TEST(test_state_same)
+{
+	struct sink s;
+	memset(&s, 0, sizeof(s));
+	s.p = calloc(MAX_GOT, sizeof(*s.p));
+	ck_assert_ptr_nonnull(s.p);
+	struct rx128b_config cfg = {
+		.lanes = 2, .packet = on_packet, .symbol = on_symbol, .ctx = &s
+	};
+	struct rx128b *rx = rx128b_new(&cfg);
+	ck_assert_ptr_nonnull(rx);
+	void *copy = malloc(rx128b_state_size(rx));
+	ck_assert_ptr_nonnull(copy);
+	struct lane_word stall[2] = { { .nbytes = 1, .valid = false },
+		                      { .nbytes = 1, .valid = false } };
+	struct lane_word none[2] = { { .nbytes = 1, .valid = true, .none = true },
+		                     { .nbytes = 1, .valid = true, .none = true } };
+	struct lane_word word[2] = {
+		{ .bytes = { 0xAA }, .nbytes = 1, .sync = 2, .start = true, .valid = true },
+		{ .bytes = { 0xAA }, .nbytes = 1, .sync = 2, .start = true, .valid = true }
+	};
+	struct lane_pos pos = { 1000, 1, 0 };
+	rx128b_step(rx, &pos, none);
+	rx128b_state_save(rx, copy);
+	pos.time_ps += 1000;
+	rx128b_step(rx, &pos, none);
+	ck_assert(rx128b_state_same(rx, copy));
+	pos.time_ps += 1000;
+	rx128b_step(rx, &pos, stall);
+	ck_assert(rx128b_state_same(rx, copy));
+	pos.time_ps += 1000;
+	rx128b_step(rx, &pos, word); /* a block begins */
+	ck_assert(!rx128b_state_same(rx, copy));
+	rx128b_state_save(rx, copy);
+	word[0].start = word[1].start = false;
+	pos.time_ps += 1000;
+	rx128b_step(rx, &pos, word); /* its second symbol */
+	ck_assert(!rx128b_state_same(rx, copy));
+	ck_assert_uint_eq(s.n, 0);
+	free(copy);
+	free(s.p);
+	rx128b_free(rx);
+}
+END_TEST
+
 static void expect(const struct sink *s, size_t i, enum lane_packet_kind kind, const uint8_t *b,
                    size_t len, bool nullified, bool phy_error)
 {
@@ -1114,6 +1162,7 @@ Suite *suite_rx128b(void)
 	tcase_add_test(tc, test_eds_is_stp_length_1);
 	tcase_add_test(tc, test_tlp_length_example);
 	tcase_add_test(tc, test_stp_round_trip_flips);
+	tcase_add_test(tc, test_state_same);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("traffic");
 	tcase_add_test(tc, test_traffic_x1);

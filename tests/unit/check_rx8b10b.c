@@ -384,6 +384,50 @@ static enum lane_scrambling run(const struct tx *tx, enum lane_scrambling scr)
 	return s;
 }
 
+/* rx8b10b_state_same() against a copy: a repeat of a symbol that keeps
+ * the lane where it is (unlocked, inside an SKP ordered set) leaves the
+ * state as it was, at whatever time; one that locks, or advances the
+ * scrambler, does not. */
+START_TEST(test_state_same)
+{
+	struct rx8b10b_config cfg = {
+		.lanes = 1, .scrambling = LANE_SCRAMBLE_NO, .packet = on_packet, .symbol = on_symbol
+	};
+	struct rx8b10b *rx = rx8b10b_new(&cfg);
+	ck_assert_ptr_nonnull(rx);
+	void *copy = malloc(rx8b10b_state_size(rx));
+	ck_assert_ptr_nonnull(copy);
+	ngot = 0;
+	uint64_t t = 0;
+	struct lane_pos pos = { 0, 1, 0 };
+	const struct lane_sym none = { 0, LANE_IN_NONE }, zero = { 0x000, LANE_IN_SYMBOL },
+	                      com = { 0x1BC, LANE_IN_SYMBOL }, skp = { 0x11C, LANE_IN_SYMBOL };
+#define STEP(sym) (pos.time_ps = ++t, rx8b10b_step(rx, &pos, &(sym)))
+	STEP(zero); /* not locked: no symbol */
+	rx8b10b_state_save(rx, copy);
+	STEP(zero);
+	ck_assert(rx8b10b_state_same(rx, copy));
+	STEP(none);
+	rx8b10b_state_save(rx, copy);
+	STEP(none);
+	ck_assert(rx8b10b_state_same(rx, copy));
+	STEP(com); /* locks, an ordered set begins */
+	ck_assert(!rx8b10b_state_same(rx, copy));
+	STEP(skp);
+	rx8b10b_state_save(rx, copy);
+	STEP(skp); /* SKP does not advance the LFSR */
+	ck_assert(rx8b10b_state_same(rx, copy));
+	STEP(zero); /* the stream: the LFSR advances at every symbol */
+	rx8b10b_state_save(rx, copy);
+	STEP(zero);
+	ck_assert(!rx8b10b_state_same(rx, copy));
+#undef STEP
+	ck_assert_uint_eq(ngot, 0);
+	free(copy);
+	rx8b10b_free(rx);
+}
+END_TEST
+
 static void expect(unsigned i, enum lane_packet_kind kind, bool phy_error, const char *reason)
 {
 	ck_assert_msg(i < ngot, "report %u missing (%u reports)", i, ngot);
@@ -1163,6 +1207,7 @@ Suite *suite_rx8b10b(void)
 	tcase_add_test(tc, test_eios_fts_eieos);
 	tcase_add_test(tc, test_scrambling_from_crc);
 	tcase_add_test(tc, test_narrower_link);
+	tcase_add_test(tc, test_state_same);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_code_error_in_tlp);

@@ -92,31 +92,42 @@ static const struct tpl templates[] = {
 
 #define CAND_MAX 16
 
-/* The distinct patterns found for one role and key. */
+/* The distinct patterns found for one role and key.  Each pattern is
+ * allocated as it is found: the 28 sets of 16 patterns of 256 bytes as
+ * arrays were 115 KB to clear for every VCD read (fuzz_vcd's page faults),
+ * where a file names a few. */
 struct cands {
-	char pat[CAND_MAX][LANE_PATTERN_MAX];
+	char *pat[CAND_MAX];
 	size_t first_var[CAND_MAX]; /* to tell aliases apart */
 	unsigned n;
 	bool more; /* above CAND_MAX */
 };
 
-static void cand_add(const struct vcd_parser *p, struct cands *c, const char *pat, size_t var)
+/* False when out of memory. */
+static bool cand_add(const struct vcd_parser *p, struct cands *c, const char *pat, size_t var)
 {
 	for (unsigned i = 0; i < c->n; i++)
 		if (strcmp(c->pat[i], pat) == 0)
-			return;
+			return true;
 	/* an alias of a pattern already found (the same signal seen in two
 	 * scopes, as some simulators dump it) is not a second candidate */
 	for (unsigned i = 0; i < c->n; i++)
 		if (lane_same_signal(p, c->first_var[i], var))
-			return;
+			return true;
 	if (c->n == CAND_MAX) {
 		c->more = true;
-		return;
+		return true;
 	}
-	snprintf(c->pat[c->n], LANE_PATTERN_MAX, "%s", pat);
+	size_t len = strnlen(pat, LANE_PATTERN_MAX - 1);
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return false;
+	memcpy(copy, pat, len);
+	copy[len] = '\0';
+	c->pat[c->n] = copy;
 	c->first_var[c->n] = var;
 	c->n++;
+	return true;
 }
 
 /* path with s[at..at+n) (the lane digits) replaced by '*'.  False when
@@ -239,15 +250,13 @@ static void list_cands(const struct cands *c, char *out, size_t size)
 bool lane_autodetect(const struct lane_options *o, const struct vcd_parser *p,
                      struct lane_mapping *m, char *err, size_t errlen)
 {
-	static struct cands zero;
-	struct cands *c = malloc(sizeof(struct cands) * 4 * LANE_KEY_COUNT);
+	struct cands *c = calloc(4 * LANE_KEY_COUNT, sizeof(struct cands));
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
 		return false;
 	}
-	for (unsigned i = 0; i < 4 * LANE_KEY_COUNT; i++)
-		c[i] = zero;
 #define CANDS(role, key) (&c[(role)*LANE_KEY_COUNT + (key)])
+	bool ok = false;
 	char pat[LANE_PATTERN_MAX];
 	for (size_t i = 0; i < vcd_var_count(p); i++) {
 		const struct vcd_var *v = vcd_var_at(p, i);
@@ -259,14 +268,15 @@ bool lane_autodetect(const struct lane_options *o, const struct vcd_parser *p,
 			if (templates[t].key == LANE_KEY_DATA && v->width != 8 && v->width != 16 &&
 			    v->width != 32)
 				continue;
-			cand_add(p, CANDS(templates[t].role, templates[t].key), pat, i);
+			if (!cand_add(p, CANDS(templates[t].role, templates[t].key), pat, i))
+				goto oom;
 			break;
 		}
-		if (lane10_pattern(v, pat, &role))
-			cand_add(p, CANDS(role, v->width == 10 ? LANE_KEY_CODE : LANE_KEY_SYM), pat,
-			         i);
+		if (lane10_pattern(v, pat, &role) &&
+		    !cand_add(p, CANDS(role, v->width == 10 ? LANE_KEY_CODE : LANE_KEY_SYM), pat,
+		              i))
+			goto oom;
 	}
-	bool ok = false;
 	char list[400];
 	size_t cl = 0;
 	m->chose[0] = '\0';
@@ -373,8 +383,14 @@ bool lane_autodetect(const struct lane_options *o, const struct vcd_parser *p,
 	}
 	m->autodetected = true;
 	ok = true;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
 out:
 #undef CANDS
+	for (unsigned i = 0; i < 4 * LANE_KEY_COUNT; i++)
+		for (unsigned j = 0; j < c[i].n; j++)
+			free(c[i].pat[j]);
 	free(c);
 	return ok;
 }

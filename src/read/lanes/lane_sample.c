@@ -26,6 +26,7 @@ struct lane_sampler {
 	bool started; /* period: t0 seen */
 	uint64_t next_sample;
 	uint64_t samples; /* period samples made */
+	uint64_t skipped; /* ... of them passed over as fixed points */
 };
 
 struct lane_sampler *lane_sampler_new(const struct lane_sampler_config *cfg)
@@ -138,8 +139,15 @@ static void period_samples(struct lane_sampler *s, uint64_t until, uint64_t line
 	s->samples += n;
 	for (uint64_t i = 0; i < n; i++) {
 		struct lane_pos pos = { s->next_sample, line, off };
-		s->cfg.edge_fn(s->cfg.ctx, &pos);
 		s->next_sample += p;
+		if (i == 0 || !s->cfg.repeat_fn) {
+			s->cfg.edge_fn(s->cfg.ctx, &pos);
+		} else if (s->cfg.repeat_fn(s->cfg.ctx, &pos, i)) {
+			/* a fixed point: samples i+1 .. n-1 would change nothing */
+			s->next_sample += (n - 1 - i) * p;
+			s->skipped += n - 1 - i;
+			break;
+		}
 	}
 	if (count > n) {
 		struct lane_pos pos = { s->next_sample, line, off };
@@ -178,6 +186,11 @@ void lane_sampler_finish(struct lane_sampler *s)
 		end_step_clock(s);
 	else
 		commit(s); /* nothing sampled after the last time in the file */
+}
+
+uint64_t lane_sampler_skipped(const struct lane_sampler *s)
+{
+	return s->skipped;
 }
 
 void lane_sampler_value(const struct lane_sampler *s, unsigned slot, uint64_t *value,

@@ -22,6 +22,18 @@
  *   file read (bytes_fn) are made, the rest cut the same way: the work is
  *   bounded by the file's size, not by its time span over the period (a
  *   hostile file cannot make the reader spin for 2^63 ps).
+ *
+ * Within one such stretch every sample has the same values.  With
+ * repeat_fn, the samples after the first of a stretch go to it instead of
+ * edge_fn, with their number in the stretch (1 for the second sample):
+ * it steps as edge_fn would, and may return true to say that this step
+ * was a fixed point (it reported nothing and left the decoders' state as
+ * it was), so that the same values would change nothing at any later
+ * sample either.  The rest of the stretch is then passed over as made:
+ * they count towards the per-byte budget, and the gap and the times are
+ * those that stepping each one would give.  Without repeat_fn every
+ * sample goes to edge_fn (the plain version the unit tests compare
+ * with).
  */
 #ifndef DLLPCHECK_LANE_SAMPLE_H
 #define DLLPCHECK_LANE_SAMPLE_H
@@ -46,6 +58,9 @@ struct lane_sampler_config {
 	bool (*idle_fn)(void *ctx); /* optional: no lane carries a symbol */
 	void (*gap_fn)(void *ctx, const struct lane_pos *pos, uint64_t skipped);
 	uint64_t (*bytes_fn)(void *ctx); /* optional: bytes of the file read */
+	/* optional: a sample with the same values as the one before it, the
+	 * nth repeat of the stretch; true: a fixed point, the rest skipped */
+	bool (*repeat_fn)(void *ctx, const struct lane_pos *pos, uint64_t nth);
 	void *ctx;
 };
 
@@ -63,6 +78,8 @@ void lane_sampler_finish(struct lane_sampler *s);
  * x/z bits.  A slot never changed is all x. */
 void lane_sampler_value(const struct lane_sampler *s, unsigned slot, uint64_t *value,
                         uint64_t *unknown);
+/* The samples passed over after repeat_fn said a fixed point. */
+uint64_t lane_sampler_skipped(const struct lane_sampler *s);
 void lane_sampler_free(struct lane_sampler *s);
 
 #endif

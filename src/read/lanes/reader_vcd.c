@@ -42,8 +42,9 @@
 #include "wire/tlp.h"
 
 #define VCD_QUEUE_MAX 8192u
-#define SLOTS_PER_DIR (LANE_KEY_COUNT * LANE_MAX)
-#define CLOCK_SLOT (DIR_COUNT * SLOTS_PER_DIR)
+/* the most bytes of a record kept */
+#define VCD_RECORD_MAX (TLP_MAX_RECORD_LEN > 4096 ? TLP_MAX_RECORD_LEN : 4096)
+#define NO_SLOT 0xFFFFu /* a signal not mapped: never changes, all x */
 
 /* One record (or malformed report) waiting for its turn. */
 struct qent {
@@ -65,6 +66,11 @@ struct vcd_dir {
 	struct rx8b10b *rx8;
 	struct rx128b *rx128;
 	bool trained, retraining;
+	/* what the last sample gave the decoder: a repeat of it gives the
+	 * same (on_repeat), without reading the values again */
+	unsigned steps; /* 8b/10b: symbol times (0: valid low on every lane) */
+	struct lane_sym syms[4][LANE_MAX];
+	struct lane_word words[LANE_MAX]; /* 128b/130b */
 };
 
 struct vcd_reader {
@@ -73,6 +79,11 @@ struct vcd_reader {
 	struct vcd_parser *p;
 	struct lane_mapping map;
 	struct lane_sampler *smp;
+	/* the sampler's slot of each mapped signal, numbered from 0 as they
+	 * are watched (the sampler's arrays as long as the signals), then
+	 * the clock's */
+	uint16_t slot[DIR_COUNT][LANE_KEY_COUNT][LANE_MAX];
+	unsigned nslots, clock_slot;
 	struct vcd_dir dir[DIR_COUNT];
 	enum link_dir stepping; /* the direction whose decoder is called */
 	bool link_up;
@@ -85,11 +96,15 @@ struct vcd_reader {
 	bool ended; /* the input is read to its end */
 	bool fatal;
 	struct vcd_error fatal_err;
-	uint8_t out[TLP_MAX_RECORD_LEN > 4096 ? TLP_MAX_RECORD_LEN : 4096];
 
 	void (*observe)(void *ctx, enum link_dir dir, unsigned lane, const struct lane_pos *pos,
 	                uint8_t raw, uint8_t descrambled, unsigned flags);
 	void *observe_ctx;
+
+	/* repeats of one sample that change nothing (on_repeat) */
+	uint64_t reports; /* calls of on_packet so far */
+	void *snap[DIR_COUNT]; /* a copy of each decoder's state, made on first use */
+	bool plain; /* vcd_reader_plain(): every sample stepped */
 };
 
 /* ------------------------------------------------------------------ */
@@ -256,6 +271,8 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 	struct vcd_dir *vd = &vr->dir[dir];
 	struct qent *e;
 
+	vr->reports++;
+
 	switch (pkt->kind) {
 	case LANE_DLLP:
 	case LANE_TLP: {
@@ -289,8 +306,7 @@ static void on_packet(void *ctx, const struct lane_packet *pkt)
 		        pkt->phy_error || lane_packet_ending_disagrees(pkt) ? REC_F_PHY_ERROR : 0;
 		e->has_lane = true;
 		e->lane = pkt->lane;
-		if (!q_bytes(e, pkt->bytes,
-		             pkt->len > sizeof(vr->out) ? sizeof(vr->out) : pkt->len))
+		if (!q_bytes(e, pkt->bytes, pkt->len > VCD_RECORD_MAX ? VCD_RECORD_MAX : pkt->len))
 			e->len = 0;
 		break;
 	case LANE_TRAINED:
@@ -358,15 +374,10 @@ static void on_symbol(void *ctx, unsigned lane, const struct lane_pos *pos, uint
 /* ------------------------------------------------------------------ */
 /* From the sampler */
 
-static unsigned slot_of(enum link_dir dir, enum lane_key key, unsigned lane)
-{
-	return (unsigned)dir * SLOTS_PER_DIR + (unsigned)key * LANE_MAX + lane;
-}
-
 static void value_of(const struct vcd_reader *vr, enum link_dir dir, enum lane_key key,
                      unsigned lane, uint64_t *v, uint64_t *u)
 {
-	lane_sampler_value(vr->smp, slot_of(dir, key, lane), v, u);
+	lane_sampler_value(vr->smp, vr->slot[dir][key][lane], v, u);
 }
 
 /* valid on this lane: 1 when the form has no valid signal; x/z is 0 */
@@ -379,10 +390,11 @@ static bool lane_valid(const struct vcd_reader *vr, enum link_dir dir, unsigned 
 	return !(u & 1) && (v & 1);
 }
 
-static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct lane_pos *pos)
+/* The symbols of the sample into vd->syms, one set per symbol time. */
+static void take_8b10b(struct vcd_reader *vr, enum link_dir dir)
 {
-	const struct lane_dir_map *m = vr->dir[dir].map;
-	struct lane_sym syms[LANE_MAX];
+	struct vcd_dir *vd = &vr->dir[dir];
+	const struct lane_dir_map *m = vd->map;
 	unsigned nbytes = m->form == LANE_FORM_DATA_K ? m->data_bits / 8 : 1;
 	uint64_t dv[LANE_MAX], du[LANE_MAX], kv[LANE_MAX], ku[LANE_MAX];
 	bool valid[LANE_MAX];
@@ -401,13 +413,12 @@ static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct la
 	/* valid = 0 on every lane: this edge is no symbol time (a PCLK
 	 * faster than the symbols, a stall), not electrical idle, which is
 	 * what x/z on a lane says */
-	if (!any_valid)
-		return;
+	vd->steps = any_valid ? nbytes : 0;
 	/* a PIPE word of 16 or 32 bits: 2 or 4 symbol times, byte [7:0]
 	 * first, all at the edge's position */
-	for (unsigned b = 0; b < nbytes; b++) {
+	for (unsigned b = 0; b < vd->steps; b++) {
 		for (unsigned l = 0; l < m->lanes; l++) {
-			struct lane_sym *s = &syms[l];
+			struct lane_sym *s = &vd->syms[b][l];
 			s->value = 0;
 			s->input = LANE_IN_NONE;
 			if (!valid[l])
@@ -434,18 +445,18 @@ static void step_8b10b(struct vcd_reader *vr, enum link_dir dir, const struct la
 				break;
 			}
 		}
-		rx8b10b_step(vr->dir[dir].rx8, pos, syms);
 	}
 }
 
-static void step_128b(struct vcd_reader *vr, enum link_dir dir, const struct lane_pos *pos)
+/* The words of the sample into vd->words. */
+static void take_128b(struct vcd_reader *vr, enum link_dir dir)
 {
-	const struct lane_dir_map *m = vr->dir[dir].map;
-	struct lane_word words[LANE_MAX];
+	struct vcd_dir *vd = &vr->dir[dir];
+	const struct lane_dir_map *m = vd->map;
 	unsigned nbytes = m->data_bits / 8;
 	for (unsigned l = 0; l < m->lanes; l++) {
 		uint64_t v, u, sv, su, bv, bu;
-		struct lane_word *w = &words[l];
+		struct lane_word *w = &vd->words[l];
 		value_of(vr, dir, LANE_KEY_DATA, l, &v, &u);
 		value_of(vr, dir, LANE_KEY_SYNC, l, &sv, &su);
 		value_of(vr, dir, LANE_KEY_START, l, &bv, &bu);
@@ -460,7 +471,19 @@ static void step_128b(struct vcd_reader *vr, enum link_dir dir, const struct lan
 		uint64_t mask = nbytes >= 8 ? ~0ull : (1ull << (8 * nbytes)) - 1;
 		w->none = (u & mask) != 0;
 	}
-	rx128b_step(vr->dir[dir].rx128, pos, words);
+}
+
+/* Direction d's decoder, with what take_*() gave it. */
+static void feed(struct vcd_reader *vr, enum link_dir d, const struct lane_pos *pos)
+{
+	struct vcd_dir *vd = &vr->dir[d];
+	vr->stepping = d;
+	if (vd->rx8) {
+		for (unsigned b = 0; b < vd->steps; b++)
+			rx8b10b_step(vd->rx8, pos, vd->syms[b]);
+	} else {
+		rx128b_step(vd->rx128, pos, vd->words);
+	}
 }
 
 static void on_edge(void *ctx, const struct lane_pos *pos)
@@ -469,12 +492,71 @@ static void on_edge(void *ctx, const struct lane_pos *pos)
 	for (int d = 0; d < DIR_COUNT; d++) {
 		if (!vr->dir[d].map->mapped)
 			continue;
-		vr->stepping = (enum link_dir)d;
 		if (vr->dir[d].rx8)
-			step_8b10b(vr, (enum link_dir)d, pos);
+			take_8b10b(vr, (enum link_dir)d);
 		else
-			step_128b(vr, (enum link_dir)d, pos);
+			take_128b(vr, (enum link_dir)d);
+		feed(vr, (enum link_dir)d, pos);
 	}
+}
+
+/* A sample with the values of the one before: what it gave again. */
+static void again(struct vcd_reader *vr, const struct lane_pos *pos)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (vr->dir[d].map->mapped)
+			feed(vr, (enum link_dir)d, pos);
+}
+
+static size_t state_size(const struct vcd_dir *vd)
+{
+	return vd->rx8 ? rx8b10b_state_size(vd->rx8) : rx128b_state_size(vd->rx128);
+}
+
+/* The nth repeat of the sample before it (lane_sample.h repeat_fn): the
+ * decoders get again what they got (again(), the values are the same).
+ * They are pure functions of their state and the symbols (a position is
+ * only stored and reported), so a step that reported nothing and left
+ * every decoder's state byte for byte as it was is a fixed point, and so
+ * is every later repeat.  Checked at the 1st, 2nd, 4th, 8th ... repeat
+ * only: a stream that never stands still (a running scrambler) pays for
+ * a copy and a compare of the state a logarithmic number of times.  With
+ * an observer every symbol is seen, and each step is made. */
+static bool on_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
+{
+	struct vcd_reader *vr = ctx;
+	if (vr->plain) {
+		on_edge(ctx, pos);
+		return false;
+	}
+	if (vr->observe || (nth & (nth - 1)) != 0) {
+		again(vr, pos);
+		return false;
+	}
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct vcd_dir *vd = &vr->dir[d];
+		if (!vd->map->mapped)
+			continue;
+		if (!vr->snap[d] && !(vr->snap[d] = malloc(state_size(vd)))) {
+			again(vr, pos); /* no memory for the copy: stepped each */
+			return false;
+		}
+		if (vd->rx8)
+			rx8b10b_state_save(vd->rx8, vr->snap[d]);
+		else
+			rx128b_state_save(vd->rx128, vr->snap[d]);
+	}
+	uint64_t reports = vr->reports;
+	again(vr, pos);
+	if (vr->reports != reports)
+		return false;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const struct vcd_dir *vd = &vr->dir[d];
+		if (vd->map->mapped && !(vd->rx8 ? rx8b10b_state_same(vd->rx8, vr->snap[d])
+		                                 : rx128b_state_same(vd->rx128, vr->snap[d])))
+			return false;
+	}
+	return true;
 }
 
 /* No lane of any direction carries a symbol (a stretch to skip). */
@@ -606,15 +688,17 @@ static enum reader_result vcd_reader_next(void *state, struct record *rec,
 		bad->lost_span = e->lost_span;
 		return READER_MALFORMED;
 	}
-	if (e->len)
-		memcpy(vr->out, e->bytes, e->len);
+	/* the bytes in the entry's buffer, which stays with its slot of the
+	 * ring until an entry is inserted there again: not before the next
+	 * call (struct record: "valid until the reader's next call") */
+	static const uint8_t no_bytes[1];
 	rec->time_ps = e->pos.time_ps;
 	rec->time_base_s = 0;
 	rec->kind = e->kind;
 	rec->dir = e->dir;
 	rec->link = 0;
 	rec->flags = e->flags;
-	rec->bytes = vr->out;
+	rec->bytes = e->len ? e->bytes : no_bytes;
 	rec->len = rec->wire_len = (uint32_t)e->len;
 	rec->pos = pos;
 	return READER_RECORD;
@@ -628,6 +712,7 @@ static void vcd_reader_close(void *state)
 	for (int d = 0; d < DIR_COUNT; d++) {
 		rx8b10b_free(vr->dir[d].rx8);
 		rx128b_free(vr->dir[d].rx128);
+		free(vr->snap[d]);
 	}
 	lane_sampler_free(vr->smp);
 	vcd_free(vr->p);
@@ -655,19 +740,26 @@ const struct reader_ops vcd_reader_ops = {
 
 static bool watch_all(struct vcd_reader *vr)
 {
+	unsigned n = 0;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct lane_dir_map *m = &vr->map.dir[d];
-		if (!m->mapped)
-			continue;
 		for (int k = 0; k < LANE_KEY_COUNT; k++)
-			for (unsigned l = 0; l < m->lanes; l++)
-				if (m->var[k][l] != LANE_VAR_NONE &&
-				    !vcd_watch(vr->p, m->var[k][l],
-				               slot_of((enum link_dir)d, (enum lane_key)k, l)))
+			for (unsigned l = 0; l < LANE_MAX; l++) {
+				vr->slot[d][k][l] = NO_SLOT;
+				if (!m->mapped || l >= m->lanes || m->var[k][l] == LANE_VAR_NONE)
+					continue;
+				vr->slot[d][k][l] = (uint16_t)n;
+				if (!vcd_watch(vr->p, m->var[k][l], n++))
 					return false;
+			}
 	}
-	if (vr->map.clock != LANE_VAR_NONE && !vcd_watch(vr->p, vr->map.clock, CLOCK_SLOT))
-		return false;
+	vr->clock_slot = LANE_SAMPLE_NO_CLOCK;
+	if (vr->map.clock != LANE_VAR_NONE) {
+		vr->clock_slot = n;
+		if (!vcd_watch(vr->p, vr->map.clock, n++))
+			return false;
+	}
+	vr->nslots = n;
 	return true;
 }
 
@@ -731,14 +823,15 @@ void *vcd_reader_new(FILE *fp, const char *name, const struct lane_options *opts
 		goto fail;
 	}
 	struct lane_sampler_config sc = {
-		.slots = CLOCK_SLOT + 1,
-		.clock_slot = vr->map.clock != LANE_VAR_NONE ? CLOCK_SLOT : LANE_SAMPLE_NO_CLOCK,
+		.slots = vr->nslots ? vr->nslots : 1,
+		.clock_slot = vr->clock_slot,
 		.edge = vr->map.edge,
 		.period_ps = vr->map.period_ps,
 		.edge_fn = on_edge,
 		.idle_fn = on_idle,
 		.gap_fn = on_gap,
 		.bytes_fn = on_bytes,
+		.repeat_fn = on_repeat,
 		.ctx = vr,
 	};
 	vr->smp = lane_sampler_new(&sc);
@@ -771,6 +864,16 @@ void vcd_reader_observe(void *state,
 	struct vcd_reader *vr = state;
 	vr->observe = fn;
 	vr->observe_ctx = ctx;
+}
+
+void vcd_reader_plain(void *state)
+{
+	((struct vcd_reader *)state)->plain = true;
+}
+
+uint64_t vcd_reader_skipped(const void *state)
+{
+	return lane_sampler_skipped(((const struct vcd_reader *)state)->smp);
 }
 
 /* capture-format.md section 4 "Input": recognised by its content.  A

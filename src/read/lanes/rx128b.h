@@ -43,6 +43,7 @@
 #define DLLPCHECK_RX128B_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "read/lanes/lane_packet.h"
@@ -70,6 +71,12 @@ struct rx128b *rx128b_new(const struct rx128b_config *cfg);
 void rx128b_step(struct rx128b *rx, const struct lane_pos *pos, const struct lane_word *words);
 void rx128b_finish(struct rx128b *rx);
 bool rx128b_open(const struct rx128b *rx, struct lane_pos *since);
+/* As rx8b10b_state_size() and the rest (rx8b10b.h): the decoder's whole
+ * state is its object, for the VCD reader to skip repeats that change
+ * nothing. */
+size_t rx128b_state_size(const struct rx128b *rx);
+void rx128b_state_save(const struct rx128b *rx, void *copy);
+bool rx128b_state_same(const struct rx128b *rx, const void *copy);
 void rx128b_free(struct rx128b *rx);
 
 #endif

@@ -14,6 +14,7 @@
 #define DLLPCHECK_RX8B10B_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "read/lanes/lane_packet.h"
@@ -56,6 +57,16 @@ void rx8b10b_finish(struct rx8b10b *rx);
 bool rx8b10b_open(const struct rx8b10b *rx, struct lane_pos *since);
 /* What auto-detection settled on: LANE_SCRAMBLE_AUTO while undecided. */
 enum lane_scrambling rx8b10b_scrambling(const struct rx8b10b *rx);
+/* The decoder's whole state is its object (nothing it points to changes,
+ * and rx8b10b_step() reads no other state and branches on no position,
+ * only stores and reports it): rx8b10b_state_save() copies its
+ * rx8b10b_state_size() bytes, rx8b10b_state_same() tells whether it is
+ * still the state copied.  A step that left the state the same and
+ * reported nothing would do so again with the same symbols: the VCD
+ * reader skips such repeats (lane_sample.h repeat_fn). */
+size_t rx8b10b_state_size(const struct rx8b10b *rx);
+void rx8b10b_state_save(const struct rx8b10b *rx, void *copy);
+bool rx8b10b_state_same(const struct rx8b10b *rx, const void *copy);
 void rx8b10b_free(struct rx8b10b *rx);
 
 #endif

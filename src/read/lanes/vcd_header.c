@@ -31,7 +31,9 @@
 static size_t arena_put(struct vcd_parser *p, const char *s, size_t n)
 {
 	if (p->alen + n + 1 > p->acap) {
-		size_t cap = p->acap ? p->acap : 65536;
+		/* from 1 KiB: a small file's names are a few hundred bytes, and
+		 * every VCD read pays for the pages it touches (fuzz_vcd) */
+		size_t cap = p->acap ? p->acap : 1024;
 		while (p->alen + n + 1 > cap)
 			cap *= 2;
 		if (cap > VCD_ARENA_MAX)
@@ -178,7 +180,7 @@ static bool add_var(struct vcd_parser *p, const struct decl *d, uint64_t line, u
 		return false;
 	}
 	if (p->nvars == p->vars_cap) {
-		size_t cap = p->vars_cap ? p->vars_cap * 2 : 256;
+		size_t cap = p->vars_cap ? p->vars_cap * 2 : 16;
 		if (cap > VCD_VARS_MAX) {
 			vcd_set_err(err, line, off, "more than %u $var declarations", VCD_VARS_MAX);
 			return false;
