@@ -167,15 +167,8 @@ struct html_chart {
 
 struct html_charts *html_charts_new(void)
 {
-	struct html_charts *cs = calloc(1, sizeof(*cs));
-	if (!cs)
-		return NULL;
-	cs->marks = malloc(HTML_FINDINGS_MAX * sizeof(*cs->marks));
-	if (!cs->marks) {
-		free(cs);
-		return NULL;
-	}
-	return cs;
+	/* the marks are made as findings come (most inputs have few) */
+	return calloc(1, sizeof(struct html_charts));
 }
 
 void html_charts_free(struct html_charts *cs)
@@ -409,11 +402,34 @@ bool html_mark_of(const struct finding *f, uint64_t t_ps, uint32_t index, struct
 	return true;
 }
 
+/* Room for n marks more (mark_count + n at most HTML_FINDINGS_MAX): the
+ * array grows, doubled; false (out_of_memory set) when it cannot. */
+static bool marks_room(struct html_charts *cs, unsigned n)
+{
+	if (n <= cs->marks_size - cs->mark_count)
+		return true;
+	unsigned size = cs->marks_size ? cs->marks_size : 64;
+	while (size - cs->mark_count < n)
+		size *= 2;
+	if (size > HTML_FINDINGS_MAX)
+		size = HTML_FINDINGS_MAX;
+	struct html_mark *marks = realloc(cs->marks, size * sizeof(*marks));
+	if (!marks) {
+		cs->out_of_memory = true;
+		return false;
+	}
+	cs->marks = marks;
+	cs->marks_size = size;
+	return true;
+}
+
 void html_charts_mark(struct html_charts *cs, const struct finding *f, uint64_t t_ps,
                       uint32_t index)
 {
-	if (cs->mark_count < HTML_FINDINGS_MAX)
-		cs->mark_count += html_mark_of(f, t_ps, index, &cs->marks[cs->mark_count]);
+	struct html_mark m;
+	if (cs->mark_count < HTML_FINDINGS_MAX && html_mark_of(f, t_ps, index, &m) &&
+	    marks_room(cs, 1))
+		cs->marks[cs->mark_count++] = m;
 }
 
 static int chart_cmp(const void *pa, const void *pb)
@@ -609,6 +625,8 @@ bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
 		cs->out_of_memory = true;
 		return false;
 	}
+	if (!marks_room(cs, c->mark_count))
+		return false;
 	struct html_chart *ch = calloc(1, sizeof(*ch));
 	if (!ch) {
 		cs->out_of_memory = true;
@@ -631,7 +649,8 @@ bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
 		tr->width = c->width[p];
 		ch->trace[p] = tr;
 	}
-	memcpy(cs->marks + cs->mark_count, c->marks, c->mark_count * sizeof(*c->marks));
+	if (c->mark_count)
+		memcpy(cs->marks + cs->mark_count, c->marks, c->mark_count * sizeof(*c->marks));
 	cs->mark_count += c->mark_count;
 	return true;
 }

@@ -3,7 +3,7 @@
  * when a write cuts a UTF-8 sequence, and nothing else changed) and
  * report/html_chart.h (the bucket collector against a brute-force
  * reference on random values and times, merging, bounds; the charts'
- * limit of HTML_CHARTS_MAX). */
+ * limit of HTML_CHARTS_MAX; the findings' markers). */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -460,6 +460,58 @@ START_TEST(test_charts_numbers)
 }
 END_TEST
 
+/* The findings' markers: none made before the first (most inputs have
+ * few), then kept in order, those that name no series left out, at most
+ * HTML_FINDINGS_MAX; a series lists its own. */
+START_TEST(test_charts_marks)
+{
+	struct html_charts *cs = html_charts_new();
+	ck_assert_ptr_nonnull(cs);
+	ck_assert_ptr_null(cs->marks);
+	struct fc_probe_credit c;
+	memset(&c, 0, sizeof(c));
+	c.limit_known = c.consumed_known = c.available_known = true;
+	c.width = 8;
+	c.limit = c.available = 9;
+	struct timeline_at at = { 1000, 2, NULL };
+	html_charts_credit(cs, &at, 1, DIR_DOWN, CT_PH, &c);
+	ck_assert_uint_eq(cs->count, 1);
+	unsigned marked = 0;
+	for (unsigned i = 0; i < 2 * HTML_FINDINGS_MAX; i++) {
+		struct finding f;
+		finding_init(&f, R_FC_INIT_ORDER, NULL);
+		f.link = 2;
+		f.port = DIR_DOWN;
+		f.vc = i % 3 == 2 ? FINDING_NO_VC : 1; /* every third: no series */
+		f.credit_type = CT_PH;
+		html_charts_mark(cs, &f, 1000 + i, i);
+		marked += i % 3 != 2;
+		if (marked == 3)
+			/* grown as they come, not made at the most */
+			ck_assert_uint_lt(cs->marks_size, HTML_FINDINGS_MAX);
+	}
+	ck_assert(!cs->out_of_memory);
+	ck_assert_uint_eq(cs->mark_count, HTML_FINDINGS_MAX);
+	for (unsigned k = 0; k < cs->mark_count; k++) {
+		/* the k-th finding that names the series: i = k + k / 2 */
+		unsigned i = k + k / 2;
+		ck_assert_uint_eq(cs->marks[k].index, i);
+		ck_assert_uint_eq(cs->marks[k].t_ps, 1000 + i);
+	}
+	ck_assert_uint_eq(html_charts_sort(cs), 1);
+	json_t *chart = chart_json(cs, 0);
+	ck_assert_ptr_nonnull(chart);
+	json_t *series = json_array_get(json_object_get(chart, "series"), 0);
+	json_t *marks = json_object_get(series, "findings");
+	ck_assert_uint_eq(json_array_size(marks), HTML_FINDINGS_MAX);
+	char *text = json_dumps(json_array_get(marks, 2), JSON_COMPACT);
+	ck_assert_str_eq(text, "[1003,3]");
+	free(text);
+	json_decref(chart);
+	html_charts_free(cs);
+}
+END_TEST
+
 Suite *suite_html(void)
 {
 	Suite *s = suite_create("html");
@@ -475,6 +527,7 @@ Suite *suite_html(void)
 	tcase_add_test(tc, test_series_bounds);
 	tcase_add_test(tc, test_charts_max);
 	tcase_add_test(tc, test_charts_numbers);
+	tcase_add_test(tc, test_charts_marks);
 	suite_add_tcase(s, tc);
 	return s;
 }
