@@ -257,6 +257,28 @@ static void check_against_reference(const struct html_series *s, const struct ev
 	ck_assert_uint_le(html_series_span(s), HTML_BUCKETS);
 }
 
+/* A new series over any bytes: every bucket as the plain value of an
+ * empty one (its struct, compared byte for byte), the rest zero but the
+ * origin and 1 ps buckets. */
+START_TEST(test_series_init)
+{
+	static struct html_series s;
+	const struct html_bucket empty = { .min = UINT32_MAX };
+	memset(&s, 0xA5, sizeof(s));
+	html_series_init(&s, 77);
+	for (unsigned k = 0; k < HTML_BUCKETS; k++)
+		ck_assert_msg(memcmp(&s.b[k], &empty, sizeof(empty)) == 0, "bucket %u", k);
+	ck_assert_uint_eq(s.t0, 77);
+	ck_assert_uint_eq(s.bucket_ps, 1);
+	ck_assert_uint_eq(s.cur, 0);
+	ck_assert_uint_eq(s.top, 0);
+	ck_assert_uint_eq(s.cur_start, 0);
+	ck_assert_uint_eq(s.cur_width, 0);
+	ck_assert(!s.has_value);
+	ck_assert_uint_eq(html_series_span(&s), 0);
+}
+END_TEST
+
 START_TEST(test_series_random)
 {
 	uint32_t rnd = 16u;
@@ -522,6 +544,7 @@ Suite *suite_html(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("chart");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_series_init);
 	tcase_add_test(tc, test_series_random);
 	tcase_add_test(tc, test_series_merge);
 	tcase_add_test(tc, test_series_bounds);
