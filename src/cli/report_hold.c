@@ -10,6 +10,11 @@
 #include "cli/report_hold.h"
 
 #define REPORT_HOLD_STDIO_BUF (64u * 1024u)
+/* No memory is taken until a byte is held, and then this much: most
+ * inputs decode a record before their report has said more than its
+ * opening line, and a batch of small inputs need not pay REPORT_HOLD_MEM
+ * each. */
+#define REPORT_HOLD_MEM_FIRST 4096u
 
 static bool write_all(FILE *to, const void *buf, size_t n)
 {
@@ -26,11 +31,12 @@ static ssize_t hold_lost(struct report_hold *h)
 	return -1;
 }
 
-/* Where no temporary file can be made, the held bytes stay in memory:
- * mem grows to hold size more. */
+/* mem grows to hold size more: from REPORT_HOLD_MEM_FIRST, doubled, up
+ * to REPORT_HOLD_MEM (then the bytes spill), or beyond where no temporary
+ * file can be made. */
 static bool hold_grow(struct report_hold *h, size_t size)
 {
-	size_t want = h->mem_size;
+	size_t want = h->mem_size ? h->mem_size : REPORT_HOLD_MEM_FIRST;
 	while (want - h->mem_len < size) {
 		if (want > SIZE_MAX / 2)
 			return false;
@@ -57,7 +63,7 @@ static ssize_t hold_write(void *cookie, const char *buf, size_t size)
 		}
 		return (ssize_t)size;
 	}
-	if (!h->spill && size > h->mem_size - h->mem_len && !h->no_spill) {
+	if (!h->spill && !h->no_spill && size > REPORT_HOLD_MEM - h->mem_len) {
 		h->spill = tmpfile();
 		if (h->spill && !write_all(h->spill, h->mem, h->mem_len))
 			return hold_lost(h);
@@ -88,12 +94,9 @@ bool report_hold_open(struct report_hold *h, FILE *under, char *err, size_t errl
 {
 	memset(h, 0, sizeof(*h));
 	h->under = under;
-	h->mem = malloc(REPORT_HOLD_MEM);
-	h->mem_size = REPORT_HOLD_MEM;
 	cookie_io_functions_t io = { .write = hold_write, .close = hold_close };
-	h->out = h->mem ? fopencookie(h, "w", io) : NULL;
+	h->out = fopencookie(h, "w", io);
 	if (!h->out) {
-		free(h->mem);
 		snprintf(err, errlen, "out of memory");
 		return false;
 	}

@@ -33,8 +33,10 @@ struct report_hold {
 	FILE *under; /* the real output */
 	struct analysis_hooks *hooks; /* the hooks it stands in front of */
 	struct analysis_hooks inner; /* and what they were */
+	/* NULL until a byte is held; mem_size grows to REPORT_HOLD_MEM, and
+	 * beyond only where no spill can be made */
 	unsigned char *mem;
-	size_t mem_len, mem_size; /* mem_size grows only where no spill can be made */
+	size_t mem_len, mem_size;
 	FILE *spill;
 	bool no_spill; /* tmpfile() failed: held in memory */
 	bool released; /* a record decoded: writes go through */

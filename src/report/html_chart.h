@@ -102,8 +102,8 @@ struct html_charts {
 	unsigned count, dropped;
 	/* per link and port: a TLP it sent was never seen intact */
 	uint8_t lag[FC_LINK_COUNT][DIR_COUNT];
-	struct html_mark *marks;
-	unsigned mark_count;
+	struct html_mark *marks; /* marks_size made, grown as they come */
+	unsigned mark_count, marks_size;
 	bool out_of_memory;
 };
 

@@ -29,9 +29,12 @@ static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
 struct html_input {
 	FILE *out;
 	struct html_charts *charts;
-	/* HTML_FINDINGS_MAX, each the JSON text of one; NULL for the charts
-	 * alone (--with-charts), whose markers only need the findings' places */
+	/* the JSON text of each finding shown, findings_size made (grown as
+	 * they come: most inputs have few); none kept for the charts alone
+	 * (--with-charts), whose markers only need the findings' places */
+	bool keep_findings;
 	char **findings;
+	unsigned findings_size;
 	/* --merge of a part made without --with-charts: why there are none */
 	const char *charts_missing;
 	unsigned shown;
@@ -132,8 +135,8 @@ struct html_input *report_html_input_begin(FILE *out, const char *file)
 		return NULL;
 	hi->out = out;
 	hi->charts = html_charts_new();
-	hi->findings = calloc(HTML_FINDINGS_MAX, sizeof(*hi->findings));
-	if (!hi->charts || !hi->findings) {
+	hi->keep_findings = true;
+	if (!hi->charts) {
 		report_html_input_free(hi);
 		return NULL;
 	}
@@ -162,6 +165,23 @@ void report_html_input_free(struct html_input *hi)
 	free(hi->findings);
 	html_charts_free(hi->charts);
 	free(hi);
+}
+
+/* Room for the text of one more finding shown (hi->shown below
+ * HTML_FINDINGS_MAX); false when out of memory. */
+static bool findings_room(struct html_input *hi)
+{
+	if (hi->shown < hi->findings_size)
+		return true;
+	unsigned size = hi->findings_size ? 2 * hi->findings_size : 64;
+	if (size > HTML_FINDINGS_MAX)
+		size = HTML_FINDINGS_MAX;
+	char **findings = realloc(hi->findings, size * sizeof(*findings));
+	if (!findings)
+		return false;
+	hi->findings = findings;
+	hi->findings_size = size;
+	return true;
 }
 
 /* The first record's time: the first value told at a record, or the
@@ -206,14 +226,15 @@ static void on_finding(void *ctx, const struct finding *f, uint64_t time_ps)
 		saw_time(hi, time_ps);
 	if (hi->shown >= HTML_FINDINGS_MAX)
 		return;
-	if (!hi->findings) {
+	if (!hi->keep_findings) {
 		html_charts_mark(hi->charts, f, time_ps, hi->shown++);
 		return;
 	}
 	json_t *o = report_json_finding_object(f);
 	char *text = o ? json_dumps(o, json_flags) : NULL;
 	json_decref(o);
-	if (!text) {
+	if (!text || !findings_room(hi)) {
+		free(text);
 		hi->charts->out_of_memory = true;
 		return;
 	}
@@ -322,7 +343,7 @@ void report_jsonl_charts(FILE *out, const char *file, struct html_input *hi)
 
 int report_html_input_finding(struct html_input *hi, const struct finding *f)
 {
-	if (!hi->findings)
+	if (!hi->keep_findings)
 		return -1;
 	hi->total++;
 	if (hi->shown >= HTML_FINDINGS_MAX)
@@ -330,7 +351,8 @@ int report_html_input_finding(struct html_input *hi, const struct finding *f)
 	json_t *o = report_json_finding_object(f);
 	char *text = o ? json_dumps(o, json_flags) : NULL;
 	json_decref(o);
-	if (!text) {
+	if (!text || !findings_room(hi)) {
+		free(text);
 		hi->charts->out_of_memory = true;
 		return -1;
 	}

@@ -29,7 +29,11 @@ bool timeline_add_sink(struct timeline *tl, const struct timeline_sink *sink)
 
 void timeline_free(struct timeline *tl)
 {
+	/* only the links followed (free(NULL) under ASan: a stack trace
+	 * each, and a timeline is freed after every input, drawn or not) */
 	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		if (!tl->followed[i])
+			continue;
 		free(tl->followed[i]);
 		tl->followed[i] = NULL;
 	}

@@ -3,7 +3,7 @@
  * when a write cuts a UTF-8 sequence, and nothing else changed) and
  * report/html_chart.h (the bucket collector against a brute-force
  * reference on random values and times, merging, bounds; the charts'
- * limit of HTML_CHARTS_MAX). */
+ * limit of HTML_CHARTS_MAX; the findings' markers). */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -257,6 +257,28 @@ static void check_against_reference(const struct html_series *s, const struct ev
 	ck_assert_uint_le(html_series_span(s), HTML_BUCKETS);
 }
 
+/* A new series over any bytes: every bucket as the plain value of an
+ * empty one (its struct, compared byte for byte), the rest zero but the
+ * origin and 1 ps buckets. */
+START_TEST(test_series_init)
+{
+	static struct html_series s;
+	const struct html_bucket empty = { .min = UINT32_MAX };
+	memset(&s, 0xA5, sizeof(s));
+	html_series_init(&s, 77);
+	for (unsigned k = 0; k < HTML_BUCKETS; k++)
+		ck_assert_msg(memcmp(&s.b[k], &empty, sizeof(empty)) == 0, "bucket %u", k);
+	ck_assert_uint_eq(s.t0, 77);
+	ck_assert_uint_eq(s.bucket_ps, 1);
+	ck_assert_uint_eq(s.cur, 0);
+	ck_assert_uint_eq(s.top, 0);
+	ck_assert_uint_eq(s.cur_start, 0);
+	ck_assert_uint_eq(s.cur_width, 0);
+	ck_assert(!s.has_value);
+	ck_assert_uint_eq(html_series_span(&s), 0);
+}
+END_TEST
+
 START_TEST(test_series_random)
 {
 	uint32_t rnd = 16u;
@@ -460,6 +482,58 @@ START_TEST(test_charts_numbers)
 }
 END_TEST
 
+/* The findings' markers: none made before the first (most inputs have
+ * few), then kept in order, those that name no series left out, at most
+ * HTML_FINDINGS_MAX; a series lists its own. */
+START_TEST(test_charts_marks)
+{
+	struct html_charts *cs = html_charts_new();
+	ck_assert_ptr_nonnull(cs);
+	ck_assert_ptr_null(cs->marks);
+	struct fc_probe_credit c;
+	memset(&c, 0, sizeof(c));
+	c.limit_known = c.consumed_known = c.available_known = true;
+	c.width = 8;
+	c.limit = c.available = 9;
+	struct timeline_at at = { 1000, 2, NULL };
+	html_charts_credit(cs, &at, 1, DIR_DOWN, CT_PH, &c);
+	ck_assert_uint_eq(cs->count, 1);
+	unsigned marked = 0;
+	for (unsigned i = 0; i < 2 * HTML_FINDINGS_MAX; i++) {
+		struct finding f;
+		finding_init(&f, R_FC_INIT_ORDER, NULL);
+		f.link = 2;
+		f.port = DIR_DOWN;
+		f.vc = i % 3 == 2 ? FINDING_NO_VC : 1; /* every third: no series */
+		f.credit_type = CT_PH;
+		html_charts_mark(cs, &f, 1000 + i, i);
+		marked += i % 3 != 2;
+		if (marked == 3)
+			/* grown as they come, not made at the most */
+			ck_assert_uint_lt(cs->marks_size, HTML_FINDINGS_MAX);
+	}
+	ck_assert(!cs->out_of_memory);
+	ck_assert_uint_eq(cs->mark_count, HTML_FINDINGS_MAX);
+	for (unsigned k = 0; k < cs->mark_count; k++) {
+		/* the k-th finding that names the series: i = k + k / 2 */
+		unsigned i = k + k / 2;
+		ck_assert_uint_eq(cs->marks[k].index, i);
+		ck_assert_uint_eq(cs->marks[k].t_ps, 1000 + i);
+	}
+	ck_assert_uint_eq(html_charts_sort(cs), 1);
+	json_t *chart = chart_json(cs, 0);
+	ck_assert_ptr_nonnull(chart);
+	json_t *series = json_array_get(json_object_get(chart, "series"), 0);
+	json_t *marks = json_object_get(series, "findings");
+	ck_assert_uint_eq(json_array_size(marks), HTML_FINDINGS_MAX);
+	char *text = json_dumps(json_array_get(marks, 2), JSON_COMPACT);
+	ck_assert_str_eq(text, "[1003,3]");
+	free(text);
+	json_decref(chart);
+	html_charts_free(cs);
+}
+END_TEST
+
 Suite *suite_html(void)
 {
 	Suite *s = suite_create("html");
@@ -470,11 +544,13 @@ Suite *suite_html(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("chart");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_series_init);
 	tcase_add_test(tc, test_series_random);
 	tcase_add_test(tc, test_series_merge);
 	tcase_add_test(tc, test_series_bounds);
 	tcase_add_test(tc, test_charts_max);
 	tcase_add_test(tc, test_charts_numbers);
+	tcase_add_test(tc, test_charts_marks);
 	suite_add_tcase(s, tc);
 	return s;
 }
