@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/number.h"
 #include "report/html_chart.h"
 
@@ -407,23 +408,16 @@ bool html_mark_of(const struct finding *f, uint64_t t_ps, uint32_t index, struct
 }
 
 /* Room for n marks more (mark_count + n at most HTML_FINDINGS_MAX): the
- * array grows, doubled; false (out_of_memory set) when it cannot. */
+ * array grows, doubled from 64; false (out_of_memory set) when it cannot. */
 static bool marks_room(struct html_charts *cs, unsigned n)
 {
-	if (n <= cs->marks_size - cs->mark_count)
-		return true;
-	unsigned size = cs->marks_size ? cs->marks_size : 64;
-	while (size - cs->mark_count < n)
-		size *= 2;
-	if (size > HTML_FINDINGS_MAX)
-		size = HTML_FINDINGS_MAX;
-	struct html_mark *marks = realloc(cs->marks, size * sizeof(*marks));
+	struct html_mark *marks = grow_to(cs->marks, &cs->marks_size, (size_t)cs->mark_count + n,
+	                                  sizeof(*marks), 64, HTML_FINDINGS_MAX);
 	if (!marks) {
 		cs->out_of_memory = true;
 		return false;
 	}
 	cs->marks = marks;
-	cs->marks_size = size;
 	return true;
 }
 

@@ -18,6 +18,7 @@
 #define DLLPCHECK_HTML_CHART_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/fc_probe.h"
@@ -103,7 +104,8 @@ struct html_charts {
 	/* per link and port: a TLP it sent was never seen intact */
 	uint8_t lag[FC_LINK_COUNT][DIR_COUNT];
 	struct html_mark *marks; /* marks_size made, grown as they come */
-	unsigned mark_count, marks_size;
+	unsigned mark_count;
+	size_t marks_size;
 	bool out_of_memory;
 };
 

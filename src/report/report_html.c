@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/utf8.h"
 #include "report/html_chart.h"
 #include "report/html_escape.h"
@@ -34,7 +35,7 @@ struct html_input {
 	 * (--with-charts), whose markers only need the findings' places */
 	bool keep_findings;
 	char **findings;
-	unsigned findings_size;
+	size_t findings_size;
 	/* --merge of a part made without --with-charts: why there are none */
 	const char *charts_missing;
 	unsigned shown;
@@ -171,16 +172,11 @@ void report_html_input_free(struct html_input *hi)
  * HTML_FINDINGS_MAX); false when out of memory. */
 static bool findings_room(struct html_input *hi)
 {
-	if (hi->shown < hi->findings_size)
-		return true;
-	unsigned size = hi->findings_size ? 2 * hi->findings_size : 64;
-	if (size > HTML_FINDINGS_MAX)
-		size = HTML_FINDINGS_MAX;
-	char **findings = realloc(hi->findings, size * sizeof(*findings));
+	char **findings = grow_to(hi->findings, &hi->findings_size, (size_t)hi->shown + 1,
+	                          sizeof(*findings), 64, HTML_FINDINGS_MAX);
 	if (!findings)
 		return false;
 	hi->findings = findings;
-	hi->findings_size = size;
 	return true;
 }
 
