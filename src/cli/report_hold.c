@@ -9,7 +9,6 @@
 
 #include "cli/report_hold.h"
 
-#define REPORT_HOLD_STDIO_BUF (64u * 1024u)
 /* No memory is taken until a byte is held, and then this much: most
  * inputs decode a record before their report has said more than its
  * opening line, and a batch of small inputs need not pay REPORT_HOLD_MEM
@@ -101,9 +100,11 @@ bool report_hold_open(struct report_hold *h, FILE *under, char *err, size_t errl
 		return false;
 	}
 	/* a person watching the decode listing, or messages on standard
-	 * error, sees them line by line once they are let through */
+	 * error, sees them line by line once they are let through (the mode
+	 * only: without a buffer glibc ignores the size and keeps its own of
+	 * BUFSIZ, 8 KiB) */
 	bool tty = under == stderr || (under == stdout && isatty(STDOUT_FILENO));
-	setvbuf(h->out, NULL, tty ? _IOLBF : _IOFBF, REPORT_HOLD_STDIO_BUF);
+	setvbuf(h->out, NULL, tty ? _IOLBF : _IOFBF, 0);
 	return true;
 }
 
