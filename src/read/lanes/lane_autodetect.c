@@ -118,12 +118,9 @@ static bool cand_add(const struct vcd_parser *p, struct cands *c, const char *pa
 		c->more = true;
 		return true;
 	}
-	size_t len = strnlen(pat, LANE_PATTERN_MAX - 1);
-	char *copy = malloc(len + 1);
+	char *copy = strndup(pat, LANE_PATTERN_MAX - 1);
 	if (!copy)
 		return false;
-	memcpy(copy, pat, len);
-	copy[len] = '\0';
 	c->pat[c->n] = copy;
 	c->first_var[c->n] = var;
 	c->n++;

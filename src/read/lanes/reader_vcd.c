@@ -508,9 +508,24 @@ static void again(struct vcd_reader *vr, const struct lane_pos *pos)
 			feed(vr, (enum link_dir)d, pos);
 }
 
+/* The decoder of vd, whichever it is: its state's size, a copy of it,
+ * and whether it is still that copy (rx8b10b.h, rx128b.h). */
 static size_t state_size(const struct vcd_dir *vd)
 {
 	return vd->rx8 ? rx8b10b_state_size(vd->rx8) : rx128b_state_size(vd->rx128);
+}
+
+static void state_save(const struct vcd_dir *vd, void *copy)
+{
+	if (vd->rx8)
+		rx8b10b_state_save(vd->rx8, copy);
+	else
+		rx128b_state_save(vd->rx128, copy);
+}
+
+static bool state_same(const struct vcd_dir *vd, const void *copy)
+{
+	return vd->rx8 ? rx8b10b_state_same(vd->rx8, copy) : rx128b_state_same(vd->rx128, copy);
 }
 
 /* The nth repeat of the sample before it (lane_sample.h repeat_fn): the
@@ -541,10 +556,7 @@ static bool on_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
 			again(vr, pos); /* no memory for the copy: stepped each */
 			return false;
 		}
-		if (vd->rx8)
-			rx8b10b_state_save(vd->rx8, vr->snap[d]);
-		else
-			rx128b_state_save(vd->rx128, vr->snap[d]);
+		state_save(vd, vr->snap[d]);
 	}
 	uint64_t reports = vr->reports;
 	again(vr, pos);
@@ -552,8 +564,7 @@ static bool on_repeat(void *ctx, const struct lane_pos *pos, uint64_t nth)
 		return false;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const struct vcd_dir *vd = &vr->dir[d];
-		if (vd->map->mapped && !(vd->rx8 ? rx8b10b_state_same(vd->rx8, vr->snap[d])
-		                                 : rx128b_state_same(vd->rx128, vr->snap[d])))
+		if (vd->map->mapped && !state_same(vd, vr->snap[d]))
 			return false;
 	}
 	return true;
