@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "cli/analysis.h"
 #include "cli/cli_parse.h"
 #include "cli/config.h"
@@ -181,18 +182,13 @@ static ssize_t report_mem_write(void *cookie, const char *p, size_t n)
 {
 	struct report_mem *m = cookie;
 	if (n >= m->size - m->len) {
-		size_t size = m->size ? m->size : 64u * 1024u;
-		while (n >= size - m->len) {
-			if (size > SIZE_MAX / 2)
-				return -1;
-			size *= 2;
-		}
-		char *buf = realloc(m->buf, size);
-		if (!buf)
+		/* a report is far below the bound (the input is at most
+		 * -max_len bytes) */
+		char *buf = grow_to(m->buf, &m->size, m->len + n + 1, 1, 64u * 1024u, SIZE_MAX / 4);
+		if (!buf || n >= m->size - m->len)
 			return -1;
 		m->buf = buf;
-		m->size = size;
-		ASAN_POISON_MEMORY_REGION(buf + m->len, size - m->len);
+		ASAN_POISON_MEMORY_REGION(buf + m->len, m->size - m->len);
 	}
 	ASAN_UNPOISON_MEMORY_REGION(m->buf + m->len, n + 1);
 	memcpy(m->buf + m->len, p, n);
