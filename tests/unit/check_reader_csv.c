@@ -219,6 +219,32 @@ START_TEST(test_aliases)
 }
 END_TEST
 
+/* csv_field_lookup() searches the alias table by halves: every entry must
+ * be found, as itself, and names between and around them must not. */
+START_TEST(test_alias_table_searchable)
+{
+	const char *name;
+	int field, found;
+	size_t i;
+
+	for (i = 0; (name = csv_alias_at(i, &field)) != NULL; i++) {
+		char between[64];
+
+		found = csv_field_lookup(name, NULL);
+		ck_assert_msg(found == field, "alias %zu '%s' -> %d, not %d", i, name, found,
+		              field);
+		/* "name~" sorts after name and before the next one unless the
+		 * next starts with name: a miss either way */
+		snprintf(between, sizeof(between), "%s~", name);
+		ck_assert_int_eq(csv_field_lookup(between, NULL), -1);
+	}
+	ck_assert_uint_eq(i, 101);
+	ck_assert_int_eq(csv_field_lookup("", NULL), -1);
+	ck_assert_int_eq(csv_field_lookup("a", NULL), -1);
+	ck_assert_int_eq(csv_field_lookup("zzz", NULL), -1);
+}
+END_TEST
+
 START_TEST(test_guess_delimiter)
 {
 	ck_assert_int_eq(csv_guess_delimiter("a,b,c", 5), ',');
@@ -982,6 +1008,7 @@ Suite *suite_reader_csv(void)
 
 	tcase_add_test(tc, test_normalise);
 	tcase_add_test(tc, test_aliases);
+	tcase_add_test(tc, test_alias_table_searchable);
 	tcase_add_test(tc, test_guess_delimiter);
 	tcase_add_test(tc, test_time);
 	tcase_add_test(tc, test_dir);

@@ -205,6 +205,9 @@ void csv_normalise_name(const char *s, size_t len, char *name, size_t name_size,
 /* The field a normalised name stands for, or -1.  *ticks set when the
  * name counts clock ticks or samples rather than time. */
 int csv_field_lookup(const char *norm, bool *ticks);
+/* The i-th alias (normalised) and its field (when field is not NULL), NULL
+ * past the last: for listing them, and for the tests. */
+const char *csv_alias_at(size_t i, int *field);
 /* The field name --map and --dump-columns use ("hdr-fc"). */
 const char *csv_field_name(enum csv_field f);
 /* The delimiter a line most likely uses (',' '\t' ';' '|'), counting
