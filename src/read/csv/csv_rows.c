@@ -248,6 +248,10 @@ static bool framing_symbol(const char *s, size_t len, uint8_t *b)
 		{ "EDB", 0xFE },
 	};
 
+	/* every symbol's name has three letters: most tokens are hex digit
+	 * pairs, and this is asked of each one */
+	if (len != 3)
+		return false;
 	for (size_t i = 0; i < ARRAY_LEN(syms); i++) {
 		if (ascii_eq_nocase(s, len, syms[i].name)) {
 			*b = syms[i].sym;
