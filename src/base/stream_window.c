@@ -7,33 +7,40 @@
 
 #include "base/stream_window.h"
 
-size_t sw_size_for(FILE *fp, size_t most)
+bool sw_known_size(FILE *fp, uint64_t *left)
 {
-	uint64_t left;
 	int fd = fileno(fp);
 	if (fd >= 0) {
 		/* nothing asked of the stream: it may not have been read yet */
 		struct stat st;
 		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
-			return most;
-		left = (uint64_t)st.st_size;
-	} else {
-		/* a stream without a descriptor: one in memory seeks to its end
-		 * and back; a cookie that cannot (a pipe's replay, a
-		 * decompressing layer) refuses and is left as it was */
-		off_t at = ftello(fp);
-		if (at < 0 || fseeko(fp, 0, SEEK_END) != 0)
-			return most;
-		off_t end = ftello(fp);
-		if (fseeko(fp, at, SEEK_SET) != 0) {
-			/* cannot happen for a stream that seeked to its end; its
-			 * reader meets the error at its first read */
-			return most;
-		}
-		if (end < at)
-			return most;
-		left = (uint64_t)(end - at);
+			return false;
+		*left = (uint64_t)st.st_size;
+		return true;
 	}
+	/* a stream without a descriptor: one in memory seeks to its end and
+	 * back; a cookie that cannot (a pipe's replay, a decompressing layer)
+	 * refuses and is left as it was */
+	off_t at = ftello(fp);
+	if (at < 0 || fseeko(fp, 0, SEEK_END) != 0)
+		return false;
+	off_t end = ftello(fp);
+	if (fseeko(fp, at, SEEK_SET) != 0) {
+		/* cannot happen for a stream that seeked to its end; its reader
+		 * meets the error at its first read */
+		return false;
+	}
+	if (end < at)
+		return false;
+	*left = (uint64_t)(end - at);
+	return true;
+}
+
+size_t sw_size_for(FILE *fp, size_t most)
+{
+	uint64_t left;
+	if (!sw_known_size(fp, &left))
+		return most;
 	return left < most ? (size_t)left + 1 : most;
 }
 

@@ -43,6 +43,11 @@ struct stream_window {
  * gets most.  A buffer of this size reads what one of most bytes reads
  * (the buffers grow when the input turns out longer). */
 size_t sw_size_for(FILE *fp, size_t most);
+/* What sw_size_for() sizes by: true with *left the file's size for a
+ * regular file, what is left for a stream without a descriptor that seeks
+ * to its end and back; false for a pipe, a terminal or a stream that
+ * cannot seek (a block read there could wait for a whole block). */
+bool sw_known_size(FILE *fp, uint64_t *left);
 /* The descriptor of fp when its bytes can be read with read(2) from
  * where the stream is: a regular file, and stdio holds no byte of it
  * read ahead and not yet given (its position is the descriptor's); -1

@@ -1,5 +1,6 @@
-/* line_reader.c: the lines of a text input (line_reader.h), through
- * read(2) blocks for a regular file and stdio for any other stream. */
+/* line_reader.c: the lines of a text input (line_reader.h), in blocks
+ * through read(2) for a regular file, through fread for another stream
+ * that seeks, and a byte at a time through stdio for any other. */
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* getc_unlocked */
 #endif
@@ -24,12 +25,19 @@ void line_reader_init(struct line_reader *lr, FILE *fp)
 	lr->line = lr->chunk = NULL;
 	lr->line_cap = lr->chunk_cap = 0;
 	/* The descriptor of a regular file, and only when stdio holds no
-	 * byte of it unread; pipes keep stdio (a byte at a time). */
-	lr->fd = sw_direct_fd(fp);
-	if (lr->fd >= 0) {
-		/* the file's size plus one when less than a block: one read
+	 * byte of it unread.  Any other stream whose size is known (one in
+	 * memory, a file stdio has read ahead: sw_known_size) is read in
+	 * blocks through fread, which waits for nothing there; a pipe, a
+	 * terminal or a cookie that cannot seek to its end (a decompressing
+	 * or replaying layer: they tell their position, but a block read
+	 * would wait for a full block) keeps stdio a byte at a time. */
+	uint64_t size;
+
+	lr->fd = sw_direct_fd(fp); /* a regular file: its size is known */
+	if (sw_known_size(fp, &size)) {
+		/* the input's size plus one when less than a block: one read
 		 * meets the end */
-		lr->chunk_cap = sw_size_for(fp, LINE_READER_CHUNK);
+		lr->chunk_cap = size < LINE_READER_CHUNK ? (size_t)size + 1 : LINE_READER_CHUNK;
 		lr->chunk = malloc(lr->chunk_cap);
 		if (!lr->chunk) {
 			lr->chunk_cap = 0;
@@ -127,6 +135,19 @@ static bool chunk_fill(struct line_reader *lr)
 		}
 		lr->chunk = chunk;
 	}
+	if (lr->fd < 0) {
+		/* fread returns less than asked only at the end or on an error */
+		size_t want = lr->chunk_cap - avail;
+		size_t got = fread(lr->chunk + avail, 1, want, lr->fp);
+
+		lr->cend += got;
+		if (got < want) {
+			if (ferror(lr->fp))
+				return false;
+			lr->chunk_eof = true;
+		}
+		return true;
+	}
 	do
 		r = read(lr->fd, lr->chunk + avail, lr->chunk_cap - avail);
 	while (r < 0 && errno == EINTR);
@@ -168,7 +189,7 @@ static enum line_status skip_long(struct line_reader *lr, struct line *l)
 
 enum line_status line_reader_next_slow(struct line_reader *lr, struct line *l)
 {
-	if (lr->fd < 0)
+	if (lr->chunk == NULL)
 		return next_stdio(lr, l);
 	for (;;) {
 		const char *from = lr->chunk + lr->cpos;

@@ -13,17 +13,19 @@
  * offset in the input, and offset after a line is where the next starts.
  *
  * A regular file is read with read(2) in blocks of LINE_READER_CHUNK and
- * each line is found there with memchr and given in place; any other
- * stream (a pipe from a running simulation, standard input, a
- * decompressed or replayed stream) goes through stdio a byte at a time,
- * so that nothing waits for a full block.  Both give the same lines,
- * lengths, offsets and statuses (tests/unit/check_line_reader.c).
+ * each line is found there with memchr and given in place; another
+ * stream that can seek (one in memory, a file of which stdio has read
+ * ahead) the same way in blocks through fread; a stream that cannot (a
+ * pipe from a running simulation, a terminal, a decompressed or replayed
+ * stream) goes through stdio a byte at a time, so that nothing waits for
+ * a full block.  All three give the same lines, lengths, offsets and
+ * statuses (tests/unit/check_line_reader.c).
  *
  * Memory: the struct is meant to be a member of the reader's own
  * struct; its two buffers are allocated and sized to the input: the block
- * (a regular file only) to the file, at most LINE_READER_CHUNK, the
- * file's size plus one when smaller (growing to LINE_READER_CHUNK if the
- * file grows); the line when first needed, to the longest line, at most
+ * (a stream that seeks only) to what is left of it, at most
+ * LINE_READER_CHUNK, that size plus one when smaller (growing to
+ * LINE_READER_CHUNK if the file grows); the line when first needed, to the longest line, at most
  * LINE_READER_MAX; so that reading many small inputs does not cost a
  * third of a megabyte each.  line_reader_free() frees them. */
 #ifndef DLLPCHECK_LINE_READER_H
@@ -74,21 +76,23 @@ static inline bool line_crlf(const struct line *l)
  * and the position through line_reader_offset(), _lines(). */
 struct line_reader {
 	FILE *fp;
-	int fd; /* -1: through stdio */
+	int fd; /* -1: through stdio (blocks when chunk, else bytes) */
 	bool chunk_eof;
 	size_t cpos, cend; /* chunk[cpos..cend) is not consumed yet */
 	uint64_t lines; /* lines given (LINE_OK, LINE_TOO_LONG) */
 	uint64_t offset; /* bytes consumed */
 	char *line; /* a stdio line, a too long line's start: line_cap bytes */
 	size_t line_cap; /* at most LINE_READER_MAX */
-	char *chunk; /* chunk_cap bytes, at most LINE_READER_CHUNK; NULL: fd < 0 */
+	char *chunk; /* chunk_cap bytes, at most LINE_READER_CHUNK; NULL: a
+	              * byte at a time */
 	size_t chunk_cap;
 };
 
 /* Starts reading fp from where it is; fp stays the caller's (to close).
  * The descriptor is used only for a regular file of which stdio holds no
- * byte unread, and when its block can be allocated (else stdio reads it,
- * as the same lines).  Out of memory later is LINE_ERROR, errno ENOMEM. */
+ * byte unread, blocks (read(2) or fread) only when the block can be
+ * allocated (else stdio reads a byte at a time, the same lines).  Out of
+ * memory later is LINE_ERROR, errno ENOMEM. */
 void line_reader_init(struct line_reader *lr, FILE *fp);
 /* Frees the buffers (the struct and fp stay the caller's). */
 void line_reader_free(struct line_reader *lr);
@@ -104,8 +108,8 @@ static inline enum line_status line_reader_next(struct line_reader *lr, struct l
 	const char *from, *nl;
 	size_t n;
 
-	if (lr->fd < 0)
-		return line_reader_next_slow(lr, l); /* no chunk */
+	if (lr->chunk == NULL)
+		return line_reader_next_slow(lr, l); /* a byte at a time */
 	from = lr->chunk + lr->cpos;
 	if ((nl = memchr(from, '\n', lr->cend - lr->cpos)) == NULL ||
 	    (n = (size_t)(nl - from)) > LINE_READER_MAX)

@@ -1,10 +1,14 @@
 /* check_line_reader.c: unit tests of read/line_reader.c: lines, their
  * numbers, offsets, NULs and CR LF ends, lines too long, the last line
- * without its '\n'; and that a regular file (read(2) blocks) and a stream
- * (stdio, here fmemopen()) give the very same lines. */
-#define _POSIX_C_SOURCE 200809L /* fmemopen */
+ * without its '\n'; and that a regular file (read(2) blocks), a stream
+ * that seeks (fread blocks, here fmemopen()) and one that cannot (stdio a
+ * byte at a time, here a cookie) give the very same lines. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* fopencookie */
+#endif
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,11 +38,69 @@ static uint32_t fnv1a(const char *s, size_t len)
 	return h;
 }
 
-/* A stream of data: a regular file (the read(2) path) or fmemopen (stdio). */
-static FILE *open_data(const char *data, size_t len, bool regular)
-{
-	FILE *fp = regular ? tmpfile() : fmemopen(NULL, len + 1, "w+");
+/* The three ways a line reader reads (line_reader.h). */
+enum path {
+	PATH_READ, /* a regular file: read(2) blocks */
+	PATH_FREAD, /* a stream that seeks, here fmemopen(): fread blocks */
+	PATH_BYTES, /* a stream that cannot seek: stdio, a byte at a time */
+};
 
+static const char *const path_names[] = { "read(2)", "fread", "byte" };
+
+/* A stream that cannot seek, over memory (a pipe's stand-in): a cookie
+ * that tells its position and refuses every move, as the decompressing
+ * and replaying layers do (decompress.c, reader.c). */
+struct mem_cookie {
+	const char *data;
+	size_t len, pos;
+};
+
+static ssize_t mem_cookie_read(void *c, char *buf, size_t size)
+{
+	struct mem_cookie *m = c;
+	size_t n = m->len - m->pos < size ? m->len - m->pos : size;
+
+	memcpy(buf, m->data + m->pos, n);
+	m->pos += n;
+	return (ssize_t)n;
+}
+
+static int mem_cookie_seek(void *c, off64_t *offset, int whence)
+{
+	struct mem_cookie *m = c;
+
+	if (whence != SEEK_CUR || *offset != 0) {
+		errno = ESPIPE;
+		return -1;
+	}
+	*offset = (off64_t)m->pos;
+	return 0;
+}
+
+static int mem_cookie_close(void *c)
+{
+	free(c);
+	return 0;
+}
+
+/* A stream of data read the given way. */
+static FILE *open_data(const char *data, size_t len, enum path path)
+{
+	FILE *fp;
+
+	if (path == PATH_BYTES) {
+		struct mem_cookie *m = malloc(sizeof(*m));
+		cookie_io_functions_t io = { .read = mem_cookie_read,
+			                     .seek = mem_cookie_seek,
+			                     .close = mem_cookie_close };
+
+		ck_assert_ptr_nonnull(m);
+		*m = (struct mem_cookie){ data, len, 0 };
+		fp = fopencookie(m, "rb", io);
+		ck_assert_ptr_nonnull(fp);
+		return fp;
+	}
+	fp = path == PATH_READ ? tmpfile() : fmemopen(NULL, len + 1, "w+");
 	ck_assert_ptr_nonnull(fp);
 	ck_assert_uint_eq(fwrite(data, 1, len, fp), len);
 	ck_assert_int_eq(fflush(fp), 0);
@@ -46,17 +108,12 @@ static FILE *open_data(const char *data, size_t len, bool regular)
 	return fp;
 }
 
-/* Every call up to LINE_EOF (and one more), into got[]; their count. */
-static size_t read_all(const char *data, size_t len, bool regular, struct got *got)
+/* Every call up to LINE_EOF (and one more) on lr, into got[]; their
+ * count. */
+static size_t read_lines(struct line_reader *lr, struct got *got)
 {
-	FILE *fp = open_data(data, len, regular);
-	struct line_reader *lr = malloc(sizeof(*lr));
 	size_t n = 0;
 
-	ck_assert_ptr_nonnull(lr);
-	line_reader_init(lr, fp);
-	ck_assert_msg((lr->fd >= 0) == regular, "the %s path was not taken",
-	              regular ? "read(2)" : "stdio");
 	for (;;) {
 		struct line l;
 		struct got *g = &got[n++];
@@ -78,27 +135,52 @@ static size_t read_all(const char *data, size_t len, bool regular, struct got *g
 		ck_assert_int_eq(g->st, LINE_EOF);
 		/* and it stays at the end */
 		ck_assert_int_eq(line_reader_next(lr, &l), LINE_EOF);
-		break;
+		return n;
 	}
+}
+
+/* The way lr reads. */
+static enum path path_of(const struct line_reader *lr)
+{
+	return lr->fd >= 0 ? PATH_READ : lr->chunk != NULL ? PATH_FREAD : PATH_BYTES;
+}
+
+/* Every call on data read the given way, into got[]; their count. */
+static size_t read_all(const char *data, size_t len, enum path path, struct got *got)
+{
+	FILE *fp = open_data(data, len, path);
+	struct line_reader *lr = malloc(sizeof(*lr));
+	size_t n;
+
+	ck_assert_ptr_nonnull(lr);
+	line_reader_init(lr, fp);
+	ck_assert_msg(path_of(lr) == path, "the %s path was not taken (%s)", path_names[path],
+	              path_names[path_of(lr)]);
+	n = read_lines(lr, got);
 	line_reader_free(lr);
 	free(lr);
 	fclose(fp);
 	return n;
 }
 
-/* Both paths, compared call by call; the calls in got. */
+/* The three paths, compared call by call; the calls in got. */
 static size_t read_both(const char *data, size_t len, struct got *got)
 {
 	static struct got other[GOT_MAX];
-	size_t n = read_all(data, len, true, got);
-	size_t m = read_all(data, len, false, other);
+	size_t n = read_all(data, len, PATH_READ, got);
 
-	ck_assert_uint_eq(n, m);
-	for (size_t i = 0; i < n; i++) {
-		ck_assert_msg(memcmp(&got[i], &other[i], sizeof(got[i])) == 0,
-		              "call %zu differs: status %d/%d, len %zu/%zu, start %llu/%llu", i,
-		              got[i].st, other[i].st, got[i].len, other[i].len,
-		              (unsigned long long)got[i].start, (unsigned long long)other[i].start);
+	for (enum path p = PATH_FREAD; p <= PATH_BYTES; p++) {
+		size_t m = read_all(data, len, p, other);
+
+		ck_assert_uint_eq(n, m);
+		for (size_t i = 0; i < n; i++) {
+			ck_assert_msg(memcmp(&got[i], &other[i], sizeof(got[i])) == 0,
+			              "%s: call %zu differs: status %d/%d, len %zu/%zu, start "
+			              "%llu/%llu",
+			              path_names[p], i, got[i].st, other[i].st, got[i].len,
+			              other[i].len, (unsigned long long)got[i].start,
+			              (unsigned long long)other[i].start);
+		}
 	}
 	/* every byte accounted for */
 	ck_assert_uint_eq(got[n - 1].offset_after, len);
@@ -244,7 +326,7 @@ START_TEST(test_file_grows)
 		data[sizeof(head) - 1 + i] = i % 97 == 96 ? '\n' : (char)('a' + i % 26);
 	size_t len = sizeof(head) - 1 + tail_len;
 	static struct got want[GOT_MAX];
-	size_t n = read_all(data, len, false, want);
+	size_t n = read_all(data, len, PATH_BYTES, want);
 
 	char path[] = "/tmp/check_line_reader.XXXXXX";
 	int fd = mkstemp(path);
@@ -287,6 +369,33 @@ START_TEST(test_file_grows)
 }
 END_TEST
 
+/* A regular file of which stdio has read ahead (a byte taken, a buffer
+ * filled): not the descriptor (its offset is past what was taken) but
+ * fread blocks, from the byte after the one taken. */
+START_TEST(test_file_read_ahead)
+{
+	static const char data[] = "xone\ntwo\n";
+	static struct got want[GOT_MAX];
+	size_t n = read_all(data + 1, sizeof(data) - 2, PATH_BYTES, want);
+	FILE *fp = open_data(data, sizeof(data) - 1, PATH_READ);
+	struct line_reader lr;
+
+	ck_assert_int_eq(fgetc(fp), 'x');
+	line_reader_init(&lr, fp);
+	ck_assert_int_eq(path_of(&lr), PATH_FREAD);
+	ck_assert_uint_eq(read_lines(&lr, got), n);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(got[i].st, want[i].st);
+		ck_assert_uint_eq(got[i].len, want[i].len);
+		ck_assert_uint_eq(got[i].hash, want[i].hash);
+		/* offsets count from where the reader started */
+		ck_assert_uint_eq(got[i].start, want[i].start);
+	}
+	line_reader_free(&lr);
+	fclose(fp);
+}
+END_TEST
+
 Suite *suite_line_reader(void)
 {
 	Suite *s = suite_create("line_reader");
@@ -298,6 +407,7 @@ Suite *suite_line_reader(void)
 	tcase_add_test(tc, test_too_long);
 	tcase_add_test(tc, test_blocks_random);
 	tcase_add_test(tc, test_file_grows);
+	tcase_add_test(tc, test_file_read_ahead);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;
