@@ -274,6 +274,7 @@ static bool parse_hex_bytes(struct row *w, const char *s, size_t len, unsigned c
 		size_t t, tlen, digits;
 		const char *tok;
 		uint8_t sym;
+		bool odd;
 
 		if (!is_alnum(s[p])) {
 			p++;
@@ -297,27 +298,28 @@ static bool parse_hex_bytes(struct row *w, const char *s, size_t len, unsigned c
 			tlen--;
 		}
 		digits = tlen;
-		for (size_t i = 0; i < tlen; i++) {
-			if (ascii_hex_value(tok[i]) < 0)
+		/* "0x5" or "5h" is one byte; elsewhere digits come in pairs (a
+		 * digit that is no hex is told first, as the worse error). */
+		odd = digits % 2 != 0 && !(digits == 1 && tok != s + t);
+		/* each pair checked as it is taken: this is every raw byte */
+		for (size_t i = 0; i < digits; i += 2) {
+			int hi = ascii_hex_value(tok[i]);
+			int lo = i + 1 < digits ? ascii_hex_value(tok[i + 1]) : 0;
+
+			if (hi < 0 || lo < 0)
 				return row_fail(w, col + (unsigned)t, "raw bytes: bad hex '%s'",
 				                text_quote(q, s + t, p - t));
+			if (odd)
+				continue;
+			if (n < cap)
+				out[n] = (uint8_t)(digits == 1 ? (unsigned)hi
+				                               : (unsigned)hi << 4 | (unsigned)lo);
+			n++;
 		}
-		/* "0x5" or "5h" is one byte; elsewhere digits come in pairs. */
-		if (digits % 2 != 0 && !(digits == 1 && tok != s + t))
+		if (odd)
 			return row_fail(w, col + (unsigned)t,
 			                "raw bytes: odd number of hex digits in '%s'",
 			                text_quote(q, s + t, p - t));
-		for (size_t i = 0; i < digits; i += 2) {
-			unsigned v = (unsigned)ascii_hex_value(tok[i]);
-
-			if (digits == 1)
-				v = (unsigned)ascii_hex_value(tok[0]);
-			else
-				v = v << 4 | (unsigned)ascii_hex_value(tok[i + 1]);
-			if (n < cap)
-				out[n] = (uint8_t)v;
-			n++;
-		}
 	}
 	*count = n;
 	return true;
