@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode/packet.h"
 #include "read/reader.h"
@@ -55,7 +56,8 @@ static inline FILE *fuzz_memfile(const uint8_t *data, size_t size)
  *     fuzz_arena_end() traps unless there are none (LSan does not look
  *     into the arena).
  * A new block holds 0xbe, as ASan's malloc fills one.  The arena is
- * static: only one execution uses it at a time. */
+ * static: only one execution uses it at a time.  FUZZ_ARENA=0 in the
+ * environment turns it off (LSan then tells where a leak was allocated). */
 #define FUZZ_ARENA_SIZE (4u << 20)
 #define FUZZ_ARENA_ALIGN 16u /* the header's size too */
 #define FUZZ_ARENA_LIVE UINT64_C(0x6c697665626c6f6b)  /* "liveblok" */
@@ -71,12 +73,22 @@ struct fuzz_arena {
 	size_t used;
 	size_t live; /* blocks given out, not freed */
 	bool poisoned; /* the whole arena, once */
+	bool off; /* FUZZ_ARENA=0: malloc() and free() only */
 };
 
 static inline struct fuzz_arena *fuzz_arena(void)
 {
 	static struct fuzz_arena arena;
 	return &arena;
+}
+
+/* What went wrong, to the descriptor (a target may have pointed stderr
+ * elsewhere), and a trap. */
+static inline void fuzz_arena_fail(const char *msg)
+{
+	ssize_t n = write(2, msg, strlen(msg));
+	(void)n;
+	__builtin_trap();
 }
 
 __attribute__((no_sanitize("coverage"))) static inline bool fuzz_arena_has(const void *p)
@@ -94,7 +106,7 @@ __attribute__((no_sanitize("address", "coverage"))) static inline void *fuzz_are
 	size_t need = (n + FUZZ_ARENA_ALIGN - 1) & ~(size_t)(FUZZ_ARENA_ALIGN - 1);
 	/* the block after its header, and the next one's header (or the
 	 * poisoned rest) after it */
-	if (need < n || need > FUZZ_ARENA_SIZE - FUZZ_ARENA_ALIGN - a->used)
+	if (a->off || need < n || need > FUZZ_ARENA_SIZE - FUZZ_ARENA_ALIGN - a->used)
 		return malloc(n);
 	struct fuzz_arena_header *h = (struct fuzz_arena_header *)(void *)(a->mem + a->used);
 	unsigned char *p = a->mem + a->used + FUZZ_ARENA_ALIGN;
@@ -116,10 +128,14 @@ __attribute__((no_sanitize("address", "coverage"))) static inline void fuzz_aren
 	struct fuzz_arena *a = fuzz_arena();
 	size_t off = (size_t)((unsigned char *)p - a->mem);
 	/* a block's start, given out and not yet freed */
-	FUZZ_ASSERT(off % FUZZ_ARENA_ALIGN == 0 && off >= FUZZ_ARENA_ALIGN && off <= a->used);
 	struct fuzz_arena_header *h = (struct fuzz_arena_header *)(void *)((unsigned char *)p -
 	                                                                   FUZZ_ARENA_ALIGN);
-	FUZZ_ASSERT(h->state == (FUZZ_ARENA_LIVE ^ (uintptr_t)p)); /* else a double free */
+	if (off % FUZZ_ARENA_ALIGN != 0 || off < FUZZ_ARENA_ALIGN || off > a->used ||
+	    (h->state != (FUZZ_ARENA_LIVE ^ (uintptr_t)p) &&
+	     h->state != (FUZZ_ARENA_FREED ^ (uintptr_t)p)))
+		fuzz_arena_fail("fuzz_arena: free of what the arena did not give out\n");
+	if (h->state == (FUZZ_ARENA_FREED ^ (uintptr_t)p))
+		fuzz_arena_fail("fuzz_arena: double free\n");
 	h->state = FUZZ_ARENA_FREED ^ (uintptr_t)p;
 	ASAN_POISON_MEMORY_REGION(p, h->size);
 	a->live--;
@@ -131,6 +147,8 @@ static inline void fuzz_arena_begin(void)
 	if (!a->poisoned) {
 		ASAN_POISON_MEMORY_REGION(a->mem, sizeof(a->mem));
 		a->poisoned = true;
+		const char *env = getenv("FUZZ_ARENA");
+		a->off = env && strcmp(env, "0") == 0;
 	}
 }
 
@@ -138,7 +156,9 @@ static inline void fuzz_arena_begin(void)
 static inline void fuzz_arena_end(void)
 {
 	struct fuzz_arena *a = fuzz_arena();
-	FUZZ_ASSERT(a->live == 0);
+	if (a->live != 0)
+		fuzz_arena_fail("fuzz_arena: blocks not freed, a leak (FUZZ_ARENA=0: LSan's "
+		                "report of where they were allocated)\n");
 	ASAN_POISON_MEMORY_REGION(a->mem, a->used);
 	a->used = 0;
 }
