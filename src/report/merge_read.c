@@ -208,9 +208,14 @@ static void read_counts(struct merge_reader *m, struct jo *parent)
  * json_set_alloc_funcs() may have made one free() cannot free. */
 static char *dump_text(const json_t *v, size_t flags)
 {
-	size_t n = json_dumpb(v, NULL, 0, flags);
+	char small[256]; /* an "options" object's text fits: one dump */
+	size_t n = json_dumpb(v, small, sizeof(small), flags);
 	char *text = n ? malloc(n + 1) : NULL;
-	if (!text || json_dumpb(v, text, n, flags) != n) {
+	if (!text)
+		return NULL;
+	if (n <= sizeof(small)) {
+		memcpy(text, small, n);
+	} else if (json_dumpb(v, text, n, flags) != n) {
 		free(text);
 		return NULL;
 	}
