@@ -39,12 +39,28 @@ void jo_path_fmt(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* dst = a b c, cut to fit as snprintf() cuts it (a path is built for
+ * every object read, and used only in a message) */
+static void path_join(char *dst, size_t len, const char *a, const char *b, const char *c)
+{
+	const char *part[3] = { a, b, c };
+	size_t n = 0;
+	for (size_t i = 0; i < 3; i++) {
+		size_t k = strlen(part[i]);
+		if (k > len - 1 - n)
+			k = len - 1 - n;
+		memcpy(dst + n, part[i], k);
+		n += k;
+	}
+	dst[n] = '\0';
+}
+
 bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *path)
 {
 	j->m = m;
 	j->o = v;
 	j->used = 0;
-	jo_path_fmt(j->path, sizeof(j->path), "%s", path);
+	path_join(j->path, sizeof(j->path), path, "", "");
 	if (!json_is_object(v)) {
 		merge_fail(m, "%s is not an object", path[0] ? path : "the line");
 		return false;
@@ -62,11 +78,15 @@ json_t *jo_get(struct jo *j, const char *key, bool optional)
 {
 	json_t *v = j->o ? json_object_get(j->o, key) : NULL;
 	if (v) {
+		/* a key read again has the value it had; another key has
+		 * another value, but for null, true and false (one each) */
 		for (size_t i = 0; i < j->used && i < 24; i++)
-			if (strcmp(j->read[i], key) == 0)
+			if (j->read_v[i] == v && strcmp(j->read[i], key) == 0)
 				return v; /* read again */
-		if (j->used < 24)
+		if (j->used < 24) {
 			j->read[j->used] = key;
+			j->read_v[j->used] = v;
+		}
 		j->used++;
 	} else if (!optional)
 		merge_fail(j->m, "key %s%s%s missing", j->path, jo_sep(j), key);
@@ -96,7 +116,7 @@ void jo_end(struct jo *j)
 bool jo_child(struct jo *j, const char *key, struct jo *child)
 {
 	char path[160];
-	jo_path_fmt(path, sizeof(path), "%s%s%s", j->path, jo_sep(j), key);
+	path_join(path, sizeof(path), j->path, jo_sep(j), key);
 	json_t *v = jo_get(j, key, false);
 	if (!v) {
 		child->o = NULL;

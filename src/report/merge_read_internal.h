@@ -15,6 +15,7 @@ struct jo {
 	char path[160]; /* "links[0].vcs[1].down", for messages */
 	size_t used;
 	const char *read[24]; /* the keys read, to name one that was not */
+	const json_t *read_v[24]; /* and their values (jo_get) */
 };
 
 void merge_fail(struct merge_reader *m, const char *fmt, ...) PRINTF_LIKE(2, 3);

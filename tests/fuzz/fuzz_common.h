@@ -7,11 +7,14 @@
 #ifndef DLLPCHECK_FUZZ_COMMON_H
 #define DLLPCHECK_FUZZ_COMMON_H
 
+#include <sanitizer/asan_interface.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decode/packet.h"
 #include "read/reader.h"
@@ -28,6 +31,136 @@ static inline FILE *fuzz_memfile(const uint8_t *data, size_t size)
 	if (size == 0)
 		return fopen("/dev/null", "rb");
 	return fmemopen((void *)(uintptr_t)data, size, "rb"); /* read only */
+}
+
+/* --- an arena for jansson ------------------------------------------------
+ *
+ * jansson makes hundreds of small allocations to parse or build a
+ * document, each one through ASan's allocator (a stack trace taken,
+ * quarantine, fresh pages to fault in): a target that parses much spends
+ * more time there than in the code it tests.  Between fuzz_arena_begin()
+ * and fuzz_arena_end(), fuzz_arena_malloc() and fuzz_arena_free() (given
+ * to json_set_alloc_funcs()) hand out blocks of one static arena, emptied
+ * at fuzz_arena_end(); past its end, malloc() and free().  What ASan
+ * would see of the blocks it still sees:
+ *   - a read or write past a block's end (or before its start): every
+ *     block has a poisoned header before it (its size and state: the
+ *     redzone of the block before it too) and the arena's unused part is
+ *     poisoned;
+ *   - a use after free: a block freed is poisoned until the arena is
+ *     emptied (nothing is given out twice in between);
+ *   - a double free, or a free of what the arena did not give out: the
+ *     header's state (a magic number xor the block's address) is
+ *     checked, a trap;
+ *   - a leak: the blocks given out and not freed are counted, and
+ *     fuzz_arena_end() traps unless there are none (LSan does not look
+ *     into the arena).
+ * A new block holds 0xbe, as ASan's malloc fills one.  The arena is
+ * static: only one execution uses it at a time.  FUZZ_ARENA=0 in the
+ * environment turns it off (LSan then tells where a leak was allocated). */
+#define FUZZ_ARENA_SIZE (4u << 20)
+#define FUZZ_ARENA_ALIGN 16u /* the header's size too */
+#define FUZZ_ARENA_LIVE UINT64_C(0x6c697665626c6f6b)  /* "liveblok" */
+#define FUZZ_ARENA_FREED UINT64_C(0x6672656564626c6b) /* "freedblk" */
+
+struct fuzz_arena_header {
+	uint64_t size;  /* what was asked */
+	uint64_t state; /* FUZZ_ARENA_LIVE or _FREED, ^ the block's address */
+};
+
+struct fuzz_arena {
+	_Alignas(FUZZ_ARENA_ALIGN) unsigned char mem[FUZZ_ARENA_SIZE];
+	size_t used;
+	size_t live; /* blocks given out, not freed */
+	bool poisoned; /* the whole arena, once */
+	bool off; /* FUZZ_ARENA=0: malloc() and free() only */
+};
+
+static inline struct fuzz_arena *fuzz_arena(void)
+{
+	static struct fuzz_arena arena;
+	return &arena;
+}
+
+/* What went wrong, to the descriptor (a target may have pointed stderr
+ * elsewhere), and a trap. */
+static inline void fuzz_arena_fail(const char *msg)
+{
+	ssize_t n = write(2, msg, strlen(msg));
+	(void)n;
+	__builtin_trap();
+}
+
+__attribute__((no_sanitize("coverage"))) static inline bool fuzz_arena_has(const void *p)
+{
+	struct fuzz_arena *a = fuzz_arena();
+	uintptr_t at = (uintptr_t)p, base = (uintptr_t)a->mem;
+	return at >= base && at - base < FUZZ_ARENA_SIZE;
+}
+
+/* The headers are poisoned: read and written here, unchecked; and the
+ * arena is not the code under test (no coverage, no comparisons traced). */
+__attribute__((no_sanitize("address", "coverage"))) static inline void *fuzz_arena_malloc(size_t n)
+{
+	struct fuzz_arena *a = fuzz_arena();
+	size_t need = (n + FUZZ_ARENA_ALIGN - 1) & ~(size_t)(FUZZ_ARENA_ALIGN - 1);
+	/* the block after its header, and the next one's header (or the
+	 * poisoned rest) after it */
+	if (a->off || need < n || need > FUZZ_ARENA_SIZE - FUZZ_ARENA_ALIGN - a->used)
+		return malloc(n);
+	struct fuzz_arena_header *h = (struct fuzz_arena_header *)(void *)(a->mem + a->used);
+	unsigned char *p = a->mem + a->used + FUZZ_ARENA_ALIGN;
+	h->size = n;
+	h->state = FUZZ_ARENA_LIVE ^ (uintptr_t)p;
+	a->used += FUZZ_ARENA_ALIGN + need;
+	a->live++;
+	ASAN_UNPOISON_MEMORY_REGION(p, n);
+	memset(p, 0xbe, n);
+	return p;
+}
+
+__attribute__((no_sanitize("address", "coverage"))) static inline void fuzz_arena_free(void *p)
+{
+	if (!fuzz_arena_has(p)) {
+		free(p);
+		return;
+	}
+	struct fuzz_arena *a = fuzz_arena();
+	size_t off = (size_t)((unsigned char *)p - a->mem);
+	/* a block's start, given out and not yet freed */
+	struct fuzz_arena_header *h = (struct fuzz_arena_header *)(void *)((unsigned char *)p -
+	                                                                   FUZZ_ARENA_ALIGN);
+	if (off % FUZZ_ARENA_ALIGN != 0 || off < FUZZ_ARENA_ALIGN || off > a->used ||
+	    (h->state != (FUZZ_ARENA_LIVE ^ (uintptr_t)p) &&
+	     h->state != (FUZZ_ARENA_FREED ^ (uintptr_t)p)))
+		fuzz_arena_fail("fuzz_arena: free of what the arena did not give out\n");
+	if (h->state == (FUZZ_ARENA_FREED ^ (uintptr_t)p))
+		fuzz_arena_fail("fuzz_arena: double free\n");
+	h->state = FUZZ_ARENA_FREED ^ (uintptr_t)p;
+	ASAN_POISON_MEMORY_REGION(p, h->size);
+	a->live--;
+}
+
+static inline void fuzz_arena_begin(void)
+{
+	struct fuzz_arena *a = fuzz_arena();
+	if (!a->poisoned) {
+		ASAN_POISON_MEMORY_REGION(a->mem, sizeof(a->mem));
+		a->poisoned = true;
+		const char *env = getenv("FUZZ_ARENA");
+		a->off = env && strcmp(env, "0") == 0;
+	}
+}
+
+/* Every block freed (no leak); the arena emptied, all of it poisoned. */
+static inline void fuzz_arena_end(void)
+{
+	struct fuzz_arena *a = fuzz_arena();
+	if (a->live != 0)
+		fuzz_arena_fail("fuzz_arena: blocks not freed, a leak (FUZZ_ARENA=0: LSan's "
+		                "report of where they were allocated)\n");
+	ASAN_POISON_MEMORY_REGION(a->mem, a->used);
+	a->used = 0;
 }
 
 static inline FILE *fuzz_devnull(void)

@@ -102,60 +102,22 @@ static void options_from(uint8_t o, struct config *cfg)
 /* --- the checks' memory ------------------------------------------------- */
 
 /* The checks parse every report back with jansson: hundreds of small
- * allocations an execution, each one through ASan's allocator (a stack
- * trace taken, quarantine, fresh pages to fault in), were a fifth of the
- * target's time.  While the checks run (checks_begin .. checks_end),
- * jansson allocates from this arena, emptied after them; past its end,
- * from malloc.  The reports are built with jansson too, but before
- * checks_begin: the product's allocations stay ASan's.  Blocks are given
- * out with a poisoned gap after each, and the arena is poisoned again
- * when emptied, so that ASan still sees a check read past a block or
- * after its tree was freed. */
-#define ARENA_SIZE (4u << 20)
-#define ARENA_ALIGN 16u
-#define ARENA_GAP 16u /* poisoned, after each block */
-
-static _Alignas(ARENA_ALIGN) unsigned char arena[ARENA_SIZE];
-static size_t arena_used;
-static bool arena_poisoned; /* the whole arena, once */
-
-static bool in_arena(const void *p)
-{
-	uintptr_t a = (uintptr_t)p, base = (uintptr_t)arena;
-	return a >= base && a - base < ARENA_SIZE;
-}
-
-static void *arena_malloc(size_t n)
-{
-	size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-	if (need < n || need > ARENA_SIZE - ARENA_GAP - arena_used)
-		return malloc(n);
-	void *p = arena + arena_used;
-	arena_used += need + ARENA_GAP;
-	ASAN_UNPOISON_MEMORY_REGION(p, n);
-	return p;
-}
-
-static void arena_free(void *p)
-{
-	if (!in_arena(p))
-		free(p);
-}
-
+ * allocations an execution, each one through ASan's allocator, were a
+ * fifth of the target's time.  While the checks run (checks_begin ..
+ * checks_end), jansson allocates from fuzz_common.h's arena (which keeps
+ * what ASan checks of its blocks: overflow, use after free, double free,
+ * leaks), emptied after them.  The reports are built with jansson too,
+ * but before checks_begin: the product's allocations stay ASan's. */
 static void checks_begin(void)
 {
-	if (!arena_poisoned) {
-		ASAN_POISON_MEMORY_REGION(arena, sizeof(arena));
-		arena_poisoned = true;
-	}
-	json_set_alloc_funcs(arena_malloc, arena_free);
+	fuzz_arena_begin();
+	json_set_alloc_funcs(fuzz_arena_malloc, fuzz_arena_free);
 }
 
 static void checks_end(void)
 {
 	json_set_alloc_funcs(malloc, free);
-	ASAN_POISON_MEMORY_REGION(arena, arena_used);
-	arena_used = 0;
+	fuzz_arena_end();
 }
 
 /* --- the streams ------------------------------------------------------- */
