@@ -254,6 +254,9 @@ void html_charts_free(struct html_charts *cs)
 			free(cs->charts[i]->trace[p]);
 		free(cs->charts[i]);
 	}
+	for (unsigned l = 0; l < FC_LINK_COUNT; l++)
+		if (cs->links[l])
+			free(cs->links[l]);
 	free(cs->marks);
 	free(cs);
 }
@@ -266,12 +269,31 @@ void html_charts_time(struct html_charts *cs, uint64_t t_ps)
 	}
 }
 
+/* What the charts keep of a link, made (nothing of it yet) when it was
+ * not; NULL when out of memory (out_of_memory set). */
+static struct html_charts_link *link_get(struct html_charts *cs, unsigned link)
+{
+	struct html_charts_link *l = cs->links[link];
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			cs->out_of_memory = true;
+		cs->links[link] = l;
+	}
+	return l;
+}
+
 /* The chart of link, vc and ct, made when make; NULL when there is none
  * (or no room: counted once as dropped). */
 static struct html_chart *chart_get(struct html_charts *cs, unsigned link, unsigned vc,
                                     enum credit_type ct, bool make)
 {
-	int16_t *slot = &cs->slot[link][vc][ct];
+	struct html_charts_link *l = cs->links[link];
+	if (!l && make)
+		l = link_get(cs, link);
+	if (!l)
+		return NULL;
+	int16_t *slot = &l->slot[vc][ct];
 	if (*slot > 0)
 		return cs->charts[*slot - 1];
 	if (*slot < 0 || !make)
@@ -352,7 +374,8 @@ static struct html_trace *trace_make(struct html_charts *cs, const struct timeli
 		tr->limit_known = false;
 		ch->trace[port] = tr;
 	}
-	cs->trace[at->link][vc][ct][port] = tr;
+	/* (the chart's link is kept: chart_get made it) */
+	cs->links[at->link]->trace[vc][ct][port] = tr;
 	return tr;
 }
 
@@ -418,12 +441,13 @@ void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, un
 	if (at->link >= FC_LINK_COUNT || vc >= FC_VC_COUNT || ct >= CT_COUNT || port >= DIR_COUNT)
 		return;
 	/* (a series made means the time was told before) */
-	struct html_trace *tr = cs->trace[at->link][vc][ct][port];
+	const struct html_charts_link *l = cs->links[at->link];
+	struct html_trace *tr = l ? l->trace[vc][ct][port] : NULL;
 	if (!tr) {
 		credit_first(cs, at, vc, port, ct, c);
 		return;
 	}
-	trace_tell(tr, at, c, cs->lag[at->link][port]);
+	trace_tell(tr, at, c, l->lag[port]);
 }
 
 void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
@@ -434,13 +458,17 @@ void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum 
 	if (!cs->has_t0)
 		html_charts_time(cs, at->time_ps);
 	uint8_t lag = may_lag;
-	if (lag == cs->lag[at->link][port])
+	struct html_charts_link *l = cs->links[at->link];
+	/* (a link with nothing kept lags nowhere) */
+	if (lag == (l ? l->lag[port] : 0))
 		return;
-	cs->lag[at->link][port] = lag;
+	if (!l && !(l = link_get(cs, at->link)))
+		return;
+	l->lag[port] = lag;
 	/* CC of every VC of this transmitter may lag from now (or no more) */
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
 		for (unsigned ct = 0; ct < CT_COUNT; ct++) {
-			struct html_trace *tr = cs->trace[at->link][vc][ct][port];
+			struct html_trace *tr = l->trace[vc][ct][port];
 			if (!tr || !tr->series.has_value)
 				continue;
 			struct html_value v = tr->series.now;
@@ -514,7 +542,7 @@ unsigned html_charts_sort(struct html_charts *cs)
 	/* the slots name the new places (the series stay where they are) */
 	for (unsigned i = 0; i < cs->count; i++) {
 		const struct html_chart *ch = cs->charts[i];
-		cs->slot[ch->link][ch->vc][ch->ct] = (int16_t)(i + 1);
+		cs->links[ch->link]->slot[ch->vc][ch->ct] = (int16_t)(i + 1);
 	}
 	return cs->count;
 }
@@ -699,6 +727,9 @@ bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
 	}
 	if (!marks_room(cs, c->mark_count))
 		return false;
+	struct html_charts_link *l = link_get(cs, c->link);
+	if (!l)
+		return false;
 	struct html_chart *ch = calloc(1, sizeof(*ch));
 	if (!ch) {
 		cs->out_of_memory = true;
@@ -708,7 +739,7 @@ bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
 	ch->vc = c->vc;
 	ch->ct = c->ct;
 	cs->charts[cs->count++] = ch;
-	cs->slot[c->link][c->vc][c->ct] = (int16_t)cs->count;
+	l->slot[c->vc][c->ct] = (int16_t)cs->count;
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		if (!c->has[p])
 			continue;

@@ -104,18 +104,24 @@ struct html_mark {
 	uint8_t link, vc, ct, port;
 };
 
+/* What the charts of an input keep of one link, made at its first chart
+ * or lag (a page's input uses a few of the FC_LINK_COUNT links). */
+struct html_charts_link {
+	/* per VC and type: 0 none yet, n > 0 chart n - 1, -1 dropped */
+	int16_t slot[FC_VC_COUNT][CT_COUNT];
+	/* per VC, type and port: its series once made (a cache of the
+	 * slots, so a value needs no search) */
+	struct html_trace *trace[FC_VC_COUNT][CT_COUNT][DIR_COUNT];
+	/* per port: a TLP it sent was never seen intact */
+	uint8_t lag[DIR_COUNT];
+};
+
 struct html_charts {
 	bool has_t0;
 	uint64_t t0; /* the input's first time: every series' origin */
-	/* per link, VC and type: 0 none yet, n > 0 chart n - 1, -1 dropped */
-	int16_t slot[FC_LINK_COUNT][FC_VC_COUNT][CT_COUNT];
-	/* per link, VC, type and port: its series once made (a cache of the
-	 * slots, so a value needs no search) */
-	struct html_trace *trace[FC_LINK_COUNT][FC_VC_COUNT][CT_COUNT][DIR_COUNT];
+	struct html_charts_link *links[FC_LINK_COUNT]; /* NULL: nothing of it yet */
 	struct html_chart *charts[HTML_CHARTS_MAX];
 	unsigned count, dropped;
-	/* per link and port: a TLP it sent was never seen intact */
-	uint8_t lag[FC_LINK_COUNT][DIR_COUNT];
 	struct html_mark *marks; /* marks_size made, grown as they come */
 	unsigned mark_count;
 	size_t marks_size;
