@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/number.h"
 #include "base/utf8.h"
 #include "model/fc_view.h"
 #include "report/report.h"
@@ -59,24 +60,38 @@ static inline void jt_raw(struct jtext *t, const char *s)
 	jt_mem(t, s, strlen(s));
 }
 
-/* a number as Jansson writes a json_int_t */
+/* a number as Jansson writes a json_int_t ("%lld"), not through printf */
 static void jt_int(struct jtext *t, json_int_t v)
 {
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, v);
-	jt_mem(t, buf, (size_t)n);
+	char buf[1 + NUMBER_U64_DIGITS], *p = buf;
+	uint64_t u = (uint64_t)v;
+	if (v < 0) {
+		*p++ = '-';
+		u = 0 - u;
+	}
+	p = number_put_u64(p, u);
+	jt_mem(t, buf, (size_t)(p - buf));
 }
 
 /* A string of valid UTF-8 as Jansson dumps it (compact, no ASCII or
  * slash escaping): '"' and '\\' escaped, control characters as \b \f \n
  * \r \t or \u00XX, every other byte as it is. */
+static const bool jt_escaped[256] = {
+	[0x00] = true, [0x01] = true, [0x02] = true, [0x03] = true, [0x04] = true, [0x05] = true,
+	[0x06] = true, [0x07] = true, [0x08] = true, [0x09] = true, [0x0A] = true, [0x0B] = true,
+	[0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true,
+	[0x12] = true, [0x13] = true, [0x14] = true, [0x15] = true, [0x16] = true, [0x17] = true,
+	[0x18] = true, [0x19] = true, [0x1A] = true, [0x1B] = true, [0x1C] = true, [0x1D] = true,
+	[0x1E] = true, [0x1F] = true, ['"'] = true,  ['\\'] = true,
+};
+
 static void jt_str(struct jtext *t, const char *s)
 {
 	jt_mem(t, "\"", 1);
 	const char *run = s;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (!jt_escaped[c])
 			continue;
 		jt_mem(t, run, (size_t)(s - run));
 		run = s + 1;
