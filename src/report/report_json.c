@@ -326,8 +326,9 @@ static void severities_write(struct jtext *t, const uint64_t by_severity[SEV_COU
 	jt_raw(t, *sep == '{' ? "{}" : "}");
 }
 
-static void counts_write(struct jtext *t, const uint64_t by_severity[SEV_COUNT],
-                         const uint64_t by_rule[RULE_COUNT])
+/* {"by_severity":{...},"by_rule":{...} without its closing brace */
+static void counts_open(struct jtext *t, const uint64_t by_severity[SEV_COUNT],
+                        const uint64_t by_rule[RULE_COUNT])
 {
 	jt_raw(t, "{\"by_severity\":");
 	severities_write(t, by_severity);
@@ -341,7 +342,14 @@ static void counts_write(struct jtext *t, const uint64_t by_severity[SEV_COUNT],
 			jt_mem(t, ":", 1);
 			jt_int(t, (json_int_t)by_rule[r]);
 		}
-	jt_raw(t, "}}");
+	jt_mem(t, "}", 1);
+}
+
+static void counts_write(struct jtext *t, const uint64_t by_severity[SEV_COUNT],
+                         const uint64_t by_rule[RULE_COUNT])
+{
+	counts_open(t, by_severity, by_rule);
+	jt_mem(t, "}", 1);
 }
 
 static void records_write(struct jtext *t, const struct input_stats *st)
@@ -778,28 +786,37 @@ void report_json_input_error(FILE *out, const char *file, const char *error)
 }
 
 /* The counts of a whole run. */
-static json_t *totals_json(const struct input_result *results, int count)
+static void totals(const struct input_result *results, int count, uint64_t by_severity[SEV_COUNT],
+                   uint64_t by_rule[RULE_COUNT])
 {
-	uint64_t by_severity[SEV_COUNT] = { 0 };
-	uint64_t by_rule[RULE_COUNT] = { 0 };
+	memset(by_severity, 0, SEV_COUNT * sizeof(by_severity[0]));
+	memset(by_rule, 0, RULE_COUNT * sizeof(by_rule[0]));
 	for (int i = 0; i < count; i++) {
 		for (unsigned s = 0; s < SEV_COUNT; s++)
 			by_severity[s] += results[i].by_severity[s];
 		for (unsigned r = 0; r < RULE_COUNT; r++)
 			by_rule[r] += results[i].by_rule[r];
 	}
+}
+
+static json_t *totals_json(const struct input_result *results, int count)
+{
+	uint64_t by_severity[SEV_COUNT], by_rule[RULE_COUNT];
+	totals(results, count, by_severity, by_rule);
 	return counts_json(by_severity, by_rule);
 }
 
 void report_json_end(FILE *out, const struct input_result *results, int count, int exit_status)
 {
-	json_t *o = totals_json(results, count);
-	json_object_set_new(o, "inputs", json_integer(count));
-	json_object_set_new(o, "exit_status", json_integer(exit_status));
-	fputs("\n],\"summary\":", out);
-	json_dumpf(o, out, json_flags);
-	json_decref(o);
-	fputs("}\n", out);
+	uint64_t by_severity[SEV_COUNT], by_rule[RULE_COUNT];
+	totals(results, count, by_severity, by_rule);
+	struct jtext t = { .put = put_file, .data = out };
+	jt_raw(&t, "\n],\"summary\":");
+	counts_open(&t, by_severity, by_rule);
+	jt_key_int(&t, ",\"inputs\":", count);
+	jt_key_int(&t, ",\"exit_status\":", exit_status);
+	jt_raw(&t, "}}\n");
+	jt_flush(&t);
 }
 
 json_t *report_json_batch_object(char *const *files, const struct input_result *results, int count,
