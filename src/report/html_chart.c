@@ -255,8 +255,8 @@ void html_charts_free(struct html_charts *cs)
 		free(cs->charts[i]);
 	}
 	for (unsigned l = 0; l < FC_LINK_COUNT; l++)
-		if (cs->links[l])
-			free(cs->links[l]);
+		if (cs->per_link[l])
+			free(cs->per_link[l]);
 	free(cs->marks);
 	free(cs);
 }
@@ -273,12 +273,12 @@ void html_charts_time(struct html_charts *cs, uint64_t t_ps)
  * not; NULL when out of memory (out_of_memory set). */
 static struct html_charts_link *link_get(struct html_charts *cs, unsigned link)
 {
-	struct html_charts_link *l = cs->links[link];
+	struct html_charts_link *l = cs->per_link[link];
 	if (!l) {
 		l = calloc(1, sizeof(*l));
 		if (!l)
 			cs->out_of_memory = true;
-		cs->links[link] = l;
+		cs->per_link[link] = l;
 	}
 	return l;
 }
@@ -288,7 +288,7 @@ static struct html_charts_link *link_get(struct html_charts *cs, unsigned link)
 static struct html_chart *chart_get(struct html_charts *cs, unsigned link, unsigned vc,
                                     enum credit_type ct, bool make)
 {
-	struct html_charts_link *l = cs->links[link];
+	struct html_charts_link *l = cs->per_link[link];
 	if (!l && make)
 		l = link_get(cs, link);
 	if (!l)
@@ -375,7 +375,7 @@ static struct html_trace *trace_make(struct html_charts *cs, const struct timeli
 		ch->trace[port] = tr;
 	}
 	/* (the chart's link is kept: chart_get made it) */
-	cs->links[at->link]->trace[vc][ct][port] = tr;
+	cs->per_link[at->link]->trace[vc][ct][port] = tr;
 	return tr;
 }
 
@@ -441,7 +441,7 @@ void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, un
 	if (at->link >= FC_LINK_COUNT || vc >= FC_VC_COUNT || ct >= CT_COUNT || port >= DIR_COUNT)
 		return;
 	/* (a series made means the time was told before) */
-	const struct html_charts_link *l = cs->links[at->link];
+	const struct html_charts_link *l = cs->per_link[at->link];
 	struct html_trace *tr = l ? l->trace[vc][ct][port] : NULL;
 	if (!tr) {
 		credit_first(cs, at, vc, port, ct, c);
@@ -458,7 +458,7 @@ void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum 
 	if (!cs->has_t0)
 		html_charts_time(cs, at->time_ps);
 	uint8_t lag = may_lag;
-	struct html_charts_link *l = cs->links[at->link];
+	struct html_charts_link *l = cs->per_link[at->link];
 	/* (a link with nothing kept lags nowhere) */
 	if (lag == (l ? l->lag[port] : 0))
 		return;
@@ -542,7 +542,7 @@ unsigned html_charts_sort(struct html_charts *cs)
 	/* the slots name the new places (the series stay where they are) */
 	for (unsigned i = 0; i < cs->count; i++) {
 		const struct html_chart *ch = cs->charts[i];
-		cs->links[ch->link]->slot[ch->vc][ch->ct] = (int16_t)(i + 1);
+		cs->per_link[ch->link]->slot[ch->vc][ch->ct] = (int16_t)(i + 1);
 	}
 	return cs->count;
 }

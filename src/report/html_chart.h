@@ -119,7 +119,7 @@ struct html_charts_link {
 struct html_charts {
 	bool has_t0;
 	uint64_t t0; /* the input's first time: every series' origin */
-	struct html_charts_link *links[FC_LINK_COUNT]; /* NULL: nothing of it yet */
+	struct html_charts_link *per_link[FC_LINK_COUNT]; /* NULL: nothing of it yet */
 	struct html_chart *charts[HTML_CHARTS_MAX];
 	unsigned count, dropped;
 	struct html_mark *marks; /* marks_size made, grown as they come */
