@@ -100,11 +100,10 @@ bool report_hold_open(struct report_hold *h, FILE *under, char *err, size_t errl
 		return false;
 	}
 	/* a person watching the decode listing, or messages on standard
-	 * error, sees them line by line once they are let through (the mode
-	 * only: without a buffer glibc ignores the size and keeps its own of
-	 * BUFSIZ, 8 KiB) */
+	 * error, sees them line by line once they are let through; the
+	 * buffer is the hold's, of the BUFSIZ that glibc would allocate */
 	bool tty = under == stderr || (under == stdout && isatty(STDOUT_FILENO));
-	setvbuf(h->out, NULL, tty ? _IOLBF : _IOFBF, 0);
+	setvbuf(h->out, h->out_buf, tty ? _IOLBF : _IOFBF, sizeof(h->out_buf));
 	return true;
 }
 

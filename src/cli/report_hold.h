@@ -49,6 +49,9 @@ struct report_hold {
 	 * why an input of such packets only has no record */
 	bool have_note;
 	char note[sizeof(((struct reader_malformed *)0)->reason)];
+	/* out's stdio buffer, of the size glibc gives a stream of its own
+	 * (BUFSIZ): one allocation less an input */
+	char out_buf[BUFSIZ];
 };
 
 /* Starts holding what is written to h->out for under.  False (message in

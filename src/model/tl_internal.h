@@ -25,6 +25,7 @@
  * bytes (about 14 MB), however many links a capture has */
 #define TL_SLOTS_MAX 256u
 #define TL_NONE UINT32_MAX
+#define TL_BLOCK (TL_TAGS / 64u) /* entries a bit of tl_dir.ready stands for */
 /* a damage count that stopped counting: no request made after it is
  * certain any more (tl_model.c certain_now) */
 #define TL_DAMAGE_GEN_MAX UINT32_MAX
@@ -69,6 +70,10 @@ struct tl_dir {
 	uint16_t last_requester;
 	int8_t last_slot; /* -1: none */
 	struct tl_request *tags[TL_REQUESTERS_MAX]; /* TL_TAGS each */
+	/* per slot, a bit per block of TL_BLOCK entries: the block was made
+	 * (zeroed); the entries of a block not made are stale, as zeroed
+	 * entries are (epoch 0), and are not read */
+	uint64_t ready[TL_REQUESTERS_MAX];
 	uint32_t head, tail; /* the time list of certain outstanding requests */
 	/* TLPs this port sent that the capture saw damaged (or with a bad
 	 * ECRC): one of them may have been a completion answering any request
@@ -95,10 +100,17 @@ static inline struct tl_link *tl_link_get(struct fc_model *m, struct fc_link *li
  * outstanding or not (NULL when there is none or the requester is not
  * tracked). */
 struct tl_request *tl_find_slot(struct tl_dir *d, uint16_t requester, uint16_t tag);
+/* Whether the block of slot s that holds tag was made. */
+static inline bool tl_ready(const struct tl_dir *d, unsigned s, uint16_t tag)
+{
+	return d->ready[s] >> ((tag & (TL_TAGS - 1)) / TL_BLOCK) & 1u;
+}
 /* (inline: the requester of the last lookup is tried first) */
 static inline struct tl_request *tl_find(struct tl_dir *d, uint16_t requester, uint16_t tag)
 {
 	if (d->last_slot >= 0 && d->last_requester == requester) {
+		if (!tl_ready(d, (unsigned)d->last_slot, tag))
+			return NULL;
 		struct tl_request *r = &d->tags[d->last_slot][tag & (TL_TAGS - 1)];
 		return r->epoch == d->epoch ? r : NULL;
 	}
@@ -112,7 +124,8 @@ struct tl_request *tl_make_slot(struct fc_model *m, struct tl_dir *d, uint16_t r
 static inline struct tl_request *tl_make(struct fc_model *m, struct tl_dir *d, uint16_t requester,
                                          uint16_t tag, uint32_t *index)
 {
-	if (d->last_slot >= 0 && d->last_requester == requester) {
+	if (d->last_slot >= 0 && d->last_requester == requester &&
+	    tl_ready(d, (unsigned)d->last_slot, tag)) {
 		struct tl_request *r = &d->tags[d->last_slot][tag & (TL_TAGS - 1)];
 		if (r->epoch == d->epoch) {
 			*index = (uint32_t)d->last_slot * TL_TAGS + (tag & (TL_TAGS - 1));

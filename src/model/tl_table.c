@@ -71,6 +71,8 @@ struct tl_request *tl_find_slot(struct tl_dir *d, uint16_t requester, uint16_t t
 	if (s < 0)
 		return NULL;
 	slot_remember(d, requester, s);
+	if (!tl_ready(d, (unsigned)s, tag))
+		return NULL;
 	return valid(d, &d->tags[s][tag & (TL_TAGS - 1)]);
 }
 
@@ -84,7 +86,9 @@ struct tl_request *tl_make_slot(struct fc_model *m, struct tl_dir *d, uint16_t r
 			d->overflow = true;
 			return NULL;
 		}
-		struct tl_request *tags = calloc(TL_TAGS, sizeof(*tags));
+		/* its blocks zeroed as they are used (most requesters use a
+		 * few tags: a slot is some 48 KiB) */
+		struct tl_request *tags = malloc(TL_TAGS * sizeof(*tags));
 		if (!tags) {
 			d->overflow = true;
 			return NULL;
@@ -97,6 +101,11 @@ struct tl_request *tl_make_slot(struct fc_model *m, struct tl_dir *d, uint16_t r
 	}
 	slot_remember(d, requester, s);
 	*index = (uint32_t)s * TL_TAGS + (tag & (TL_TAGS - 1));
+	if (!tl_ready(d, (unsigned)s, tag)) {
+		unsigned block = (tag & (TL_TAGS - 1)) / TL_BLOCK;
+		memset(&d->tags[s][block * TL_BLOCK], 0, TL_BLOCK * sizeof(d->tags[s][0]));
+		d->ready[s] |= UINT64_C(1) << block;
+	}
 	struct tl_request *r = &d->tags[s][tag & (TL_TAGS - 1)];
 	if (r->epoch != d->epoch) {
 		memset(r, 0, sizeof(*r));
@@ -138,8 +147,8 @@ void tl_dir_new_epoch(struct tl_dir *d)
 {
 	/* after 2^32 epochs the oldest entries would look current again */
 	if (++d->epoch == 0) {
-		for (unsigned s = 0; s < d->slots; s++)
-			memset(d->tags[s], 0, TL_TAGS * sizeof(*d->tags[s]));
+		/* every entry zeroed: no block made */
+		memset(d->ready, 0, sizeof(d->ready));
 		d->epoch = 1;
 	}
 	d->head = d->tail = TL_NONE;

@@ -19,21 +19,24 @@
 #endif
 
 /* A bucket nothing was told in: no known value (min and max neutral),
- * all zero but its min.  Cleared as such, a store each, not by copying a
- * struct: in a sanitizer build each copy is a call of __asan_memcpy, and
- * a new series clears HTML_BUCKETS of them (the fuzzers' HTML reports
- * spent a fifth of their time there).  check_html compares the bytes. */
-static void buckets_clear(struct html_bucket *b, unsigned n)
+ * all zero but its min.  Stored a field each, not by copying a struct: in
+ * a sanitizer build each copy is a call of __asan_memcpy. */
+static inline void bucket_clear(struct html_bucket *b)
 {
-	memset(b, 0, n * sizeof(*b));
-	for (unsigned k = 0; k < n; k++)
-		b[k].min = UINT32_MAX;
+	b->min = UINT32_MAX;
+	b->max = 0;
+	b->last = 0;
+	b->updates = 0;
+	b->flags = 0;
+	b->seen = false;
+	b->any_known = false;
+	b->last_known = false;
 }
 
 void html_series_init(struct html_series *s, uint64_t t0)
 {
-	memset(s, 0, offsetof(struct html_series, b));
-	buckets_clear(s->b, HTML_BUCKETS);
+	/* the header only: no bucket is held yet */
+	memset(s, 0, offsetof(struct html_series, at));
 	s->t0 = t0;
 	s->bucket_ps = 1;
 }
@@ -63,36 +66,87 @@ static inline void bucket_apply(struct html_bucket *b, const struct html_value *
 	b->last_known = known;
 }
 
-/* The bucket of two adjacent ones, a before b: a bucket b never saw
- * carried a's last value through (already counted in a), and a bucket a
- * never saw carried in what b then carried in (counted in b). */
-static struct html_bucket bucket_merge(const struct html_bucket *a, const struct html_bucket *b)
+/* Two seen buckets, a before b, as one: what a bucket as wide as both
+ * would have held (b's last value, a carried-in value counted in a).
+ * Of buckets a and b of which one was never seen, the other alone is
+ * the merge; merging is associative, so that buckets merged pairwise k
+ * times are those of a run of 2^k merged in order. */
+static inline void bucket_merge_into(struct html_bucket *a, const struct html_bucket *b)
 {
-	if (!b->seen)
-		return *a;
-	if (!a->seen)
-		return *b;
-	struct html_bucket m = *b;
-	m.min = a->min < m.min ? a->min : m.min;
-	m.max = a->max > m.max ? a->max : m.max;
-	m.any_known |= a->any_known;
-	m.flags |= a->flags;
-	m.updates = a->updates > UINT32_MAX - b->updates ? UINT32_MAX : a->updates + b->updates;
-	return m;
+	a->min = b->min < a->min ? b->min : a->min;
+	a->max = b->max > a->max ? b->max : a->max;
+	a->last = b->last;
+	a->last_known = b->last_known;
+	a->any_known |= b->any_known;
+	a->flags |= b->flags;
+	a->updates = a->updates > UINT32_MAX - b->updates ? UINT32_MAX : a->updates + b->updates;
 }
 
-/* Halves the resolution: buckets 2k and 2k+1 become bucket k (only
- * those below top can have been seen). */
-static void series_merge(struct html_series *s)
+/* Divides the resolution by 2^shift: buckets k 2^shift .. (k + 1)
+ * 2^shift - 1 become bucket k (as shift halvings would make it). */
+static void series_merge(struct html_series *s, unsigned shift)
 {
-	unsigned half = (s->top + 1) / 2;
-	for (unsigned k = 0; k < half; k++)
-		s->b[k] = bucket_merge(&s->b[2 * k], &s->b[2 * k + 1]);
-	buckets_clear(&s->b[half], s->top - half);
-	s->top = half;
-	s->bucket_ps *= 2;
-	s->cur /= 2;
+	unsigned out = 0;
+	for (unsigned i = 0; i < s->n; i++) {
+		/* (a bucket index is below 2^11: 16 halvings or more leave 0) */
+		unsigned k = shift < 16 ? (unsigned)s->at[i] >> shift : 0;
+		if (out > 0 && s->at[out - 1] == k) {
+			bucket_merge_into(&s->b[out - 1], &s->b[i]);
+			continue;
+		}
+		if (out != i) {
+			struct html_bucket *to = &s->b[out], *from = &s->b[i];
+			to->min = from->min;
+			to->max = from->max;
+			to->last = from->last;
+			to->updates = from->updates;
+			to->flags = from->flags;
+			to->seen = true;
+			to->any_known = from->any_known;
+			to->last_known = from->last_known;
+		}
+		s->at[out++] = (uint16_t)k;
+	}
+	s->n = out;
+	s->top = out ? (unsigned)s->at[out - 1] + 1 : 0;
+	s->bucket_ps <<= shift;
+	s->cur = shift < 16 ? s->cur >> shift : 0;
 	s->cur_width = 0;
+}
+
+/* The place in b[] of bucket k, or where it would go. */
+static unsigned series_find(const struct html_series *s, unsigned k)
+{
+	unsigned lo = 0, hi = s->n;
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (s->at[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Bucket k held (not seen yet, when it was not), at place *pos. */
+static struct html_bucket *series_hold(struct html_series *s, unsigned k, unsigned *pos)
+{
+	unsigned i = s->n;
+	if (i > 0 && s->at[i - 1] >= k) {
+		/* a time not after the last one's (rare: times do not go back) */
+		i = series_find(s, k);
+		if (s->at[i] == k) {
+			*pos = i;
+			return &s->b[i];
+		}
+		memmove(&s->at[i + 1], &s->at[i], (s->n - i) * sizeof(s->at[0]));
+		memmove(&s->b[i + 1], &s->b[i], (s->n - i) * sizeof(s->b[0]));
+	}
+	s->n++;
+	s->at[i] = (uint16_t)k;
+	bucket_clear(&s->b[i]);
+	*pos = i;
+	return &s->b[i];
 }
 
 /* The bucket of time t when it is not the current one: widens the
@@ -102,12 +156,15 @@ static OUT_OF_LINE struct html_bucket *series_move(struct html_series *s, uint64
 {
 	uint64_t d = t > s->t0 ? t - s->t0 : 0;
 	/* bucket_ps stays below 2^54: d / 2^53 < 2048 for any 64-bit d */
-	while (d / s->bucket_ps >= HTML_BUCKETS)
-		series_merge(s);
+	unsigned shift = 0;
+	while ((d / s->bucket_ps >> shift) >= HTML_BUCKETS)
+		shift++;
+	if (shift)
+		series_merge(s, shift);
 	s->cur = (unsigned)(d / s->bucket_ps);
 	if (s->cur >= s->top)
 		s->top = s->cur + 1;
-	struct html_bucket *b = &s->b[s->cur];
+	struct html_bucket *b = series_hold(s, s->cur, &s->pos);
 	if (!b->seen && s->has_value)
 		bucket_apply(b, &s->now);
 	b->seen = true;
@@ -122,7 +179,7 @@ static OUT_OF_LINE struct html_bucket *series_move(struct html_series *s, uint64
 static inline struct html_bucket *series_bucket(struct html_series *s, uint64_t t)
 {
 	if (t - s->cur_start < s->cur_width)
-		return &s->b[s->cur];
+		return &s->b[s->pos];
 	return series_move(s, t);
 }
 
@@ -147,10 +204,22 @@ void html_series_update(struct html_series *s, uint64_t t)
 
 unsigned html_series_span(const struct html_series *s)
 {
-	unsigned n = s->top;
-	while (n > 0 && !s->b[n - 1].seen)
-		n--;
-	return n;
+	/* the last bucket held is seen */
+	return s->n ? (unsigned)s->at[s->n - 1] + 1 : 0;
+}
+
+const struct html_bucket *html_series_bucket(const struct html_series *s, unsigned k)
+{
+	static const struct html_bucket empty = { .min = UINT32_MAX };
+	unsigned i = series_find(s, k);
+	return i < s->n && s->at[i] == k ? &s->b[i] : &empty;
+}
+
+void html_series_copy(struct html_series *to, const struct html_series *from)
+{
+	memcpy(to, from, offsetof(struct html_series, at));
+	memcpy(to->at, from->at, from->n * sizeof(from->at[0]));
+	memcpy(to->b, from->b, from->n * sizeof(from->b[0]));
 }
 
 /* ---- the charts of an input ---------------------------------------------- */
@@ -185,6 +254,9 @@ void html_charts_free(struct html_charts *cs)
 			free(cs->charts[i]->trace[p]);
 		free(cs->charts[i]);
 	}
+	for (unsigned l = 0; l < FC_LINK_COUNT; l++)
+		if (cs->per_link[l])
+			free(cs->per_link[l]);
 	free(cs->marks);
 	free(cs);
 }
@@ -197,12 +269,31 @@ void html_charts_time(struct html_charts *cs, uint64_t t_ps)
 	}
 }
 
+/* What the charts keep of a link, made (nothing of it yet) when it was
+ * not; NULL when out of memory (out_of_memory set). */
+static struct html_charts_link *link_get(struct html_charts *cs, unsigned link)
+{
+	struct html_charts_link *l = cs->per_link[link];
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			cs->out_of_memory = true;
+		cs->per_link[link] = l;
+	}
+	return l;
+}
+
 /* The chart of link, vc and ct, made when make; NULL when there is none
  * (or no room: counted once as dropped). */
 static struct html_chart *chart_get(struct html_charts *cs, unsigned link, unsigned vc,
                                     enum credit_type ct, bool make)
 {
-	int16_t *slot = &cs->slot[link][vc][ct];
+	struct html_charts_link *l = cs->per_link[link];
+	if (!l && make)
+		l = link_get(cs, link);
+	if (!l)
+		return NULL;
+	int16_t *slot = &l->slot[vc][ct];
 	if (*slot > 0)
 		return cs->charts[*slot - 1];
 	if (*slot < 0 || !make)
@@ -283,7 +374,8 @@ static struct html_trace *trace_make(struct html_charts *cs, const struct timeli
 		tr->limit_known = false;
 		ch->trace[port] = tr;
 	}
-	cs->trace[at->link][vc][ct][port] = tr;
+	/* (the chart's link is kept: chart_get made it) */
+	cs->per_link[at->link]->trace[vc][ct][port] = tr;
 	return tr;
 }
 
@@ -324,7 +416,7 @@ static inline void trace_tell(struct html_trace *tr, const struct timeline_at *a
 		trace_tell_moved(s, at->time_ps, v, raised);
 		return;
 	}
-	struct html_bucket *b = &s->b[s->cur];
+	struct html_bucket *b = &s->b[s->pos];
 	bucket_apply(b, &v);
 	if (raised && b->updates < UINT32_MAX)
 		b->updates++;
@@ -349,12 +441,13 @@ void html_charts_credit(struct html_charts *cs, const struct timeline_at *at, un
 	if (at->link >= FC_LINK_COUNT || vc >= FC_VC_COUNT || ct >= CT_COUNT || port >= DIR_COUNT)
 		return;
 	/* (a series made means the time was told before) */
-	struct html_trace *tr = cs->trace[at->link][vc][ct][port];
+	const struct html_charts_link *l = cs->per_link[at->link];
+	struct html_trace *tr = l ? l->trace[vc][ct][port] : NULL;
 	if (!tr) {
 		credit_first(cs, at, vc, port, ct, c);
 		return;
 	}
-	trace_tell(tr, at, c, cs->lag[at->link][port]);
+	trace_tell(tr, at, c, l->lag[port]);
 }
 
 void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum link_dir port,
@@ -365,13 +458,17 @@ void html_charts_lag(struct html_charts *cs, const struct timeline_at *at, enum 
 	if (!cs->has_t0)
 		html_charts_time(cs, at->time_ps);
 	uint8_t lag = may_lag;
-	if (lag == cs->lag[at->link][port])
+	struct html_charts_link *l = cs->per_link[at->link];
+	/* (a link with nothing kept lags nowhere) */
+	if (lag == (l ? l->lag[port] : 0))
 		return;
-	cs->lag[at->link][port] = lag;
+	if (!l && !(l = link_get(cs, at->link)))
+		return;
+	l->lag[port] = lag;
 	/* CC of every VC of this transmitter may lag from now (or no more) */
 	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
 		for (unsigned ct = 0; ct < CT_COUNT; ct++) {
-			struct html_trace *tr = cs->trace[at->link][vc][ct][port];
+			struct html_trace *tr = l->trace[vc][ct][port];
 			if (!tr || !tr->series.has_value)
 				continue;
 			struct html_value v = tr->series.now;
@@ -445,7 +542,7 @@ unsigned html_charts_sort(struct html_charts *cs)
 	/* the slots name the new places (the series stay where they are) */
 	for (unsigned i = 0; i < cs->count; i++) {
 		const struct html_chart *ch = cs->charts[i];
-		cs->slot[ch->link][ch->vc][ch->ct] = (int16_t)(i + 1);
+		cs->per_link[ch->link]->slot[ch->vc][ch->ct] = (int16_t)(i + 1);
 	}
 	return cs->count;
 }
@@ -517,16 +614,16 @@ static void series_write(struct text_out *o, const struct html_charts *cs,
 	out_str(o, link_dir_name((enum link_dir)port));
 	out_key_num(o, "\",\"width\":", tr->width);
 	out_key_num(o, ",\"bucket_ps\":", s->bucket_ps);
-	unsigned span = html_series_span(s);
 	for (unsigned pass = 0; pass < 2; pass++) {
-		/* the points, then the updates of the same buckets */
+		/* the points, then the updates of the same buckets (those
+		 * held, every one seen) */
 		out_str(o, pass ? "],\"updates\":[" : ",\"points\":[");
 		const char *sep = "[";
-		for (unsigned k = 0; k < span; k++) {
-			const struct html_bucket *b = &s->b[k];
-			if (!b->seen || (pass && !b->updates))
+		for (unsigned i = 0; i < s->n; i++) {
+			const struct html_bucket *b = &s->b[i];
+			if (pass && !b->updates)
 				continue;
-			out_key_num(o, sep, s->t0 + k * s->bucket_ps);
+			out_key_num(o, sep, s->t0 + (uint64_t)s->at[i] * s->bucket_ps);
 			sep = ",[";
 			if (pass) {
 				out_key_num(o, ",", b->updates);
@@ -591,7 +688,9 @@ bool html_series_put_point(struct html_series *s, uint64_t t, const struct html_
 	uint64_t k = (t - s->t0) / s->bucket_ps;
 	if (k >= HTML_BUCKETS || k < s->top)
 		return false;
-	struct html_bucket *to = &s->b[k];
+	/* after every bucket held: the last one */
+	struct html_bucket *to = &s->b[s->n];
+	s->at[s->n++] = (uint16_t)k;
 	*to = *b;
 	to->seen = true;
 	if (!to->any_known) {
@@ -608,9 +707,12 @@ bool html_series_put_update(struct html_series *s, uint64_t t, uint32_t n, unsig
 	if (t < s->t0 || (t - s->t0) % s->bucket_ps != 0 || n == 0)
 		return false;
 	uint64_t k = (t - s->t0) / s->bucket_ps;
-	if (k >= s->top || k < *after || !s->b[k].seen || s->b[k].updates)
+	if (k >= s->top || k < *after)
 		return false;
-	s->b[k].updates = n;
+	unsigned i = series_find(s, (unsigned)k);
+	if (i >= s->n || s->at[i] != k || s->b[i].updates)
+		return false;
+	s->b[i].updates = n;
 	*after = (unsigned)k + 1;
 	return true;
 }
@@ -625,6 +727,9 @@ bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
 	}
 	if (!marks_room(cs, c->mark_count))
 		return false;
+	struct html_charts_link *l = link_get(cs, c->link);
+	if (!l)
+		return false;
 	struct html_chart *ch = calloc(1, sizeof(*ch));
 	if (!ch) {
 		cs->out_of_memory = true;
@@ -634,17 +739,21 @@ bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
 	ch->vc = c->vc;
 	ch->ct = c->ct;
 	cs->charts[cs->count++] = ch;
-	cs->slot[c->link][c->vc][c->ct] = (int16_t)cs->count;
+	l->slot[c->vc][c->ct] = (int16_t)cs->count;
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		if (!c->has[p])
 			continue;
-		struct html_trace *tr = calloc(1, sizeof(*tr));
+		/* (the buckets held only: a series is some 45 KiB) */
+		struct html_trace *tr = malloc(sizeof(*tr));
 		if (!tr) {
 			cs->out_of_memory = true;
 			return false;
 		}
-		tr->series = c->series[p];
+		html_series_copy(&tr->series, &c->series[p]);
 		tr->width = c->width[p];
+		tr->limit_known = false;
+		tr->limit_uncertain = false;
+		tr->limit = 0;
 		ch->trace[p] = tr;
 	}
 	if (c->mark_count)

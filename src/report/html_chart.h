@@ -54,18 +54,26 @@ struct html_bucket {
 	bool any_known, last_known;
 };
 
-/* One transmitter's credits of one type over time: the collector. */
+/* One transmitter's credits of one type over time: the collector.  Only
+ * the buckets seen are held, in the order of their times: b[i] is bucket
+ * at[i] (the one from t0 + at[i] * bucket_ps), at[] rising, for i below
+ * n.  A new series is its header only (no bucket to clear), and a merge,
+ * a point written or a bucket looked up costs by the buckets seen, not
+ * by HTML_BUCKETS. */
 struct html_series {
 	uint64_t t0; /* the origin: bucket k starts at t0 + k * bucket_ps */
 	uint64_t bucket_ps;
 	unsigned cur; /* the bucket of the latest time told (a cache) */
+	unsigned pos; /* and its place in b[] (while cur_width > 0) */
 	unsigned top; /* one past the last bucket seen (0: none yet) */
+	unsigned n; /* the buckets seen */
 	/* the times t with t - cur_start < cur_width are in bucket cur, which
 	 * is seen: a value there needs no division; cur_width 0 after a merge
 	 * or before the first time (kept by subtraction: no overflow) */
 	uint64_t cur_start, cur_width;
 	bool has_value; /* now holds the value in force */
 	struct html_value now;
+	uint16_t at[HTML_BUCKETS];
 	struct html_bucket b[HTML_BUCKETS];
 };
 
@@ -79,6 +87,11 @@ void html_series_update(struct html_series *s, uint64_t t);
 /* The number of buckets that can hold a point: those below the last
  * one seen, plus one. */
 unsigned html_series_span(const struct html_series *s);
+/* Bucket k (below HTML_BUCKETS) of s: an empty one (not seen, min
+ * UINT32_MAX, all else zero) when it was not seen. */
+const struct html_bucket *html_series_bucket(const struct html_series *s, unsigned k);
+/* *to = *from, the buckets seen only copied. */
+void html_series_copy(struct html_series *to, const struct html_series *from);
 
 /* ---- the charts of one input ------------------------------------------ */
 
@@ -91,18 +104,24 @@ struct html_mark {
 	uint8_t link, vc, ct, port;
 };
 
+/* What the charts of an input keep of one link, made at its first chart
+ * or lag (a page's input uses a few of the FC_LINK_COUNT links). */
+struct html_charts_link {
+	/* per VC and type: 0 none yet, n > 0 chart n - 1, -1 dropped */
+	int16_t slot[FC_VC_COUNT][CT_COUNT];
+	/* per VC, type and port: its series once made (a cache of the
+	 * slots, so a value needs no search) */
+	struct html_trace *trace[FC_VC_COUNT][CT_COUNT][DIR_COUNT];
+	/* per port: a TLP it sent was never seen intact */
+	uint8_t lag[DIR_COUNT];
+};
+
 struct html_charts {
 	bool has_t0;
 	uint64_t t0; /* the input's first time: every series' origin */
-	/* per link, VC and type: 0 none yet, n > 0 chart n - 1, -1 dropped */
-	int16_t slot[FC_LINK_COUNT][FC_VC_COUNT][CT_COUNT];
-	/* per link, VC, type and port: its series once made (a cache of the
-	 * slots, so a value needs no search) */
-	struct html_trace *trace[FC_LINK_COUNT][FC_VC_COUNT][CT_COUNT][DIR_COUNT];
+	struct html_charts_link *per_link[FC_LINK_COUNT]; /* NULL: nothing of it yet */
 	struct html_chart *charts[HTML_CHARTS_MAX];
 	unsigned count, dropped;
-	/* per link and port: a TLP it sent was never seen intact */
-	uint8_t lag[FC_LINK_COUNT][DIR_COUNT];
 	struct html_mark *marks; /* marks_size made, grown as they come */
 	unsigned mark_count;
 	size_t marks_size;

@@ -84,14 +84,16 @@ void report_json_input_error(FILE *out, const char *file, const char *error);
 void report_json_end(FILE *out, const struct input_result *results, int count, int exit_status);
 /* format: the reader's, for a page's batch (--with-charts), or NULL */
 void report_jsonl_input_error(FILE *out, const char *file, const char *format, const char *error);
-/* The pieces of the document, for the HTML page's JSON blocks (a new
- * reference each): a finding as the document writes it; an input's
- * object as the document writes it, minus its "findings"; and the batch
- * (per input its file, status, format, records and findings by severity,
- * as the text batch table gives them). */
+/* The pieces of the document, for the HTML page's JSON blocks: a
+ * finding as the document writes it (its text, to free; NULL when out of
+ * memory); an input's object as the document writes it, minus its
+ * "findings" (its text given to put(text, size, data), in pieces); and
+ * the batch (a new reference: per input its file, status, format, records
+ * and findings by severity, as the text batch table gives them). */
 struct json_t;
-struct json_t *report_json_finding_object(const struct finding *f);
-struct json_t *report_json_input_object(const struct input_report *r);
+char *report_json_finding_text(const struct finding *f);
+void report_json_input_write(const struct input_report *r, int (*put)(const char *, size_t, void *),
+                             void *data);
 struct json_t *report_json_batch_object(char *const *files, const struct input_result *results,
                                         int count, int exit_status);
 void report_jsonl_batch(FILE *out, char *const *files, const struct input_result *results,

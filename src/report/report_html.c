@@ -226,9 +226,7 @@ static void on_finding(void *ctx, const struct finding *f, uint64_t time_ps)
 		html_charts_mark(hi->charts, f, time_ps, hi->shown++);
 		return;
 	}
-	json_t *o = report_json_finding_object(f);
-	char *text = o ? json_dumps(o, json_flags) : NULL;
-	json_decref(o);
+	char *text = report_json_finding_text(f);
 	if (!text || !findings_room(hi)) {
 		free(text);
 		hi->charts->out_of_memory = true;
@@ -271,7 +269,8 @@ void report_html_input_end(struct html_input *hi, const struct input_report *r, 
 	put_key_json(&e, "{\"file\":", json_string_outside(r->file));
 	put_key_json(&e, ",\"format\":", json_string(r->format));
 	put_u64(&e, ",\"exit_status\":", true, (uint64_t)exit_status);
-	put_key_json(&e, ",\"summary\":", report_json_input_object(r));
+	html_escape_puts(&e, ",\"summary\":");
+	report_json_input_write(r, html_escape_write, &e);
 	html_escape_puts(&e, ",\"findings\":[");
 	for (unsigned i = 0; i < hi->shown; i++) {
 		if (i)
@@ -344,9 +343,7 @@ int report_html_input_finding(struct html_input *hi, const struct finding *f)
 	hi->total++;
 	if (hi->shown >= HTML_FINDINGS_MAX)
 		return -1;
-	json_t *o = report_json_finding_object(f);
-	char *text = o ? json_dumps(o, json_flags) : NULL;
-	json_decref(o);
+	char *text = report_json_finding_text(f);
 	if (!text || !findings_room(hi)) {
 		free(text);
 		hi->charts->out_of_memory = true;

@@ -1,8 +1,15 @@
 /* report_json.c: findings and summaries as JSON (one document per run)
- * and JSON Lines (one object per line), built with Jansson.  The keys are
- * those rules.md "What the JSON reports must carry" lists; they are
- * stable.  The document is streamed, so memory does not grow with the
- * number of findings. */
+ * and JSON Lines (one object per line).  The keys are those rules.md
+ * "What the JSON reports must carry" lists; they are stable.  The
+ * document is streamed, so memory does not grow with the number of
+ * findings.
+ *
+ * A finding and an input's summary, written for every input, are written
+ * as text (struct jtext), byte for byte what Jansson's compact dump of
+ * the same object in insertion order gives: building them as Jansson
+ * values took an allocation per member and per number, and a dump, for
+ * every finding and every credit of every VC.  The run's pieces, written
+ * once, are built with Jansson. */
 #include "autoconfig.h"
 
 #include <inttypes.h>
@@ -10,55 +17,249 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/number.h"
 #include "base/utf8.h"
 #include "model/fc_view.h"
 #include "report/report.h"
 
 static const size_t json_flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
 
-/* A finding, with "type" first for JSON Lines (typed). */
-static json_t *finding_json(const struct finding *f, bool typed)
+/* ---- JSON text ------------------------------------------------------------ */
+
+/* A writer of JSON text to put(text, size, data), buffered. */
+struct jtext {
+	int (*put)(const char *, size_t, void *);
+	void *data;
+	size_t len;
+	char buf[2048];
+};
+
+static void jt_flush(struct jtext *t)
 {
-	json_t *o = json_object();
-	if (typed)
-		json_object_set_new(o, "type", json_string("finding"));
-	json_object_set_new(o, "file", json_string_outside(f->pos.file ? f->pos.file : ""));
-	json_object_set_new(o, "record", json_integer((json_int_t)f->pos.record_no));
+	if (t->len)
+		t->put(t->buf, t->len, t->data);
+	t->len = 0;
+}
+
+static void jt_mem(struct jtext *t, const char *s, size_t n)
+{
+	if (n > sizeof(t->buf) - t->len) {
+		jt_flush(t);
+		if (n > sizeof(t->buf)) {
+			t->put(s, n, t->data);
+			return;
+		}
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+}
+
+/* text of the report's own (keys, punctuation) */
+static inline void jt_raw(struct jtext *t, const char *s)
+{
+	jt_mem(t, s, strlen(s));
+}
+
+/* a number as Jansson writes a json_int_t ("%lld"), not through printf */
+static void jt_int(struct jtext *t, json_int_t v)
+{
+	char buf[1 + NUMBER_U64_DIGITS], *p = buf;
+	uint64_t u = (uint64_t)v;
+	if (v < 0) {
+		*p++ = '-';
+		u = 0 - u;
+	}
+	p = number_put_u64(p, u);
+	jt_mem(t, buf, (size_t)(p - buf));
+}
+
+/* A string of valid UTF-8 as Jansson dumps it (compact, no ASCII or
+ * slash escaping): '"' and '\\' escaped, control characters as \b \f \n
+ * \r \t or \u00XX, every other byte as it is. */
+static const bool jt_escaped[256] = {
+	[0x00] = true, [0x01] = true, [0x02] = true, [0x03] = true, [0x04] = true, [0x05] = true,
+	[0x06] = true, [0x07] = true, [0x08] = true, [0x09] = true, [0x0A] = true, [0x0B] = true,
+	[0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true,
+	[0x12] = true, [0x13] = true, [0x14] = true, [0x15] = true, [0x16] = true, [0x17] = true,
+	[0x18] = true, [0x19] = true, [0x1A] = true, [0x1B] = true, [0x1C] = true, [0x1D] = true,
+	[0x1E] = true, [0x1F] = true, ['"'] = true,  ['\\'] = true,
+};
+
+static void jt_str(struct jtext *t, const char *s)
+{
+	jt_mem(t, "\"", 1);
+	const char *run = s;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (!jt_escaped[c])
+			continue;
+		jt_mem(t, run, (size_t)(s - run));
+		run = s + 1;
+		char esc[8];
+		switch (c) {
+		case '"':
+			jt_mem(t, "\\\"", 2);
+			break;
+		case '\\':
+			jt_mem(t, "\\\\", 2);
+			break;
+		case '\b':
+			jt_mem(t, "\\b", 2);
+			break;
+		case '\f':
+			jt_mem(t, "\\f", 2);
+			break;
+		case '\n':
+			jt_mem(t, "\\n", 2);
+			break;
+		case '\r':
+			jt_mem(t, "\\r", 2);
+			break;
+		case '\t':
+			jt_mem(t, "\\t", 2);
+			break;
+		default:
+			snprintf(esc, sizeof(esc), "\\u%04X", c);
+			jt_mem(t, esc, 6);
+			break;
+		}
+	}
+	jt_mem(t, run, (size_t)(s - run));
+	jt_mem(t, "\"", 1);
+}
+
+/* A string from outside, as json_string_outside() makes it. */
+static void jt_str_outside(struct jtext *t, const char *s)
+{
+	if (utf8_valid(s)) {
+		jt_str(t, s);
+		return;
+	}
+	char buf[1024];
+	utf8_escape(s, buf, sizeof(buf));
+	jt_str(t, buf);
+}
+
+/* "key":N with the separator sep before it */
+static void jt_key_int(struct jtext *t, const char *key, json_int_t v)
+{
+	jt_raw(t, key);
+	jt_int(t, v);
+}
+
+static void jt_int_or_null(struct jtext *t, bool known, json_int_t v)
+{
+	if (known)
+		jt_int(t, v);
+	else
+		jt_mem(t, "null", 4);
+}
+
+static void jt_bool(struct jtext *t, bool v)
+{
+	if (v)
+		jt_mem(t, "true", 4);
+	else
+		jt_mem(t, "false", 5);
+}
+
+static int put_file(const char *buf, size_t size, void *data)
+{
+	return fwrite(buf, 1, size, data) == size ? 0 : -1;
+}
+
+/* A growing string (NUL-terminated), NULL once out of memory. */
+struct jt_string {
+	char *s;
+	size_t len, size;
+	bool failed;
+};
+
+static int put_string(const char *buf, size_t size, void *data)
+{
+	struct jt_string *str = data;
+	if (str->failed)
+		return -1;
+	if (size >= str->size - str->len) {
+		size_t want = str->size ? str->size : 256;
+		while (want - str->len <= size)
+			want *= 2;
+		char *p = realloc(str->s, want);
+		if (!p) {
+			str->failed = true;
+			return -1;
+		}
+		str->s = p;
+		str->size = want;
+	}
+	memcpy(str->s + str->len, buf, size);
+	str->len += size;
+	str->s[str->len] = '\0';
+	return 0;
+}
+
+/* A finding, with "type" first for JSON Lines (typed). */
+static void finding_write(struct jtext *t, const struct finding *f, bool typed)
+{
+	jt_raw(t, typed ? "{\"type\":\"finding\",\"file\":" : "{\"file\":");
+	jt_str_outside(t, f->pos.file ? f->pos.file : "");
+	jt_key_int(t, ",\"record\":", (json_int_t)f->pos.record_no);
 	if (f->pos.line)
-		json_object_set_new(o, "line", json_integer((json_int_t)f->pos.line));
+		jt_key_int(t, ",\"line\":", (json_int_t)f->pos.line);
 	if (f->column)
-		json_object_set_new(o, "column", json_integer(f->column));
-	json_object_set_new(o, "byte_offset", json_integer((json_int_t)f->pos.byte_offset));
+		jt_key_int(t, ",\"column\":", f->column);
+	jt_key_int(t, ",\"byte_offset\":", (json_int_t)f->pos.byte_offset);
 	/* the analyzer's own packet number: only when the export has one */
 	if (f->pos.has_source_packet)
-		json_object_set_new(o, "source_packet",
-		                    json_integer((json_int_t)f->pos.source_packet));
-	json_object_set_new(o, "rule", json_string(rule_info(f->rule)->id));
-	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
-	json_object_set_new(o, "time_ps",
-	                    f->has_time ? json_integer((json_int_t)f->time_ps) : json_null());
-	json_object_set_new(o, "link", f->link >= 0 ? json_integer(f->link) : json_null());
-	json_object_set_new(o, "port",
-	                    f->port != FINDING_NO_PORT
-	                            ? json_string(link_dir_name((enum link_dir)f->port))
-	                            : json_null());
+		jt_key_int(t, ",\"source_packet\":", (json_int_t)f->pos.source_packet);
+	jt_raw(t, ",\"rule\":");
+	jt_str(t, rule_info(f->rule)->id);
+	jt_raw(t, ",\"severity\":");
+	jt_str(t, severity_name(f->severity));
+	jt_raw(t, ",\"time_ps\":");
+	jt_int_or_null(t, f->has_time, (json_int_t)f->time_ps);
+	jt_raw(t, ",\"link\":");
+	jt_int_or_null(t, f->link >= 0, f->link);
+	jt_raw(t, ",\"port\":");
+	if (f->port != FINDING_NO_PORT)
+		jt_str(t, link_dir_name((enum link_dir)f->port));
+	else
+		jt_raw(t, "null");
 	if (f->vc != FINDING_NO_VC)
-		json_object_set_new(o, "vc", json_integer(f->vc));
-	if (f->credit_type != FINDING_NO_CREDIT)
-		json_object_set_new(
-		        o, "credit_type",
-		        json_string(credit_type_name((enum credit_type)f->credit_type)));
+		jt_key_int(t, ",\"vc\":", f->vc);
+	if (f->credit_type != FINDING_NO_CREDIT) {
+		jt_raw(t, ",\"credit_type\":");
+		jt_str(t, credit_type_name((enum credit_type)f->credit_type));
+	}
 	if (f->lane != FINDING_NO_LANE)
-		json_object_set_new(o, "lane", json_integer(f->lane));
-	json_object_set_new(o, "message", json_string_outside(f->message));
-	json_t *ev = json_object();
-	for (unsigned i = 0; i < f->evidence_count; i++)
-		json_object_set_new(ev, f->evidence[i].name, json_integer(f->evidence[i].value));
-	json_object_set_new(o, "evidence", ev);
+		jt_key_int(t, ",\"lane\":", f->lane);
+	jt_raw(t, ",\"message\":");
+	jt_str_outside(t, f->message);
+	/* a name given twice is one member, where it was first, of the last
+	 * value (as a Jansson object set twice) */
+	jt_raw(t, ",\"evidence\":{");
+	const char *sep = "";
+	for (unsigned i = 0; i < f->evidence_count; i++) {
+		const char *name = f->evidence[i].name;
+		bool before = false;
+		for (unsigned j = 0; j < i && !before; j++)
+			before = strcmp(f->evidence[j].name, name) == 0;
+		if (before)
+			continue;
+		json_int_t v = f->evidence[i].value;
+		for (unsigned j = i + 1; j < f->evidence_count; j++)
+			if (strcmp(f->evidence[j].name, name) == 0)
+				v = f->evidence[j].value;
+		jt_raw(t, sep);
+		sep = ",";
+		jt_str(t, name);
+		jt_mem(t, ":", 1);
+		jt_int(t, v);
+	}
 	char signature[96];
-	json_object_set_new(o, "signature",
-	                    json_string(report_finding_signature(f, signature, sizeof(signature))));
-	return o;
+	jt_raw(t, "},\"signature\":");
+	jt_str(t, report_finding_signature(f, signature, sizeof(signature)));
+	jt_mem(t, "}", 1);
 }
 
 /* The finding's signature (issue 18): what stays the same when the same
@@ -111,221 +312,277 @@ static json_t *counts_json(const uint64_t by_severity[SEV_COUNT],
 	return o;
 }
 
-static json_t *records_json(const struct input_stats *st)
+/* {"info":n,"warning":n,"error":n} */
+static void severities_write(struct jtext *t, const uint64_t by_severity[SEV_COUNT])
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "read", json_integer((json_int_t)st->records_read));
-	json_object_set_new(o, "decoded", json_integer((json_int_t)st->records_decoded));
-	json_object_set_new(o, "malformed", json_integer((json_int_t)st->records_malformed));
-	json_object_set_new(o, "truncated", json_integer((json_int_t)st->records_truncated));
-	json_object_set_new(o, "dllps", json_integer((json_int_t)st->dllps));
-	json_object_set_new(o, "tlps", json_integer((json_int_t)st->tlps));
-	json_object_set_new(o, "events", json_integer((json_int_t)st->events));
-	json_object_set_new(o, "time_base_s", json_integer((json_int_t)st->time_base_s));
-	/* formats whose reader counts its bytes (pcap): every byte accounted for */
-	if (st->bytes_counted) {
-		json_object_set_new(o, "bytes_read", json_integer((json_int_t)st->bytes_read));
-		json_object_set_new(o, "bytes_skipped",
-		                    json_integer((json_int_t)st->bytes_skipped));
+	const char *sep = "{";
+	for (unsigned s = 0; s < SEV_COUNT; s++) {
+		jt_raw(t, sep);
+		sep = ",";
+		jt_str(t, severity_name(s));
+		jt_mem(t, ":", 1);
+		jt_int(t, (json_int_t)by_severity[s]);
 	}
-	return o;
+	jt_raw(t, *sep == '{' ? "{}" : "}");
 }
 
-static json_t *credit_json(const struct fc_credit_view *c)
+/* {"by_severity":{...},"by_rule":{...} without its closing brace */
+static void counts_open(struct jtext *t, const uint64_t by_severity[SEV_COUNT],
+                        const uint64_t by_rule[RULE_COUNT])
 {
-	json_t *o = json_object();
+	jt_raw(t, "{\"by_severity\":");
+	severities_write(t, by_severity);
+	jt_raw(t, ",\"by_rule\":{");
+	const char *sep = "";
+	for (unsigned r = 0; r < RULE_COUNT; r++)
+		if (by_rule[r]) {
+			jt_raw(t, sep);
+			sep = ",";
+			jt_str(t, rule_info(r)->id);
+			jt_mem(t, ":", 1);
+			jt_int(t, (json_int_t)by_rule[r]);
+		}
+	jt_mem(t, "}", 1);
+}
+
+static void counts_write(struct jtext *t, const uint64_t by_severity[SEV_COUNT],
+                         const uint64_t by_rule[RULE_COUNT])
+{
+	counts_open(t, by_severity, by_rule);
+	jt_mem(t, "}", 1);
+}
+
+static void records_write(struct jtext *t, const struct input_stats *st)
+{
+	jt_key_int(t, "{\"read\":", (json_int_t)st->records_read);
+	jt_key_int(t, ",\"decoded\":", (json_int_t)st->records_decoded);
+	jt_key_int(t, ",\"malformed\":", (json_int_t)st->records_malformed);
+	jt_key_int(t, ",\"truncated\":", (json_int_t)st->records_truncated);
+	jt_key_int(t, ",\"dllps\":", (json_int_t)st->dllps);
+	jt_key_int(t, ",\"tlps\":", (json_int_t)st->tlps);
+	jt_key_int(t, ",\"events\":", (json_int_t)st->events);
+	jt_key_int(t, ",\"time_base_s\":", (json_int_t)st->time_base_s);
+	/* formats whose reader counts its bytes (pcap): every byte accounted for */
+	if (st->bytes_counted) {
+		jt_key_int(t, ",\"bytes_read\":", (json_int_t)st->bytes_read);
+		jt_key_int(t, ",\"bytes_skipped\":", (json_int_t)st->bytes_skipped);
+	}
+	jt_mem(t, "}", 1);
+}
+
+static void credit_write(struct jtext *t, const struct fc_credit_view *c)
+{
+	jt_raw(t, "{\"advertised\":");
 	if (!c->advertised_seen)
-		json_object_set_new(o, "advertised", json_null());
+		jt_raw(t, "null");
 	else if (c->advertised_infinite)
-		json_object_set_new(o, "advertised", json_string("inf"));
+		jt_raw(t, "\"inf\"");
 	else
-		json_object_set_new(o, "advertised", json_integer(c->advertised));
-	json_object_set_new(o, "limit",
-	                    c->limit_known && !c->infinite ? json_integer(c->limit) : json_null());
-	json_object_set_new(o, "consumed",
-	                    c->consumed_known ? json_integer(c->consumed) : json_null());
-	json_object_set_new(o, "width", json_integer(c->width));
-	json_object_set_new(o, "min_available",
-	                    c->min_available_seen ? json_integer(c->min_available) : json_null());
-	json_object_set_new(o, "tlps_charged", json_integer((json_int_t)c->tlps_charged));
-	json_object_set_new(o, "credits_charged", json_integer((json_int_t)c->credits_charged));
-	json_object_set_new(o, "longest_wait_ps", json_integer((json_int_t)c->longest_wait_ps));
+		jt_int(t, c->advertised);
+	jt_raw(t, ",\"limit\":");
+	jt_int_or_null(t, c->limit_known && !c->infinite, c->limit);
+	jt_raw(t, ",\"consumed\":");
+	jt_int_or_null(t, c->consumed_known, c->consumed);
+	jt_key_int(t, ",\"width\":", c->width);
+	jt_raw(t, ",\"min_available\":");
+	jt_int_or_null(t, c->min_available_seen, c->min_available);
+	jt_key_int(t, ",\"tlps_charged\":", (json_int_t)c->tlps_charged);
+	jt_key_int(t, ",\"credits_charged\":", (json_int_t)c->credits_charged);
+	jt_key_int(t, ",\"longest_wait_ps\":", (json_int_t)c->longest_wait_ps);
 	/* only when so: "limit" is null both for an infinite limit and an
 	 * unknown one (the text report tells them apart, and --merge) */
 	if (c->infinite)
-		json_object_set_new(o, "infinite", json_true());
-	return o;
+		jt_raw(t, ",\"infinite\":true");
+	jt_mem(t, "}", 1);
 }
 
 /* Per link: per VC that saw anything, per transmitting port and credit
  * type, the credit state and statistics. */
-static json_t *intervals_json(const struct fc_intervals_view *iv)
+static void intervals_write(struct jtext *t, const struct fc_intervals_view *iv)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "count", json_integer((json_int_t)iv->events));
+	jt_key_int(t, "{\"count\":", (json_int_t)iv->events);
 	bool has = iv->has_median;
-	uint64_t median = iv->median_ps;
-	json_object_set_new(o, "interval_min_ps",
-	                    has ? json_integer((json_int_t)iv->min_ps) : json_null());
-	json_object_set_new(o, "interval_median_ps",
-	                    has ? json_integer((json_int_t)median) : json_null());
-	json_object_set_new(o, "interval_max_ps",
-	                    has ? json_integer((json_int_t)iv->max_ps) : json_null());
-	return o;
+	jt_raw(t, ",\"interval_min_ps\":");
+	jt_int_or_null(t, has, (json_int_t)iv->min_ps);
+	jt_raw(t, ",\"interval_median_ps\":");
+	jt_int_or_null(t, has, (json_int_t)iv->median_ps);
+	jt_raw(t, ",\"interval_max_ps\":");
+	jt_int_or_null(t, has, (json_int_t)iv->max_ps);
+	jt_mem(t, "}", 1);
 }
 
 /* --stats: per link, per port TLPs by type; per VC and port, the time at
  * zero available credits per type and the UpdateFCs per class. */
-static json_t *stats_json(const struct fc_link_view *link)
+static void stats_write(struct jtext *t, const struct fc_link_view *link)
 {
-	json_t *o = json_object();
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
-		json_t *po = json_object(), *kinds = json_object();
+		jt_raw(t, p ? "," : "{");
+		jt_str(t, link_dir_name(p));
+		jt_raw(t, ":{\"tlps_by_type\":{");
+		const char *sep = "";
 		for (unsigned k = 0; k < TLP_KIND_COUNT; k++)
-			if (link->dl[p].tlps_by_kind[k])
-				json_object_set_new(
-				        kinds, tlp_kind_name(k),
-				        json_integer((json_int_t)link->dl[p].tlps_by_kind[k]));
-		json_object_set_new(po, "tlps_by_type", kinds);
-		json_t *vcs = json_array();
+			if (link->dl[p].tlps_by_kind[k]) {
+				jt_raw(t, sep);
+				sep = ",";
+				jt_str(t, tlp_kind_name(k));
+				jt_mem(t, ":", 1);
+				jt_int(t, (json_int_t)link->dl[p].tlps_by_kind[k]);
+			}
+		jt_raw(t, "},\"vcs\":[");
+		sep = "";
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 			const struct fc_port_view *pv = &link->vc[vc].port[p];
-			json_t *vo = json_object(), *zero = json_object(), *upd = json_object();
 			bool any = false;
-			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
-				uint64_t z = pv->credit[ct].time_at_zero_ps;
-				json_object_set_new(zero, credit_type_name(ct),
-				                    json_integer((json_int_t)z));
-				any |= z != 0 || pv->credit[ct].tlps_charged != 0;
-			}
-			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
-				json_object_set_new(upd, fc_class_name(cls),
-				                    intervals_json(&pv->updates[cls]));
+			for (unsigned ct = 0; ct < CT_COUNT; ct++)
+				any |= pv->credit[ct].time_at_zero_ps != 0 ||
+				       pv->credit[ct].tlps_charged != 0;
+			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++)
 				any |= pv->updates[cls].events != 0;
-			}
-			if (!any) {
-				json_decref(vo);
-				json_decref(zero);
-				json_decref(upd);
+			if (!any)
 				continue;
+			jt_raw(t, sep);
+			sep = ",";
+			jt_key_int(t, "{\"vc\":", vc);
+			jt_raw(t, ",\"time_at_zero_ps\":");
+			for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+				jt_raw(t, ct ? "," : "{");
+				jt_str(t, credit_type_name(ct));
+				jt_mem(t, ":", 1);
+				jt_int(t, (json_int_t)pv->credit[ct].time_at_zero_ps);
 			}
-			json_object_set_new(vo, "vc", json_integer(vc));
-			json_object_set_new(vo, "time_at_zero_ps", zero);
-			json_object_set_new(vo, "updatefc", upd);
-			json_array_append_new(vcs, vo);
+			jt_raw(t, CT_COUNT ? "}" : "{}");
+			jt_raw(t, ",\"updatefc\":");
+			for (unsigned cls = 0; cls < FC_CLASS_COUNT; cls++) {
+				jt_raw(t, cls ? "," : "{");
+				jt_str(t, fc_class_name(cls));
+				jt_mem(t, ":", 1);
+				intervals_write(t, &pv->updates[cls]);
+			}
+			jt_raw(t, FC_CLASS_COUNT ? "}}" : "{}}");
 		}
-		json_object_set_new(po, "vcs", vcs);
-		json_object_set_new(o, link_dir_name(p), po);
+		jt_raw(t, "]}");
 	}
-	return o;
+	jt_raw(t, DIR_COUNT ? "}" : "{}");
 }
 
 /* --stats, the transaction layer per direction (the port that sent the
  * requests): requests by kind (kinds not sent left out), how they ended,
  * the latencies (null without a completed request), the completions sent
  * back for them and their statuses. */
-static json_t *latency_json(const struct tl_latency_view *l)
+static void latency_write(struct jtext *t, const struct tl_latency_view *l)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "count", json_integer((json_int_t)l->count));
+	jt_key_int(t, "{\"count\":", (json_int_t)l->count);
 	bool has = l->has_median;
-	json_object_set_new(o, "min", has ? json_integer((json_int_t)l->min_ps) : json_null());
-	json_object_set_new(o, "median",
-	                    has ? json_integer((json_int_t)l->median_ps) : json_null());
-	json_object_set_new(o, "max", has ? json_integer((json_int_t)l->max_ps) : json_null());
-	return o;
+	jt_raw(t, ",\"min\":");
+	jt_int_or_null(t, has, (json_int_t)l->min_ps);
+	jt_raw(t, ",\"median\":");
+	jt_int_or_null(t, has, (json_int_t)l->median_ps);
+	jt_raw(t, ",\"max\":");
+	jt_int_or_null(t, has, (json_int_t)l->max_ps);
+	jt_mem(t, "}", 1);
 }
 
-static json_t *tl_json(const struct tl_stats_view *t)
+static void tl_write(struct jtext *t, const struct tl_stats_view *s)
 {
-	json_t *o = json_object(), *kinds = json_object(), *status = json_object();
+	jt_raw(t, "{\"requests\":{");
+	const char *sep = "";
 	for (unsigned k = 0; k < TLP_KIND_COUNT; k++)
-		if (t->requests[k])
-			json_object_set_new(kinds, tlp_kind_name(k),
-			                    json_integer((json_int_t)t->requests[k]));
-	json_object_set_new(o, "requests", kinds);
-	json_object_set_new(o, "requests_total", json_integer((json_int_t)t->requests_total));
-	json_object_set_new(o, "completed", json_integer((json_int_t)t->completed));
-	json_object_set_new(o, "ended_by_epoch", json_integer((json_int_t)t->ended_by_epoch));
-	json_object_set_new(o, "timed_out", json_integer((json_int_t)t->timed_out));
-	json_object_set_new(o, "outstanding", json_integer(t->outstanding));
-	json_object_set_new(o, "outstanding_max", json_integer(t->outstanding_high_water));
-	json_object_set_new(o, "latency_first_ps", latency_json(&t->latency_first));
-	json_object_set_new(o, "latency_last_ps", latency_json(&t->latency_last));
-	json_object_set_new(o, "completions", json_integer((json_int_t)t->completions));
-	json_object_set_new(o, "unmatched", json_integer((json_int_t)t->completions_unmatched));
-	for (unsigned st = 0; st < TL_STATUS_VIEW_COUNT; st++)
-		json_object_set_new(status, tl_status_view_name((enum tl_status_view)st),
-		                    json_integer((json_int_t)t->status[st]));
-	json_object_set_new(o, "status", status);
-	json_object_set_new(o, "requesters_untracked",
-	                    json_integer((json_int_t)t->requesters_untracked));
-	json_object_set_new(o, "while_unknown", json_integer((json_int_t)t->while_unknown));
-	return o;
+		if (s->requests[k]) {
+			jt_raw(t, sep);
+			sep = ",";
+			jt_str(t, tlp_kind_name(k));
+			jt_mem(t, ":", 1);
+			jt_int(t, (json_int_t)s->requests[k]);
+		}
+	jt_key_int(t, "},\"requests_total\":", (json_int_t)s->requests_total);
+	jt_key_int(t, ",\"completed\":", (json_int_t)s->completed);
+	jt_key_int(t, ",\"ended_by_epoch\":", (json_int_t)s->ended_by_epoch);
+	jt_key_int(t, ",\"timed_out\":", (json_int_t)s->timed_out);
+	jt_key_int(t, ",\"outstanding\":", s->outstanding);
+	jt_key_int(t, ",\"outstanding_max\":", s->outstanding_high_water);
+	jt_raw(t, ",\"latency_first_ps\":");
+	latency_write(t, &s->latency_first);
+	jt_raw(t, ",\"latency_last_ps\":");
+	latency_write(t, &s->latency_last);
+	jt_key_int(t, ",\"completions\":", (json_int_t)s->completions);
+	jt_key_int(t, ",\"unmatched\":", (json_int_t)s->completions_unmatched);
+	jt_raw(t, ",\"status\":");
+	for (unsigned st = 0; st < TL_STATUS_VIEW_COUNT; st++) {
+		jt_raw(t, st ? "," : "{");
+		jt_str(t, tl_status_view_name((enum tl_status_view)st));
+		jt_mem(t, ":", 1);
+		jt_int(t, (json_int_t)s->status[st]);
+	}
+	jt_raw(t, TL_STATUS_VIEW_COUNT ? "}" : "{}");
+	jt_key_int(t, ",\"requesters_untracked\":", (json_int_t)s->requesters_untracked);
+	jt_key_int(t, ",\"while_unknown\":", (json_int_t)s->while_unknown);
+	jt_mem(t, "}", 1);
 }
 
-static json_t *transactions_json(const struct fc_link_view *link)
+static void transactions_write(struct jtext *t, const struct fc_link_view *link)
 {
-	json_t *o = json_object();
-	for (unsigned p = 0; p < DIR_COUNT; p++)
-		json_object_set_new(o, link_dir_name(p), tl_json(&link->tl_stats[p]));
-	return o;
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		jt_raw(t, p ? "," : "{");
+		jt_str(t, link_dir_name(p));
+		jt_mem(t, ":", 1);
+		tl_write(t, &link->tl_stats[p]);
+	}
+	jt_raw(t, DIR_COUNT ? "}" : "{}");
 }
 
-static json_t *links_json(const struct input_report *r)
+static void links_write(struct jtext *t, const struct input_report *r)
 {
-	json_t *links = json_array();
+	jt_mem(t, "[", 1);
+	const char *lsep = "";
 	for (unsigned i = 0; (r->model || r->merged) && i < FC_LINK_COUNT; i++) {
 		struct fc_link_view view;
 		if (!report_input_link(r, i, &view))
 			continue;
 		const struct fc_link_view *link = &view;
-		json_t *lo = json_object();
-		json_object_set_new(lo, "link", json_integer(i));
-		json_object_set_new(lo, "scaled_fc",
-		                    link->scaling_known ? json_boolean(link->scaling_active)
-		                                        : json_null());
-		json_t *replays = json_object();
-		for (unsigned p = 0; p < DIR_COUNT; p++)
-			json_object_set_new(replays, link_dir_name(p),
-			                    json_integer((json_int_t)link->tlps_not_charged[p]));
-		json_object_set_new(lo, "tlps_not_charged", replays);
-		json_t *dl = json_object();
+		jt_raw(t, lsep);
+		lsep = ",";
+		jt_key_int(t, "{\"link\":", i);
+		jt_raw(t, ",\"scaled_fc\":");
+		if (link->scaling_known)
+			jt_bool(t, link->scaling_active);
+		else
+			jt_raw(t, "null");
+		jt_raw(t, ",\"tlps_not_charged\":");
+		for (unsigned p = 0; p < DIR_COUNT; p++) {
+			jt_raw(t, p ? "," : "{");
+			jt_str(t, link_dir_name(p));
+			jt_mem(t, ":", 1);
+			jt_int(t, (json_int_t)link->tlps_not_charged[p]);
+		}
+		jt_raw(t, "},\"data_link\":");
 		for (unsigned p = 0; p < DIR_COUNT; p++) {
 			const struct fc_dl_view *d = &link->dl[p];
-			json_t *po = json_object();
-			json_object_set_new(po, "tlps_new", json_integer((json_int_t)d->tlps_new));
-			json_object_set_new(po, "tlps_replayed",
-			                    json_integer((json_int_t)d->tlps_replayed));
-			json_object_set_new(po, "tlps_nullified",
-			                    json_integer((json_int_t)d->tlps_nullified));
-			json_object_set_new(po, "tlps_unreadable",
-			                    json_integer((json_int_t)d->tlps_unreadable));
-			json_object_set_new(po, "acks_received",
-			                    json_integer((json_int_t)d->acks_received));
-			json_object_set_new(po, "naks_received",
-			                    json_integer((json_int_t)d->naks_received));
-			json_object_set_new(po, "outstanding_high_water",
-			                    json_integer(d->outstanding_high_water));
+			jt_raw(t, p ? "," : "{");
+			jt_str(t, link_dir_name(p));
+			jt_key_int(t, ":{\"tlps_new\":", (json_int_t)d->tlps_new);
+			jt_key_int(t, ",\"tlps_replayed\":", (json_int_t)d->tlps_replayed);
+			jt_key_int(t, ",\"tlps_nullified\":", (json_int_t)d->tlps_nullified);
+			jt_key_int(t, ",\"tlps_unreadable\":", (json_int_t)d->tlps_unreadable);
+			jt_key_int(t, ",\"acks_received\":", (json_int_t)d->acks_received);
+			jt_key_int(t, ",\"naks_received\":", (json_int_t)d->naks_received);
+			jt_key_int(t, ",\"outstanding_high_water\":", d->outstanding_high_water);
 			/* only when so: what could not be checked (NetTLP) */
 			if (d->no_seq)
-				json_object_set_new(po, "no_sequence_numbers", json_true());
+				jt_raw(t, ",\"no_sequence_numbers\":true");
 			if (d->no_lcrc)
-				json_object_set_new(po, "no_lcrc", json_true());
-			json_object_set_new(dl, link_dir_name(p), po);
+				jt_raw(t, ",\"no_lcrc\":true");
+			jt_mem(t, "}", 1);
 		}
-		json_object_set_new(lo, "data_link", dl);
-		json_t *damaged = json_object();
+		jt_raw(t, "},\"damaged\":");
 		for (unsigned p = 0; p < DIR_COUNT; p++) {
-			json_t *po = json_object();
-			json_object_set_new(po, "dllps",
-			                    json_integer((json_int_t)link->damaged_dllps[p]));
-			json_object_set_new(po, "tlps",
-			                    json_integer((json_int_t)link->damaged_tlps[p]));
-			json_object_set_new(damaged, link_dir_name(p), po);
+			jt_raw(t, p ? "," : "{");
+			jt_str(t, link_dir_name(p));
+			jt_key_int(t, ":{\"dllps\":", (json_int_t)link->damaged_dllps[p]);
+			jt_key_int(t, ",\"tlps\":", (json_int_t)link->damaged_tlps[p]);
+			jt_mem(t, "}", 1);
 		}
-		json_object_set_new(lo, "damaged", damaged);
-		json_t *vcs = json_array();
+		jt_raw(t, "},\"vcs\":[");
+		const char *vsep = "";
 		for (unsigned vc = 0; vc < FC_VC_COUNT; vc++) {
 			const struct fc_vc_view *v = &link->vc[vc];
 			bool used = v->state == VC_INIT || v->state == VC_GIVEN ||
@@ -337,103 +594,140 @@ static json_t *links_json(const struct input_report *r)
 					used |= credit_has_news(&v->port[p].credit[ct]);
 			if (!used)
 				continue;
-			json_t *vo = json_object();
-			json_object_set_new(vo, "vc", json_integer(vc));
-			json_object_set_new(vo, "state",
-			                    json_string(report_vc_state_name(v->state)));
-			json_object_set_new(vo, "epochs_joined",
-			                    json_integer((json_int_t)v->epochs_joined));
-			json_object_set_new(vo, "tlps_while_unknown",
-			                    json_integer((json_int_t)v->tlps_while_unknown));
-			json_object_set_new(vo, "fc_dllps_while_unknown",
-			                    json_integer((json_int_t)v->fc_dllps_while_unknown));
+			jt_raw(t, vsep);
+			vsep = ",";
+			jt_key_int(t, "{\"vc\":", vc);
+			jt_raw(t, ",\"state\":");
+			jt_str(t, report_vc_state_name(v->state));
+			jt_key_int(t, ",\"epochs_joined\":", (json_int_t)v->epochs_joined);
+			jt_key_int(t,
+			           ",\"tlps_while_unknown\":", (json_int_t)v->tlps_while_unknown);
+			jt_key_int(t, ",\"fc_dllps_while_unknown\":",
+			           (json_int_t)v->fc_dllps_while_unknown);
 			/* only when joined: the record the text report names */
 			if (v->epochs_joined)
-				json_object_set_new(vo, "joined_record",
-				                    json_integer((json_int_t)v->joined_record));
+				jt_key_int(t, ",\"joined_record\":", (json_int_t)v->joined_record);
 			for (unsigned p = 0; p < DIR_COUNT; p++) {
-				json_t *po = json_object();
-				json_object_set_new(po, "fi1", json_boolean(v->port[p].fi1));
-				json_object_set_new(po, "complete",
-				                    json_boolean(v->port[p].complete));
-				json_t *credits = json_object();
-				for (unsigned ct = 0; ct < CT_COUNT; ct++)
-					json_object_set_new(credits, credit_type_name(ct),
-					                    credit_json(&v->port[p].credit[ct]));
-				json_object_set_new(po, "credits", credits);
-				json_object_set_new(vo, link_dir_name(p), po);
+				jt_mem(t, ",", 1);
+				jt_str(t, link_dir_name(p));
+				jt_raw(t, ":{\"fi1\":");
+				jt_bool(t, v->port[p].fi1);
+				jt_raw(t, ",\"complete\":");
+				jt_bool(t, v->port[p].complete);
+				jt_raw(t, ",\"credits\":");
+				for (unsigned ct = 0; ct < CT_COUNT; ct++) {
+					jt_raw(t, ct ? "," : "{");
+					jt_str(t, credit_type_name(ct));
+					jt_mem(t, ":", 1);
+					credit_write(t, &v->port[p].credit[ct]);
+				}
+				jt_raw(t, CT_COUNT ? "}}" : "{}}");
 			}
-			json_array_append_new(vcs, vo);
+			jt_mem(t, "}", 1);
 		}
-		json_object_set_new(lo, "vcs", vcs);
+		jt_mem(t, "]", 1);
 		if (r->stats_wanted) {
-			json_object_set_new(lo, "stats", stats_json(link));
-			json_object_set_new(lo, "transactions", transactions_json(link));
+			jt_raw(t, ",\"stats\":");
+			stats_write(t, link);
+			jt_raw(t, ",\"transactions\":");
+			transactions_write(t, link);
 		}
-		json_array_append_new(links, lo);
+		jt_mem(t, "}", 1);
 	}
-	return links;
+	jt_mem(t, "]", 1);
 }
 
-static json_t *options_json(const struct fc_options *o)
+static void options_write(struct jtext *t, const struct fc_options *o)
 {
-	json_t *obj = json_object();
-	if (!o)
-		return obj;
-	json_object_set_new(obj, "role_down", json_string(port_role_name(o->role[DIR_DOWN])));
-	json_object_set_new(obj, "role_up", json_string(port_role_name(o->role[DIR_UP])));
-	json_object_set_new(obj, "mps", o->mps ? json_integer(o->mps) : json_null());
-	json_t *map = json_array();
-	for (unsigned tc = 0; tc < 8; tc++)
-		json_array_append_new(map, json_integer(o->tc_to_vc[tc]));
-	json_object_set_new(obj, "tc_to_vc", map);
+	if (!o) {
+		jt_raw(t, "{}");
+		return;
+	}
+	jt_raw(t, "{\"role_down\":");
+	jt_str(t, port_role_name(o->role[DIR_DOWN]));
+	jt_raw(t, ",\"role_up\":");
+	jt_str(t, port_role_name(o->role[DIR_UP]));
+	jt_raw(t, ",\"mps\":");
+	jt_int_or_null(t, o->mps != 0, o->mps);
+	jt_raw(t, ",\"tc_to_vc\":");
+	for (unsigned tc = 0; tc < 8; tc++) {
+		jt_raw(t, tc ? "," : "[");
+		jt_int(t, o->tc_to_vc[tc]);
+	}
+	jt_mem(t, "]", 1);
 	/* only when given (the text report says when it was not) */
 	if (o->mrrs)
-		json_object_set_new(obj, "mrrs", json_integer(o->mrrs));
-	return obj;
+		jt_key_int(t, ",\"mrrs\":", o->mrrs);
+	jt_mem(t, "}", 1);
 }
 
-/* The fields an input's summary carries in both JSON forms. */
-static void input_summary_fields(json_t *o, const struct input_report *r)
+/* The members an input's summary carries in both JSON forms, from
+ * "format" on (its "file" before them is the caller's), no braces. */
+static void input_summary_members(struct jtext *t, const struct input_report *r)
 {
-	json_object_set_new(o, "file", json_string_outside(r->file));
-	json_object_set_new(o, "format", json_string(r->format));
+	jt_raw(t, "\"format\":");
+	jt_str(t, r->format);
 	/* only for another tool's encapsulation: "format" keeps naming the
 	 * container, as for every pcap before (issue 17) */
-	if (r->encapsulation)
-		json_object_set_new(o, "encapsulation", json_string(r->encapsulation));
-	json_object_set_new(o, "records", records_json(r->stats));
-	json_object_set_new(o, "summary",
-	                    counts_json(r->sink->count_by_severity, r->sink->count_by_rule));
-	json_object_set_new(o, "options", options_json(r->fc_opts));
-	json_object_set_new(o, "links", links_json(r));
+	if (r->encapsulation) {
+		jt_raw(t, ",\"encapsulation\":");
+		jt_str(t, r->encapsulation);
+	}
+	jt_raw(t, ",\"records\":");
+	records_write(t, r->stats);
+	jt_raw(t, ",\"summary\":");
+	counts_write(t, r->sink->count_by_severity, r->sink->count_by_rule);
+	jt_raw(t, ",\"options\":");
+	options_write(t, r->fc_opts);
+	jt_raw(t, ",\"links\":");
+	links_write(t, r);
 }
 
-json_t *report_json_finding_object(const struct finding *f)
+char *report_json_finding_text(const struct finding *f)
 {
-	return finding_json(f, false);
+	struct jt_string str = { 0 };
+	struct jtext t = { .put = put_string, .data = &str };
+	finding_write(&t, f, false);
+	jt_flush(&t);
+	if (str.failed) {
+		free(str.s);
+		return NULL;
+	}
+	return str.s;
 }
 
-json_t *report_json_input_object(const struct input_report *r)
+void report_json_input_write(const struct input_report *r, int (*put)(const char *, size_t, void *),
+                             void *data)
 {
-	json_t *o = json_object();
-	input_summary_fields(o, r);
-	return o;
+	struct jtext t = { .put = put, .data = data };
+	jt_raw(&t, "{\"file\":");
+	jt_str_outside(&t, r->file);
+	jt_mem(&t, ",", 1);
+	input_summary_members(&t, r);
+	jt_mem(&t, "}", 1);
+	jt_flush(&t);
 }
 
 void report_jsonl_finding(void *ctx, const struct finding *f)
 {
-	dump_line(ctx, finding_json(f, true));
+	struct jtext t = { .put = put_file, .data = ctx };
+	finding_write(&t, f, true);
+	jt_mem(&t, "\n", 1);
+	jt_flush(&t);
 }
 
 void report_jsonl_input(FILE *out, const struct input_report *r)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "type", json_string("summary"));
-	input_summary_fields(o, r);
+	struct jtext t = { .put = put_file, .data = out };
+	jt_raw(&t, "{\"type\":\"summary\",\"file\":");
+	jt_str_outside(&t, r->file);
+	jt_mem(&t, ",", 1);
+	input_summary_members(&t, r);
 	/* the line read back alone (--merge) names its maker */
-	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
-	dump_line(out, o);
+	jt_raw(&t, ",\"version\":");
+	jt_str(&t, PACKAGE_VERSION);
+	jt_raw(&t, "}\n");
+	jt_flush(&t);
 }
 
 void report_json_begin(FILE *out)
@@ -465,21 +759,20 @@ void report_json_input_begin(struct json_input *ji, FILE *out, const char *file)
 void report_json_finding(void *ctx, const struct finding *f)
 {
 	struct json_input *ji = ctx;
-	json_t *o = report_json_finding_object(f);
-	fputs(ji->findings++ ? ",\n" : "\n", ji->out);
-	json_dumpf(o, ji->out, json_flags);
-	json_decref(o);
+	struct jtext t = { .put = put_file, .data = ji->out };
+	jt_raw(&t, ji->findings++ ? ",\n" : "\n");
+	finding_write(&t, f, false);
+	jt_flush(&t);
 }
 
 void report_json_input_end(struct json_input *ji, const struct input_report *r)
 {
-	json_t *o = report_json_input_object(r);
-	json_object_del(o, "file");
-	char *body = json_dumps(o, json_flags);
-	json_decref(o);
-	/* body is {...}: its members go on after the findings array */
-	fprintf(ji->out, "],%s", body ? body + 1 : "}");
-	free(body);
+	/* the members from "format" on go on after the findings array */
+	struct jtext t = { .put = put_file, .data = ji->out };
+	jt_raw(&t, "],");
+	input_summary_members(&t, r);
+	jt_mem(&t, "}", 1);
+	jt_flush(&t);
 }
 
 void report_json_input_error(FILE *out, const char *file, const char *error)
@@ -493,28 +786,37 @@ void report_json_input_error(FILE *out, const char *file, const char *error)
 }
 
 /* The counts of a whole run. */
-static json_t *totals_json(const struct input_result *results, int count)
+static void totals(const struct input_result *results, int count, uint64_t by_severity[SEV_COUNT],
+                   uint64_t by_rule[RULE_COUNT])
 {
-	uint64_t by_severity[SEV_COUNT] = { 0 };
-	uint64_t by_rule[RULE_COUNT] = { 0 };
+	memset(by_severity, 0, SEV_COUNT * sizeof(by_severity[0]));
+	memset(by_rule, 0, RULE_COUNT * sizeof(by_rule[0]));
 	for (int i = 0; i < count; i++) {
 		for (unsigned s = 0; s < SEV_COUNT; s++)
 			by_severity[s] += results[i].by_severity[s];
 		for (unsigned r = 0; r < RULE_COUNT; r++)
 			by_rule[r] += results[i].by_rule[r];
 	}
+}
+
+static json_t *totals_json(const struct input_result *results, int count)
+{
+	uint64_t by_severity[SEV_COUNT], by_rule[RULE_COUNT];
+	totals(results, count, by_severity, by_rule);
 	return counts_json(by_severity, by_rule);
 }
 
 void report_json_end(FILE *out, const struct input_result *results, int count, int exit_status)
 {
-	json_t *o = totals_json(results, count);
-	json_object_set_new(o, "inputs", json_integer(count));
-	json_object_set_new(o, "exit_status", json_integer(exit_status));
-	fputs("\n],\"summary\":", out);
-	json_dumpf(o, out, json_flags);
-	json_decref(o);
-	fputs("}\n", out);
+	uint64_t by_severity[SEV_COUNT], by_rule[RULE_COUNT];
+	totals(results, count, by_severity, by_rule);
+	struct jtext t = { .put = put_file, .data = out };
+	jt_raw(&t, "\n],\"summary\":");
+	counts_open(&t, by_severity, by_rule);
+	jt_key_int(&t, ",\"inputs\":", count);
+	jt_key_int(&t, ",\"exit_status\":", exit_status);
+	jt_raw(&t, "}}\n");
+	jt_flush(&t);
 }
 
 json_t *report_json_batch_object(char *const *files, const struct input_result *results, int count,

@@ -410,7 +410,14 @@ static void check_html(const char *buf, size_t len, int status)
 		body++;
 		const char *close = memmem(body, (size_t)(end - body), "</script>", 9);
 		FUZZ_ASSERT(close != NULL);
+		/* every byte looked at once in a table: only those that may
+		 * start what a block must not hold are tested further */
+		static const bool suspect[256] = {
+			['<'] = true, ['>'] = true, ['&'] = true, [0xe2] = true
+		};
 		for (const char *c = body; c < close; c++) {
+			if (!suspect[(unsigned char)*c])
+				continue;
 			FUZZ_ASSERT(*c != '<' && *c != '>' && *c != '&');
 			FUZZ_ASSERT(!(c + 2 < close && c[0] == '\xe2' && c[1] == '\x80' &&
 			              (c[2] == '\xa8' || c[2] == '\xa9')));

@@ -235,7 +235,7 @@ static void check_against_reference(const struct html_series *s, const struct ev
 	reference(ev, n, s->t0, s->bucket_ps, ref);
 	for (unsigned k = 0; k < HTML_BUCKETS; k++) {
 		struct html_bucket want = ref[k];
-		const struct html_bucket *got = &s->b[k];
+		const struct html_bucket *got = html_series_bucket(s, k);
 		ck_assert_msg(got->seen == want.seen, "round %u bucket %u seen", round, k);
 		if (!want.seen)
 			continue;
@@ -267,7 +267,7 @@ START_TEST(test_series_init)
 	memset(&s, 0xA5, sizeof(s));
 	html_series_init(&s, 77);
 	for (unsigned k = 0; k < HTML_BUCKETS; k++)
-		ck_assert_msg(memcmp(&s.b[k], &empty, sizeof(empty)) == 0, "bucket %u", k);
+		ck_assert_msg(memcmp(html_series_bucket(&s, k), &empty, sizeof(empty)) == 0, "bucket %u", k);
 	ck_assert_uint_eq(s.t0, 77);
 	ck_assert_uint_eq(s.bucket_ps, 1);
 	ck_assert_uint_eq(s.cur, 0);
@@ -326,26 +326,26 @@ START_TEST(test_series_merge)
 	}
 	ck_assert_uint_eq(s.bucket_ps, 2);
 	ck_assert_uint_eq(html_series_span(&s), HTML_BUCKETS);
-	ck_assert_uint_eq(s.b[0].min, 0);
-	ck_assert_uint_eq(s.b[0].max, 1);
+	ck_assert_uint_eq(html_series_bucket(&s, 0)->min, 0);
+	ck_assert_uint_eq(html_series_bucket(&s, 0)->max, 1);
 	for (unsigned k = 1; k < HTML_BUCKETS; k++) {
-		ck_assert_uint_eq(s.b[k].min, 2 * k - 1);
-		ck_assert_uint_eq(s.b[k].max, 2 * k + 1);
-		ck_assert_uint_eq(s.b[k].last, 2 * k + 1);
+		ck_assert_uint_eq(html_series_bucket(&s, k)->min, 2 * k - 1);
+		ck_assert_uint_eq(html_series_bucket(&s, k)->max, 2 * k + 1);
+		ck_assert_uint_eq(html_series_bucket(&s, k)->last, 2 * k + 1);
 	}
 	/* one more far away: 512 ps buckets, the 4096 values in the first 8 */
 	struct html_value v = { HV_INFINITE, true, 0 };
 	html_series_set(&s, 1000000, &v);
 	ck_assert_uint_eq(s.bucket_ps, 512);
-	ck_assert_uint_eq(s.b[0].min, 0);
-	ck_assert_uint_eq(s.b[0].max, 511);
-	ck_assert_uint_eq(s.b[7].min, 3583);
-	ck_assert_uint_eq(s.b[7].max, 4095);
-	ck_assert_uint_eq(s.b[0].flags, 0);
-	ck_assert(!s.b[8].seen);
-	ck_assert_uint_eq(s.b[1000000 / 512].min, 4095); /* carried in */
-	ck_assert_uint_eq(s.b[1000000 / 512].flags, HTML_F_INFINITE | HTML_F_UNCERTAIN);
-	ck_assert(!s.b[1000000 / 512].last_known);
+	ck_assert_uint_eq(html_series_bucket(&s, 0)->min, 0);
+	ck_assert_uint_eq(html_series_bucket(&s, 0)->max, 511);
+	ck_assert_uint_eq(html_series_bucket(&s, 7)->min, 3583);
+	ck_assert_uint_eq(html_series_bucket(&s, 7)->max, 4095);
+	ck_assert_uint_eq(html_series_bucket(&s, 0)->flags, 0);
+	ck_assert(!html_series_bucket(&s, 8)->seen);
+	ck_assert_uint_eq(html_series_bucket(&s, 1000000 / 512)->min, 4095); /* carried in */
+	ck_assert_uint_eq(html_series_bucket(&s, 1000000 / 512)->flags, HTML_F_INFINITE | HTML_F_UNCERTAIN);
+	ck_assert(!html_series_bucket(&s, 1000000 / 512)->last_known);
 }
 END_TEST
 
@@ -358,12 +358,12 @@ START_TEST(test_series_bounds)
 	html_series_set(&s, 0, &v);
 	html_series_set(&s, UINT64_MAX, &v);
 	ck_assert_uint_lt(UINT64_MAX / s.bucket_ps, HTML_BUCKETS);
-	ck_assert(s.b[0].seen);
-	ck_assert(s.b[HTML_BUCKETS - 1].seen);
+	ck_assert(html_series_bucket(&s, 0)->seen);
+	ck_assert(html_series_bucket(&s, HTML_BUCKETS - 1)->seen);
 	/* a time before the origin counts as the origin */
 	html_series_init(&s, 1000);
 	html_series_set(&s, 5, &v);
-	ck_assert(s.b[0].seen);
+	ck_assert(html_series_bucket(&s, 0)->seen);
 	ck_assert_uint_eq(s.bucket_ps, 1);
 }
 END_TEST

@@ -275,10 +275,10 @@ START_TEST(test_charts)
 	const struct html_series *up = &c->series[DIR_UP];
 	ck_assert_uint_eq(up->bucket_ps, 2048);
 	ck_assert_uint_eq(up->top, 3);
-	ck_assert(up->b[0].seen && !up->b[1].seen && up->b[2].seen);
-	ck_assert(!up->b[2].any_known && !up->b[2].last_known);
-	ck_assert_uint_eq(up->b[2].flags, HTML_F_UNKNOWN);
-	ck_assert_uint_eq(c->series[DIR_DOWN].b[0].updates, 1);
+	ck_assert(html_series_bucket(up, 0)->seen && !html_series_bucket(up, 1)->seen && html_series_bucket(up, 2)->seen);
+	ck_assert(!html_series_bucket(up, 2)->any_known && !html_series_bucket(up, 2)->last_known);
+	ck_assert_uint_eq(html_series_bucket(up, 2)->flags, HTML_F_UNKNOWN);
+	ck_assert_uint_eq(html_series_bucket(&c->series[DIR_DOWN], 0)->updates, 1);
 	ck_assert_uint_eq(c->mark_count, 1);
 	ck_assert_uint_eq(c->marks[0].port, DIR_UP);
 	ck_assert_uint_eq(c->marks[0].t_ps, 2300000);
