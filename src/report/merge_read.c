@@ -203,26 +203,6 @@ static void read_counts(struct merge_reader *m, struct jo *parent)
 	jo_end(&j);
 }
 
-/* v's JSON text, as json_dumps() writes it, in a buffer of malloc()'s:
- * json_dumps() takes its buffer from jansson's allocator, which
- * json_set_alloc_funcs() may have made one free() cannot free. */
-static char *dump_text(const json_t *v, size_t flags)
-{
-	char small[256]; /* an "options" object's text fits: one dump */
-	size_t n = json_dumpb(v, small, sizeof(small), flags);
-	char *text = n ? malloc(n + 1) : NULL;
-	if (!text)
-		return NULL;
-	if (n <= sizeof(small)) {
-		memcpy(text, small, n);
-	} else if (json_dumpb(v, text, n, flags) != n) {
-		free(text);
-		return NULL;
-	}
-	text[n] = '\0';
-	return text;
-}
-
 static void read_options(struct merge_reader *m, struct jo *parent)
 {
 	struct jo j;
@@ -231,7 +211,7 @@ static void read_options(struct merge_reader *m, struct jo *parent)
 	if (!jo_child(parent, "options", &j))
 		return;
 	free(m->input.options_text);
-	m->input.options_text = dump_text(j.o, JSON_COMPACT | JSON_SORT_KEYS);
+	m->input.options_text = report_json_text(j.o, JSON_COMPACT | JSON_SORT_KEYS);
 	int down = jo_name(&j, "role_down", merge_role_name, ROLE_ENDPOINT + 1);
 	int up = jo_name(&j, "role_up", merge_role_name, ROLE_ENDPOINT + 1);
 	o->role[DIR_DOWN] = down < 0 ? ROLE_UNKNOWN : (enum port_role)down;

@@ -92,6 +92,11 @@ void report_jsonl_input_error(FILE *out, const char *file, const char *format, c
  * and findings by severity, as the text batch table gives them). */
 struct json_t;
 char *report_json_finding_text(const struct finding *f);
+/* v's JSON text as json_dumps() writes it, in a buffer of malloc()'s (to
+ * free with free(): json_dumps()'s comes from jansson's allocator, which
+ * json_set_alloc_funcs() may have made another one); NULL when out of
+ * memory. */
+char *report_json_text(const struct json_t *v, size_t flags);
 void report_json_input_write(const struct input_report *r, int (*put)(const char *, size_t, void *),
                              void *data);
 struct json_t *report_json_batch_object(char *const *files, const struct input_result *results,

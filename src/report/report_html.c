@@ -321,7 +321,7 @@ void report_jsonl_charts(FILE *out, const char *file, struct html_input *hi)
 	json_object_set_new(o, "charts", json_integer(n));
 	json_object_set_new(o, "charts_dropped", json_integer(cs->dropped));
 	json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
-	char *name = json_dumps(json_object_get(o, "file"), json_flags | JSON_ENCODE_ANY);
+	char *name = report_json_text(json_object_get(o, "file"), json_flags | JSON_ENCODE_ANY);
 	json_dumpf(o, out, json_flags);
 	fputc('\n', out);
 	json_decref(o);

@@ -198,6 +198,23 @@ static int put_string(const char *buf, size_t size, void *data)
 	return 0;
 }
 
+char *report_json_text(const json_t *v, size_t flags)
+{
+	char small[256]; /* most texts asked for fit: one dump */
+	size_t n = json_dumpb(v, small, sizeof(small), flags);
+	char *text = n ? malloc(n + 1) : NULL;
+	if (!text)
+		return NULL;
+	if (n <= sizeof(small)) {
+		memcpy(text, small, n);
+	} else if (json_dumpb(v, text, n, flags) != n) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	return text;
+}
+
 /* A finding, with "type" first for JSON Lines (typed). */
 static void finding_write(struct jtext *t, const struct finding *f, bool typed)
 {

@@ -23,10 +23,9 @@
  * jansson, which parses every line of the part (twice: the merge's two
  * passes) and builds the report's JSON, allocates from fuzz_common.h's
  * arena during the execution (its blocks keep ASan's checks: overflow,
- * use after free, double free, and a leak traps at the execution's end)
- * but in the JSON and HTML formats: report_json.c and report_html.c free
- * json_dumps()'s text with free(), which is not jansson's allocator
- * there; they stay on malloc(). */
+ * use after free, double free, and a leak traps at the execution's end);
+ * the report's code frees no text of jansson's allocator with free()
+ * (report_json_text()). */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,11 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mem_part part = { (const char *)data, size };
 	unsigned mode = mode_of(data, size);
 	enum out_format format = formats[mode];
-	bool arena = format != OUT_JSON && format != OUT_HTML;
-	if (arena) {
-		fuzz_arena_begin();
-		json_set_alloc_funcs(fuzz_arena_malloc, fuzz_arena_free);
-	}
+	fuzz_arena_begin();
+	json_set_alloc_funcs(fuzz_arena_malloc, fuzz_arena_free);
 	if (format == OUT_JSONL) {
 		merge_jsonl(&part, mode == 1);
 	} else {
@@ -132,9 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(status >= -1 && status <= EXIT_ERROR);
 		free(out);
 	}
-	if (arena) {
-		json_set_alloc_funcs(malloc, free);
-		fuzz_arena_end(); /* traps on a block not freed */
-	}
+	json_set_alloc_funcs(malloc, free);
+	fuzz_arena_end(); /* traps on a block not freed */
 	return 0;
 }
