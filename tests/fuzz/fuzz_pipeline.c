@@ -271,6 +271,19 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 	json_decref(doc);
 }
 
+/* A line is byte for byte Jansson's compact dump of what it parses to:
+ * findings and summaries are written as text (report_json.c, struct
+ * jtext), to be what Jansson wrote when it built them (escapes, numbers,
+ * member order). */
+static void check_as_jansson_dumps(const json_t *o, const char *line, size_t len)
+{
+	static char dump[1u << 18];
+	size_t n = json_dumpb(o, dump, sizeof(dump), JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (n > sizeof(dump))
+		return; /* a line of charts, too long to compare here */
+	FUZZ_ASSERT(n == len && memcmp(dump, line, len) == 0);
+}
+
 static void check_jsonl(const char *buf, size_t len, int status)
 {
 	json_int_t findings = 0;
@@ -283,6 +296,7 @@ static void check_jsonl(const char *buf, size_t len, int status)
 		json_error_t jerr;
 		json_t *o = json_loadb(buf + pos, n, 0, &jerr);
 		FUZZ_ASSERT(o != NULL && json_is_object(o));
+		check_as_jansson_dumps(o, buf + pos, n);
 		FUZZ_ASSERT(!summary); /* the summary is the last line */
 		const char *type = json_string_value(json_object_get(o, "type"));
 		FUZZ_ASSERT(type != NULL);

@@ -4,6 +4,8 @@
 #include "autoconfig.h"
 
 #include <check.h>
+#include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "report/merge_read.h"
 #include "report/report.h"
 #include "suites.h"
+#include "xorshift.h"
 
 #define V "\"version\":\"" PACKAGE_VERSION "\""
 
@@ -307,6 +310,68 @@ START_TEST(test_charts)
 }
 END_TEST
 
+/* report_json.c writes a finding as text (struct jtext), to be what
+ * Jansson's compact dump of the object it used to build gives: random
+ * findings, their texts holding every byte a C string can (controls,
+ * quotes, backslashes, DEL, U+2028, invalid UTF-8), names given twice
+ * among the evidence, numbers at their extremes; each text must parse and
+ * be byte for byte Jansson's dump of what it parses to. */
+START_TEST(test_finding_text_as_jansson)
+{
+	static const char *const names[] = { "CL", "CC", "need", "CL", "a\"b", "x\ny" };
+	static const int64_t values[] = { 0, -1, 1, INT64_MAX, INT64_MIN, 4095, -4096 };
+	static char file[64];
+	uint32_t seed = 0x2028u;
+
+	for (unsigned round = 0; round < 2000; round++) {
+		struct finding f;
+		memset(&f, 0, sizeof(f));
+		f.rule = (enum rule_id)(next_random(&seed) % RULE_COUNT);
+		f.severity = (enum severity)(next_random(&seed) % SEV_COUNT);
+		f.pos.record_no = next_random(&seed);
+		f.pos.line = next_random(&seed) % 3 ? 0 : next_random(&seed);
+		f.pos.byte_offset = (uint64_t)next_random(&seed) << 20;
+		f.column = next_random(&seed) % 4;
+		f.has_time = next_random(&seed) % 2;
+		f.time_ps = (uint64_t)next_random(&seed) << 31;
+		f.link = (int)(next_random(&seed) % 4) - 1;
+		f.port = next_random(&seed) % 3 ? (int)(next_random(&seed) % 2) : FINDING_NO_PORT;
+		f.vc = next_random(&seed) % 3 ? (int)(next_random(&seed) % 8) : FINDING_NO_VC;
+		f.credit_type = next_random(&seed) % 3 ? (int)(next_random(&seed) % 6)
+		                                       : FINDING_NO_CREDIT;
+		f.lane = next_random(&seed) % 4 ? FINDING_NO_LANE : (int)(next_random(&seed) % 32);
+		/* texts of any byte but NUL, now and then a U+2028 */
+		size_t mlen = next_random(&seed) % (sizeof(f.message) - 1);
+		for (size_t i = 0; i < mlen; i++)
+			f.message[i] = (char)(1 + next_random(&seed) % 255);
+		if (mlen > 3 && round % 5 == 0)
+			memcpy(f.message, "\xe2\x80\xa8", 3);
+		size_t flen = next_random(&seed) % (sizeof(file) - 1);
+		for (size_t i = 0; i < flen; i++)
+			file[i] = (char)(1 + next_random(&seed) % 255);
+		file[flen] = '\0';
+		f.pos.file = round % 7 ? file : NULL;
+		f.evidence_count = next_random(&seed) % (FINDING_MAX_EVIDENCE + 1);
+		for (unsigned i = 0; i < f.evidence_count; i++) {
+			f.evidence[i].name = names[next_random(&seed) % 6];
+			f.evidence[i].value = values[next_random(&seed) % 7];
+		}
+
+		char *text = report_json_finding_text(&f);
+		ck_assert_ptr_nonnull(text);
+		json_error_t jerr;
+		json_t *o = json_loads(text, 0, &jerr);
+		ck_assert_msg(o != NULL, "round %u: %s: %s", round, jerr.text, text);
+		char *dump = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		ck_assert_ptr_nonnull(dump);
+		ck_assert_msg(strcmp(dump, text) == 0, "round %u:\n%s\n%s", round, text, dump);
+		free(dump);
+		json_decref(o);
+		free(text);
+	}
+}
+END_TEST
+
 Suite *suite_merge_read(void)
 {
 	Suite *s = suite_create("merge_read");
@@ -315,6 +380,7 @@ Suite *suite_merge_read(void)
 	tcase_add_test(tc, test_infinite);
 	tcase_add_test(tc, test_faults);
 	tcase_add_test(tc, test_charts);
+	tcase_add_test(tc, test_finding_text_as_jansson);
 	suite_add_tcase(s, tc);
 	return s;
 }
