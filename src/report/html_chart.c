@@ -7,6 +7,7 @@
 #include "base/grow.h"
 #include "base/number.h"
 #include "report/html_chart.h"
+#include "report/text_out.h"
 
 /* ---- the collector -------------------------------------------------------- */
 
@@ -553,43 +554,11 @@ unsigned html_charts_sort(struct html_charts *cs)
  * make some 25 000 values per chart to build, dump and free.  Every
  * byte still goes through the block's escaper. */
 
-struct text_out {
-	int (*put)(const char *, size_t, void *);
-	void *data;
-	size_t len;
-	char buf[4096];
-};
-
-static void out_flush(struct text_out *o)
-{
-	o->put(o->buf, o->len, o->data);
-	o->len = 0;
-}
-
-/* n bytes of s (the page's own text) */
-static inline void out_mem(struct text_out *o, const char *s, size_t n)
-{
-	if (o->len + n > sizeof(o->buf))
-		out_flush(o);
-	if (n > sizeof(o->buf)) {
-		o->put(s, n, o->data);
-		return;
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-/* (inline: most are literals, whose length the compiler knows) */
-static inline void out_str(struct text_out *o, const char *s)
-{
-	out_mem(o, s, strlen(s));
-}
-
 /* a number, or null when !known */
 static void out_num(struct text_out *o, bool known, uint64_t v)
 {
 	if (o->len + NUMBER_U64_DIGITS > sizeof(o->buf))
-		out_flush(o);
+		text_out_flush(o);
 	if (!known) {
 		memcpy(o->buf + o->len, "null", 4);
 		o->len += 4;
@@ -601,7 +570,7 @@ static void out_num(struct text_out *o, bool known, uint64_t v)
 /* key and number: ",\"key\":N" */
 static void out_key_num(struct text_out *o, const char *key, uint64_t v)
 {
-	out_str(o, key);
+	text_out_str(o, key);
 	out_num(o, true, v);
 }
 
@@ -610,14 +579,14 @@ static void series_write(struct text_out *o, const struct html_charts *cs,
 {
 	const struct html_trace *tr = ch->trace[port];
 	const struct html_series *s = &tr->series;
-	out_str(o, "{\"port\":\"");
-	out_str(o, link_dir_name((enum link_dir)port));
+	text_out_str(o, "{\"port\":\"");
+	text_out_str(o, link_dir_name((enum link_dir)port));
 	out_key_num(o, "\",\"width\":", tr->width);
 	out_key_num(o, ",\"bucket_ps\":", s->bucket_ps);
 	for (unsigned pass = 0; pass < 2; pass++) {
 		/* the points, then the updates of the same buckets (those
 		 * held, every one seen) */
-		out_str(o, pass ? "],\"updates\":[" : ",\"points\":[");
+		text_out_str(o, pass ? "],\"updates\":[" : ",\"points\":[");
 		const char *sep = "[";
 		for (unsigned i = 0; i < s->n; i++) {
 			const struct html_bucket *b = &s->b[i];
@@ -628,18 +597,18 @@ static void series_write(struct text_out *o, const struct html_charts *cs,
 			if (pass) {
 				out_key_num(o, ",", b->updates);
 			} else {
-				out_str(o, ",");
+				text_out_str(o, ",");
 				out_num(o, b->any_known, b->min);
-				out_str(o, ",");
+				text_out_str(o, ",");
 				out_num(o, b->any_known, b->max);
-				out_str(o, ",");
+				text_out_str(o, ",");
 				out_num(o, b->last_known, b->last);
 				out_key_num(o, ",", b->flags);
 			}
-			out_str(o, "]");
+			text_out_str(o, "]");
 		}
 	}
-	out_str(o, "],\"findings\":[");
+	text_out_str(o, "],\"findings\":[");
 	const char *sep = "[";
 	for (unsigned i = 0; i < cs->mark_count; i++) {
 		const struct html_mark *m = &cs->marks[i];
@@ -648,9 +617,9 @@ static void series_write(struct text_out *o, const struct html_charts *cs,
 		out_key_num(o, sep, m->t_ps);
 		sep = ",[";
 		out_key_num(o, ",", m->index);
-		out_str(o, "]");
+		text_out_str(o, "]");
 	}
-	out_str(o, "]}");
+	text_out_str(o, "]}");
 }
 
 void html_charts_write(const struct html_charts *cs, unsigned i,
@@ -662,19 +631,19 @@ void html_charts_write(const struct html_charts *cs, unsigned i,
 	struct text_out o = { .put = put, .data = data, .len = 0 };
 	out_key_num(&o, "{\"link\":", ch->link);
 	out_key_num(&o, ",\"vc\":", ch->vc);
-	out_str(&o, ",\"type\":\"");
-	out_str(&o, credit_type_name((enum credit_type)ch->ct));
-	out_str(&o, "\",\"series\":[");
+	text_out_str(&o, ",\"type\":\"");
+	text_out_str(&o, credit_type_name((enum credit_type)ch->ct));
+	text_out_str(&o, "\",\"series\":[");
 	const char *sep = "";
 	for (unsigned p = 0; p < DIR_COUNT; p++) {
 		if (!ch->trace[p])
 			continue;
-		out_str(&o, sep);
+		text_out_str(&o, sep);
 		sep = ",";
 		series_write(&o, cs, ch, p);
 	}
-	out_str(&o, "]}");
-	out_flush(&o);
+	text_out_str(&o, "]}");
+	text_out_flush(&o);
 }
 
 /* ---- a chart read back ------------------------------------------------------

@@ -273,7 +273,7 @@ static void check_json_doc(const char *buf, size_t len, bool opened, int status)
 
 /* A line is byte for byte Jansson's compact dump of what it parses to:
  * findings and summaries are written as text (report_json.c, struct
- * jtext), to be what Jansson wrote when it built them (escapes, numbers,
+ * text_out), to be what Jansson wrote when it built them (escapes, numbers,
  * member order). */
 static void check_as_jansson_dumps(const json_t *o, const char *line, size_t len)
 {
