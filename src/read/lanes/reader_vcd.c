@@ -886,25 +886,3 @@ uint64_t vcd_reader_skipped(const void *state)
 {
 	return lane_sampler_skipped(((const struct vcd_reader *)state)->smp);
 }
-
-/* capture-format.md section 4 "Input": recognised by its content.  A
- * VCD's first word is one of its header keywords (a text trace's first
- * word is a time, an export's a column name). */
-bool vcd_sniff(const unsigned char *head, size_t len)
-{
-	static const char *const words[] = { "$date", "$version", "$timescale",     "$scope",
-		                             "$var",  "$comment", "$enddefinitions" };
-	size_t i = 0;
-	/* a UTF-8 byte order mark, then blanks */
-	if (len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
-		i = 3;
-	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
-		i++;
-	size_t b = i;
-	while (i < len && head[i] > ' ')
-		i++;
-	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
-		if (strlen(words[w]) == i - b && memcmp(head + b, words[w], i - b) == 0)
-			return true;
-	return false;
-}

@@ -18,6 +18,9 @@
  * $scope or $timescale makes the header unreadable (vcd_read_header
  * false, the line named): every later change depends on the
  * declarations.
+ *
+ * Also vcd_sniff() (read/reader.h): a VCD told by its first header
+ * keyword.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "read/lanes/vcd_internal.h"
+#include "read/reader.h"
 
 /* Copies s[0..n) and a NUL into the arena; its offset, or (size_t)-1. */
 static size_t arena_put(struct vcd_parser *p, const char *s, size_t n)
@@ -434,4 +438,26 @@ uint64_t vcd_timescale_fs(const struct vcd_parser *p)
 bool vcd_timescale_given(const struct vcd_parser *p)
 {
 	return p->ts_given;
+}
+
+/* capture-format.md section 4 "Input": recognised by its content.  A
+ * VCD's first word is one of its header keywords (a text trace's first
+ * word is a time, an export's a column name). */
+bool vcd_sniff(const unsigned char *head, size_t len)
+{
+	static const char *const words[] = { "$date", "$version", "$timescale",     "$scope",
+		                             "$var",  "$comment", "$enddefinitions" };
+	size_t i = 0;
+	/* a UTF-8 byte order mark, then blanks */
+	if (len >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
+		i = 3;
+	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+		i++;
+	size_t b = i;
+	while (i < len && head[i] > ' ')
+		i++;
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		if (strlen(words[w]) == i - b && memcmp(head + b, words[w], i - b) == 0)
+			return true;
+	return false;
 }
