@@ -686,6 +686,17 @@ bool html_series_put_update(struct html_series *s, uint64_t t, uint32_t n, unsig
 	return true;
 }
 
+void html_chart_copy_clear(struct html_chart_copy *c)
+{
+	c->link = c->vc = c->ct = 0;
+	c->mark_count = 0;
+	for (unsigned p = 0; p < DIR_COUNT; p++) {
+		c->has[p] = false;
+		c->width[p] = 0;
+		html_series_init(&c->series[p], 0);
+	}
+}
+
 bool html_charts_put(struct html_charts *cs, const struct html_chart_copy *c)
 {
 	/* (link is a uint8_t: every value is a link) */

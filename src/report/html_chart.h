@@ -171,6 +171,11 @@ struct html_chart_copy {
 	unsigned mark_count;
 };
 
+/* c empty, its marks kept: no series (has[] false), no mark.  Its series'
+ * buckets are left as they are (90 KiB): a series is read only where
+ * has[] says, after html_series_init(). */
+void html_chart_copy_clear(struct html_chart_copy *c);
+
 /* Bucket k of s (s from html_series_init(s, t0), its bucket_ps set) as
  * a point [t, min, max, last, flags] said; false when t is not a bucket's
  * start after the last one given (k < HTML_BUCKETS). */

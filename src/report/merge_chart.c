@@ -254,7 +254,8 @@ void merge_read_chart(struct merge_reader *m, struct jo *j)
 		return;
 	}
 	if (!m->chart) {
-		m->chart = calloc(1, sizeof(*m->chart));
+		/* not zeroed: html_chart_copy_clear() below, for every chart */
+		m->chart = malloc(sizeof(*m->chart));
 		if (m->chart)
 			m->chart->marks = malloc(HTML_FINDINGS_MAX * sizeof(*m->chart->marks));
 		if (!m->chart || !m->chart->marks) {
@@ -263,9 +264,7 @@ void merge_read_chart(struct merge_reader *m, struct jo *j)
 		}
 	}
 	struct html_chart_copy *c = m->chart;
-	struct html_mark *marks = c->marks;
-	memset(c, 0, sizeof(*c));
-	c->marks = marks;
+	html_chart_copy_clear(c);
 	c->link = (uint8_t)jo_num(&cj, "link", FC_LINK_COUNT - 1, false, NULL);
 	c->vc = (uint8_t)jo_num(&cj, "vc", FC_VC_COUNT - 1, false, NULL);
 	int ct = jo_name(&cj, "type", merge_ct_name, CT_COUNT);
