@@ -16,6 +16,7 @@ struct jo {
 	size_t used;
 	const char *read[24]; /* the keys read, to name one that was not */
 	const json_t *read_v[24]; /* and their values (jo_get) */
+	uint64_t read_bits; /* jo_value_bit() of each value read */
 };
 
 void merge_fail(struct merge_reader *m, const char *fmt, ...) PRINTF_LIKE(2, 3);
