@@ -8,7 +8,11 @@
  * formats, as the run's pipeline gives them.  What is held, as in a run
  * (run.c): per input its name and its result (struct input_result); for
  * the HTML page, as a run holds it, the block of the input being read
- * (its first findings and its charts) until its summary line. */
+ * (its first findings and its charts) until its summary line.  And, so
+ * that parts of a few reports are read and parsed once, not twice: the
+ * lines the first pass parsed, of the parts whose text fits, together,
+ * in MERGE_KEEP_BYTES (struct merge_kept); the second pass reads those
+ * from memory, the others from their files again. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +158,9 @@ static bool check_duplicates(const struct config *cfg, struct merge_list *l)
 	return ok;
 }
 
-static bool first_pass(const struct config *cfg, const struct part_opener *po, struct merge_list *l)
+/* The parts read, and the lines of those kept for the second pass. */
+static bool first_pass(const struct config *cfg, const struct part_opener *po, struct merge_list *l,
+                       struct merge_kept *kept, size_t keep_bytes)
 {
 	struct first_options first = { 0 };
 	bool ok = true;
@@ -166,6 +172,8 @@ static bool first_pass(const struct config *cfg, const struct part_opener *po, s
 		}
 		struct merge_reader m;
 		merge_reader_init(&m, fp, cfg->inputs[p]);
+		kept[p].budget = keep_bytes;
+		merge_reader_keep(&m, &kept[p]);
 		for (;;) {
 			enum merge_item item = merge_reader_next(&m);
 			if (item == MERGE_END)
@@ -188,6 +196,7 @@ static bool first_pass(const struct config *cfg, const struct part_opener *po, s
 		}
 		merge_reader_free(&m);
 		fclose(fp);
+		keep_bytes -= kept[p].bytes;
 	}
 	free(first.text);
 	return ok && check_duplicates(cfg, l);
@@ -390,15 +399,17 @@ static void merge_out_init(struct merge_out *mo, const struct config *run, FILE 
 	mo->page_index = page_index;
 }
 
-/* Part p into the report; false when it is no longer what the first
- * pass read. */
-static bool second_pass_part(const struct config *run, const char *part, FILE *fp, FILE *out,
-                             struct input_result *results, int *index, int *status)
+/* Part p into the report, from its text fp or, when fp is NULL, from its
+ * lines kept; false when it is no longer what the first pass read. */
+static bool second_pass_part(const struct config *run, const char *part, FILE *fp,
+                             const struct merge_kept *kept, FILE *out, struct input_result *results,
+                             int *index, int *status)
 {
-	if (!fp)
-		return false;
 	struct merge_reader m;
-	merge_reader_init(&m, fp, part);
+	if (fp)
+		merge_reader_init(&m, fp, part);
+	else
+		merge_reader_init_kept(&m, kept, part);
 	struct merge_out mo = { 0 };
 	int32_t *page_index = NULL;
 	if (run->format == OUT_HTML && !run->quiet) {
@@ -406,7 +417,8 @@ static bool second_pass_part(const struct config *run, const char *part, FILE *f
 		if (!page_index) {
 			fprintf(stderr, "dllpcheck: out of memory\n");
 			merge_reader_free(&m);
-			fclose(fp);
+			if (fp)
+				fclose(fp);
 			return false;
 		}
 	}
@@ -461,12 +473,13 @@ static bool second_pass_part(const struct config *run, const char *part, FILE *f
 	report_html_input_free(mo.html);
 	free(page_index);
 	merge_reader_free(&m);
-	fclose(fp);
+	if (fp)
+		fclose(fp);
 	return ok;
 }
 
 static int second_pass(const struct config *cfg, const struct part_opener *po,
-                       const struct merge_list *l, FILE *out)
+                       const struct merge_list *l, struct merge_kept *kept, FILE *out)
 {
 	struct config run = *cfg;
 	run.inputs = l->files;
@@ -480,9 +493,17 @@ static int second_pass(const struct config *cfg, const struct part_opener *po,
 	int status = EXIT_CLEAN, index = 0;
 	bool ok = true;
 	for (int p = 0; p < cfg->input_count && ok; p++) {
-		FILE *fp = po->open(cfg->inputs[p], po->ctx);
-		ok = fp &&
-		     second_pass_part(&run, cfg->inputs[p], fp, out, results, &index, &status);
+		FILE *fp = NULL;
+		if (kept[p].over) {
+			fp = po->open(cfg->inputs[p], po->ctx);
+			if (!fp) {
+				ok = false;
+				break;
+			}
+		}
+		ok = second_pass_part(&run, cfg->inputs[p], fp, &kept[p], out, results, &index,
+		                      &status);
+		merge_kept_free(&kept[p]); /* read: its memory to the next */
 	}
 	if (ok && index != l->count) {
 		fprintf(stderr, "dllpcheck: the parts changed while they were merged\n");
@@ -496,16 +517,27 @@ static int second_pass(const struct config *cfg, const struct part_opener *po,
 }
 
 int run_merge_parts(const struct config *cfg, FILE *(*open)(const char *name, void *ctx), void *ctx,
-                    FILE *out)
+                    size_t keep_bytes, FILE *out)
 {
 	struct part_opener po = { open, ctx };
 	struct merge_list l = { 0 };
-	int status = first_pass(cfg, &po, &l) ? second_pass(cfg, &po, &l, out) : EXIT_ERROR;
+	struct merge_kept *kept =
+	        calloc((size_t)(cfg->input_count ? cfg->input_count : 1), sizeof(*kept));
+	if (!kept) {
+		fprintf(stderr, "dllpcheck: out of memory\n");
+		return EXIT_ERROR;
+	}
+	int status = first_pass(cfg, &po, &l, kept, keep_bytes)
+	                     ? second_pass(cfg, &po, &l, kept, out)
+	                     : EXIT_ERROR;
+	for (int p = 0; p < cfg->input_count; p++)
+		merge_kept_free(&kept[p]);
+	free(kept);
 	list_free(&l);
 	return status;
 }
 
 int run_merge(const struct config *cfg, FILE *out)
 {
-	return run_merge_parts(cfg, open_file, NULL, out);
+	return run_merge_parts(cfg, open_file, NULL, MERGE_KEEP_BYTES, out);
 }

@@ -691,9 +691,56 @@ void merge_reader_init(struct merge_reader *m, FILE *fp, const char *name)
 	m->name = name;
 }
 
+void merge_reader_init_kept(struct merge_reader *m, const struct merge_kept *kept, const char *name)
+{
+	merge_reader_init(m, NULL, name);
+	m->replay = kept;
+}
+
+void merge_reader_keep(struct merge_reader *m, struct merge_kept *kept)
+{
+	m->keep = kept;
+}
+
+void merge_kept_free(struct merge_kept *kept)
+{
+	for (size_t i = 0; i < kept->count; i++)
+		json_decref(kept->lines[i]);
+	free(kept->lines);
+	kept->lines = NULL;
+	kept->count = kept->cap = 0;
+	kept->bytes = 0;
+}
+
+/* Line o, of len bytes of text, joins the lines kept; past the budget
+ * (or out of memory) none is. */
+static void keep_line(struct merge_kept *kept, json_t *o, size_t len)
+{
+	if (kept->over)
+		return;
+	if (len > kept->budget - kept->bytes) {
+		merge_kept_free(kept);
+		kept->over = true;
+		return;
+	}
+	if (kept->count == kept->cap) {
+		size_t cap = kept->cap ? kept->cap * 2 : 64;
+		json_t **grown = realloc(kept->lines, cap * sizeof(*grown));
+		if (!grown) {
+			merge_kept_free(kept);
+			kept->over = true;
+			return;
+		}
+		kept->lines = grown;
+		kept->cap = cap;
+	}
+	kept->lines[kept->count++] = json_incref(o);
+	kept->bytes += len;
+}
+
 static enum merge_item at_end(struct merge_reader *m)
 {
-	if (ferror(m->fp))
+	if (m->fp && ferror(m->fp))
 		merge_fail(m, "read error");
 	else if (m->in_input)
 		merge_fail(m,
@@ -707,6 +754,42 @@ static enum merge_item at_end(struct merge_reader *m)
 	return m->failed ? MERGE_FAIL : MERGE_END;
 }
 
+/* The next line of the part's text, parsed (and kept); NULL at its end or
+ * on a fault. */
+static json_t *parse_line(struct merge_reader *m)
+{
+	ssize_t n = getline(&m->buf, &m->cap, m->fp);
+	if (n < 0)
+		return NULL;
+	m->line++;
+	if ((size_t)n > MERGE_LINE_MAX) {
+		merge_fail(m, "a line of %zd bytes: not a report's", n);
+		return NULL;
+	}
+	if (m->buf[n - 1] != '\n') {
+		merge_fail(m, "the last line has no end of line: the part was cut short");
+		return NULL;
+	}
+	json_error_t jerr;
+	json_t *o = json_loadb(m->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
+	if (!o) {
+		merge_fail(m, "not JSON: %s (column %d)", jerr.text, jerr.column);
+		return NULL;
+	}
+	if (m->keep)
+		keep_line(m->keep, o, (size_t)n);
+	return o;
+}
+
+/* The next line kept; NULL at their end. */
+static json_t *replay_line(struct merge_reader *m)
+{
+	if (m->replayed == m->replay->count)
+		return NULL;
+	m->line++;
+	return json_incref(m->replay->lines[m->replayed++]);
+}
+
 enum merge_item merge_reader_next(struct merge_reader *m)
 {
 	if (m->failed)
@@ -714,27 +797,9 @@ enum merge_item merge_reader_next(struct merge_reader *m)
 	/* what the previous item ended */
 	if (!m->in_input && m->file)
 		input_done(m);
-	ssize_t n = getline(&m->buf, &m->cap, m->fp);
-	if (n < 0) {
-		if (m->failed)
-			return MERGE_FAIL;
-		return at_end(m);
-	}
-	m->line++;
-	if ((size_t)n > MERGE_LINE_MAX) {
-		merge_fail(m, "a line of %zd bytes: not a report's", n);
-		return MERGE_FAIL;
-	}
-	if (m->buf[n - 1] != '\n') {
-		merge_fail(m, "the last line has no end of line: the part was cut short");
-		return MERGE_FAIL;
-	}
-	json_error_t jerr;
-	json_t *o = json_loadb(m->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
-	if (!o) {
-		merge_fail(m, "not JSON: %s (column %d)", jerr.text, jerr.column);
-		return MERGE_FAIL;
-	}
+	json_t *o = m->replay ? replay_line(m) : parse_line(m);
+	if (!o)
+		return m->failed ? MERGE_FAIL : at_end(m);
 	enum merge_item item = MERGE_FAIL;
 	struct jo j;
 	if (jo_open(m, &j, o, "")) {

@@ -14,8 +14,9 @@
  * wrote it, the findings against their summary's counts, a batch line
  * against the inputs of its run, the charts of --with-charts against their
  * bounds and the findings they mark), and the first fault ends the part with a
- * message "PART: line N: what".  One line is held at a time: memory does
- * not grow with the findings.
+ * message "PART: line N: what".  One line is held at a time (but for the
+ * lines merge_reader_keep() is given to keep, within its budget): memory
+ * does not grow with the findings.
  */
 #ifndef DLLPCHECK_MERGE_READ_H
 #define DLLPCHECK_MERGE_READ_H
@@ -70,8 +71,20 @@ struct merge_input {
 	unsigned views_cap;
 };
 
+/* A part's lines as the first pass of --merge parsed them, kept for the
+ * second (cli/merge.c) while their text fits budget bytes: that pass then
+ * reads them from here, neither reopening nor parsing the part again.  A
+ * part that outgrows the budget keeps nothing (over). */
+struct merge_kept {
+	struct json_t **lines;
+	size_t count, cap;
+	size_t bytes; /* the text of the lines kept */
+	size_t budget;
+	bool over;
+};
+
 struct merge_reader {
-	FILE *fp;
+	FILE *fp; /* NULL: the lines come from replay */
 	const char *name; /* the part, for messages */
 	uint64_t line; /* of the item returned */
 	char *buf;
@@ -99,10 +112,21 @@ struct merge_reader {
 	uint32_t *mark_key;
 	char err[1200]; /* MERGE_FAIL: PART: line N: what */
 	bool failed;
+	struct merge_kept *keep; /* the lines parsed are kept here */
+	const struct merge_kept *replay; /* the lines are read from here */
+	size_t replayed;
 };
 
 /* Reads the part fp (not closed here), named name in messages. */
 void merge_reader_init(struct merge_reader *m, FILE *fp, const char *name);
+/* Reads the lines kept of a part (whole: !kept->over) instead of its
+ * text. */
+void merge_reader_init_kept(struct merge_reader *m, const struct merge_kept *kept,
+                            const char *name);
+/* Every line of the part read from now on is kept in kept (its budget
+ * set), until it outgrows the budget. */
+void merge_reader_keep(struct merge_reader *m, struct merge_kept *kept);
+void merge_kept_free(struct merge_kept *kept);
 /* The next item of the part; MERGE_END or MERGE_FAIL once it is done. */
 enum merge_item merge_reader_next(struct merge_reader *m);
 void merge_reader_free(struct merge_reader *m);

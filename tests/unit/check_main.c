@@ -38,6 +38,7 @@ int main(void)
 	srunner_add_suite(sr, suite_tcp_stream());
 	srunner_add_suite(sr, suite_warp_pipe());
 	srunner_add_suite(sr, suite_merge_read());
+	srunner_add_suite(sr, suite_merge_keep());
 	srunner_add_suite(sr, suite_report_hold());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

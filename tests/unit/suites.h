@@ -37,6 +37,7 @@ Suite *suite_net_decoder(void);
 Suite *suite_tcp_stream(void);
 Suite *suite_warp_pipe(void);
 Suite *suite_merge_read(void);
+Suite *suite_merge_keep(void);
 Suite *suite_report_hold(void);
 
 #endif
