@@ -9,7 +9,9 @@
 # --disable, and the parts made with --role, --mps, --mrrs) must print
 # byte for byte what one run over all the inputs prints, with its exit
 # status.  Then the parts a merge must refuse (exit 2, the part, the line
-# and what is wrong named on standard error, nothing on standard output).
+# and what is wrong named on standard error, nothing on standard output),
+# and a part from a pipe (read once: kept in memory, or refused when too
+# big).
 . "${srcdir:-.}/tests/test-subr.sh"
 set -e
 cd "$srcdir"
@@ -279,5 +281,45 @@ refused "$bad" "bad.jsonl: line [0-9]+: unexpected key chart.x" "an unknown key 
 sed -n '/"type":"charts"/{p;q}' "$good" >"$bad"
 grep -m1 '"type":"finding"' "$good" >>"$bad"
 refused "$bad" "bad.jsonl: line 2: a finding of .* after its charts line" "a finding after the charts line"
+
+# ---------------------------------------------------------------- pipes
+# a part from a pipe, which reads once: its lines kept from the check for
+# the report when they fit in 256 KiB (the report is the file's); when
+# they do not, refused before anything is written
+mkfifo "$tmpdir/part.fifo"
+# fifo_merge ARGS: --merge ARGS, given 60 s (a merge that opened the pipe
+# again would wait for a writer for ever), then the writer (cat, the last
+# job) waited for, or ended when the merge was
+fifo_merge() {
+	set +e
+	timeout 60 "$DLLPCHECK" --merge "$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	status=$?
+	set -e
+	[ "$status" = 124 ] && kill "$!" 2>/dev/null
+	wait || true
+	return 0
+}
+small="$tmpdir/small.jsonl"
+"$DLLPCHECK" --format=jsonl samples/overrun.pcap samples/crc-errors.pcap >"$small" 2>/dev/null || true
+for fmt in text json junit; do
+	"$DLLPCHECK" --merge --format=$fmt "$small" >"$tmpdir/want" 2>/dev/null && want=0 || want=$?
+	cat "$small" >"$tmpdir/part.fifo" &
+	fifo_merge --format=$fmt "$tmpdir/part.fifo"
+	if [ "$status" = "$want" ] && cmp -s "$tmpdir/out" "$tmpdir/want"; then pass; else
+		fail "a part from a pipe ($fmt): status $status (want $want) or not the file's report"
+	fi
+done
+# the run's report again and again (one part may name an input twice)
+big="$tmpdir/big.jsonl"
+: >"$big"
+while [ "$(wc -c <"$big")" -le 270000 ]; do cat "$small" >>"$big"; done
+run_dllpcheck --merge "$big"
+[ "$status" -le 1 ] && pass || fail "a part of 270 KB from a file: status $status"
+cat "$big" >"$tmpdir/part.fifo" &
+fifo_merge "$tmpdir/part.fifo"
+expect_status 2 "a part of 270 KB from a pipe"
+[ -s "$tmpdir/out" ] && fail "a part of 270 KB from a pipe: wrote a report"
+expect_grep "$tmpdir/err" "part.fifo: a pipe whose text does not fit in what is left of the 256 KiB" \
+	"a part of 270 KB from a pipe"
 
 finish

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/merge.h"
 #include "cli/pipeline.h"
@@ -158,11 +159,23 @@ static bool check_duplicates(const struct config *cfg, struct merge_list *l)
 	return ok;
 }
 
+/* A part that can be read only once (a pipe, a socket, a terminal): the
+ * second pass reads it only from its lines kept.  (A stream of no
+ * descriptor, from memory, is opened again.) */
+static bool read_once(FILE *fp)
+{
+	int fd = fileno(fp);
+	struct stat st;
+	return fd >= 0 && fstat(fd, &st) == 0 &&
+	       (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
 /* The parts read, and the lines of those kept for the second pass. */
 static bool first_pass(const struct config *cfg, const struct part_opener *po, struct merge_list *l,
                        struct merge_kept *kept, size_t keep_bytes)
 {
 	struct first_options first = { 0 };
+	const size_t budget = keep_bytes;
 	bool ok = true;
 	for (int p = 0; p < cfg->input_count && ok; p++) {
 		FILE *fp = po->open(cfg->inputs[p], po->ctx);
@@ -193,6 +206,14 @@ static bool first_pass(const struct config *cfg, const struct part_opener *po, s
 				ok = false;
 				break;
 			}
+		}
+		if (ok && kept[p].over && read_once(fp)) {
+			fprintf(stderr,
+			        "dllpcheck: %s: a pipe whose text does not fit in what is left of "
+			        "the %zu KiB the merge keeps: the report would read it again, "
+			        "which a pipe cannot; write it to a file first\n",
+			        cfg->inputs[p], budget >> 10);
+			ok = false;
 		}
 		merge_reader_free(&m);
 		fclose(fp);
