@@ -77,20 +77,27 @@ struct shape {
 
 enum shape_event { SHAPE_NONE, SHAPE_HEADER, SHAPE_ROW, SHAPE_BREAK };
 
-/* A line kept while looking for the header. */
+/* A line kept while looking for the header: its len bytes (at most
+ * CSV_SNIFF_LINE) are the keeping table's text[at ..]. */
 struct saved_line {
 	uint64_t line_no, offset;
-	size_t len;
-	char text[CSV_SNIFF_LINE];
+	size_t len, at;
 };
 
 /* A table seen while looking for the header: its shape, header line and
- * first rows (which --dump-columns shows when no header is recognised). */
+ * first rows (which --dump-columns shows when no header is recognised).
+ * The lines' bytes are kept one after the other in text (used of cap
+ * bytes), sized to them: the lines a table may have are 16 KB, those of
+ * an export's banner a few dozen bytes. */
+#define SHAPE_TEXT_MAX ((CSV_DUMP_ROWS + 1) * CSV_SNIFF_LINE)
+
 struct shape_keep {
 	struct shape sh;
 	struct saved_line header;
 	struct saved_line rows[CSV_DUMP_ROWS];
 	unsigned nrows;
+	char *text;
+	size_t used, cap;
 };
 
 /* The table being read (cur) and the one with the most rows yet (best). */
@@ -134,11 +141,9 @@ struct csv_reader {
 	uint64_t row_packet; /* the current row's packet-number cell, */
 	bool row_has_packet; /* when it holds a whole number */
 
-	/* no header recognised: the table it may be (find_header()); NULL
-	 * until a line is not a header (most exports name their columns on
-	 * the first line, and need none of its 33 KB) */
-	struct csv_shapes *shapes;
-	unsigned replay_pos; /* --dump-columns: rows of shapes->best given */
+	/* no header recognised: the table it may be (find_header()) */
+	struct csv_shapes shapes;
+	unsigned replay_pos; /* --dump-columns: rows of shapes.best given */
 	bool replay_only; /* ... and then the end */
 	char problem[256]; /* --dump-columns: why it cannot be checked */
 

@@ -41,9 +41,9 @@
  * Memory: one struct per reader (the line reader, line_reader.h, with
  * its buffers; cells, record bytes) and what grows with the input: the
  * line and a scratch copy to split, to the longest line (csv_line_room());
- * the header's columns; the tables seen while looking for the header,
- * once a line is not one (a small input costs little, a fuzzer's
- * thousands of inputs a second among them).  Nothing is allocated per
+ * the header's columns; the lines kept of the tables seen while looking
+ * for the header, to their length (a small input costs little, a
+ * fuzzer's thousands of inputs a second among them).  Nothing is allocated per
  * row; a line over CSV_LINE_MAX bytes is one
  * malformed row, consumed without being kept.
  * Hostile input costs time only.
@@ -88,7 +88,8 @@ static void csv_reader_free(struct csv_reader *r)
 	free(r->line);
 	free(r->scratch);
 	free(r->cols);
-	free(r->shapes);
+	free(r->shapes.cur.text);
+	free(r->shapes.best.text);
 	free(r);
 }
 
@@ -255,12 +256,13 @@ static enum line_status next_line(struct csv_reader *r)
 		return LINE_OK;
 	}
 	if (r->replay_only) {
+		const struct shape_keep *k = &r->shapes.best;
 		const struct saved_line *l;
 
-		if (r->replay_pos >= r->shapes->best.nrows)
+		if (r->replay_pos >= k->nrows)
 			return LINE_EOF;
-		l = &r->shapes->best.rows[r->replay_pos++];
-		memcpy(r->line, l->text, l->len);
+		l = &k->rows[r->replay_pos++];
+		memcpy(r->line, k->text + l->at, l->len);
 		r->line[l->len] = '\0';
 		r->line_len = l->len;
 		r->line_no = l->line_no;
