@@ -150,10 +150,10 @@ struct csv_reader {
 	unsigned ncells;
 	struct csv_cell cells[CSV_MAX_COLS];
 	/* The current line, NUL-terminated, and a copy to split: each of
-	 * line_cap bytes, sized to the longest line read yet (at least
-	 * CSV_SNIFF_LINE + 1, so that a saved line fits; at most
-	 * CSV_LINE_MAX + 1), not to the longest line allowed: a reader of a
-	 * small export stays small (csv_line_room()). */
+	 * line_cap bytes, sized to the longest line read yet (at most
+	 * CSV_LINE_MAX + 1; a saved line, read into them, fits), not to the
+	 * longest line allowed: a reader of a small export stays small
+	 * (csv_line_room()). */
 	char *line;
 	char *scratch;
 	size_t line_cap, scratch_cap;

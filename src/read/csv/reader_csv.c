@@ -63,12 +63,13 @@
 /* ------------------------------------------------------------------ */
 /* Reading lines */
 
-/* r->line and r->scratch made to hold len bytes and a NUL, at least
- * CSV_SNIFF_LINE + 1 (a saved line is copied back without asking).
- * False when out of memory (the buffers are then as they were). */
+/* r->line and r->scratch made to hold len bytes and a NUL.  They never
+ * shrink, so a line kept while looking for the header (csv_header.c),
+ * which was read into them, fits when it is copied back.  False when out
+ * of memory (the buffers are then as they were). */
 static bool csv_line_room(struct csv_reader *r, size_t len)
 {
-	enum { FIRST = CSV_SNIFF_LINE + 1, MOST = CSV_LINE_MAX + 1 };
+	enum { FIRST = 256, MOST = CSV_LINE_MAX + 1 };
 	char *p;
 
 	p = grow_to(r->line, &r->line_cap, len + 1, 1, FIRST, MOST);
