@@ -50,6 +50,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,11 +138,12 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 
 	if (fp == NULL)
 		return NULL;
-	r = calloc(1, sizeof(*r));
+	r = malloc(sizeof(*r));
 	if (r == NULL) {
 		csv_set_err(err, errlen, "%s: out of memory", name);
 		return NULL;
 	}
+	memset(r, 0, offsetof(struct csv_reader, cells)); /* see the struct */
 	r->fp = fp;
 	r->name = name;
 	line_reader_init(&r->lines, fp);
