@@ -262,7 +262,9 @@ struct agilent_line {
 	size_t hex_off;
 };
 
-/* The split of line that makes the best header; its score (0: none). */
+/* The split of line that makes the best header; its score (0: none).
+ * scratch and cells are left as the last split tried: callers split the
+ * line again the way *best says. */
 unsigned csv_guess_header(const char *line, size_t len, char *scratch, struct csv_cell *cells,
                           const struct csv_options *o, struct split_mode *best);
 bool csv_parse_agilent(const char *s, size_t len, struct agilent_line *a);
