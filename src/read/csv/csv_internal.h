@@ -105,6 +105,14 @@ struct csv_shapes {
 	struct shape_keep cur, best;
 };
 
+/* "DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd" */
+struct agilent_line {
+	size_t dir_off, dir_len;
+	size_t rec_off, rec_len; /* the analyzer's record number */
+	size_t time_off, time_len;
+	size_t hex_off;
+};
+
 struct csv_reader {
 	FILE *fp;
 	const char *name;
@@ -140,6 +148,8 @@ struct csv_reader {
 	bool stopped; /* --strict ended the input */
 	uint64_t row_packet; /* the current row's packet-number cell, */
 	bool row_has_packet; /* when it holds a whole number */
+	struct agilent_line agilent; /* the current agilent-dump row, split */
+	bool agilent_ok; /* (split_row()), when it is one */
 
 	/* no header recognised: the table it may be (find_header()) */
 	struct csv_shapes shapes;
@@ -253,14 +263,6 @@ bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma
 
 /* ------------------------------------------------------------------ */
 /* Line shapes (csv_sniff.c) */
-
-/* "DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd" */
-struct agilent_line {
-	size_t dir_off, dir_len;
-	size_t rec_off, rec_len; /* the analyzer's record number */
-	size_t time_off, time_len;
-	size_t hex_off;
-};
 
 /* The split of line that makes the best header; its score (0: none).
  * scratch and cells are left as the last split tried: callers split the
