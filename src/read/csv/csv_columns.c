@@ -11,7 +11,7 @@
 
 static bool name_dropped(char c)
 {
-	return is_blank(c) || c == '_' || c == '-' || c == '.' || c == '#';
+	return (csv_char_class[(unsigned char)c] & CSV_CC_NAME_DROP) != 0;
 }
 
 /* Appends the normalised form of s[0..len) to out (size bytes). */

@@ -76,60 +76,48 @@ static bool take_header_at(struct csv_reader *r, char *err, size_t errlen)
 	return true;
 }
 
-/* Keeps the current line; csv_shape_feed() takes none longer than l->text. */
-static void save_line(const struct csv_reader *r, struct saved_line *l)
+/* Keeps the current line in k (after the lines it keeps already);
+ * csv_shape_feed() takes none longer than CSV_SNIFF_LINE.  False when out
+ * of memory. */
+static bool save_line(const struct csv_reader *r, struct shape_keep *k, struct saved_line *l)
 {
+	size_t len = r->line_len < CSV_SNIFF_LINE ? r->line_len : CSV_SNIFF_LINE;
+	char *text = grow_to(k->text, &k->cap, k->used + len, 1, 256, SHAPE_TEXT_MAX);
+
+	if (text == NULL)
+		return false;
+	k->text = text;
 	l->line_no = r->line_no;
 	l->offset = r->line_start;
-	l->len = r->line_len < sizeof(l->text) ? r->line_len : sizeof(l->text);
-	memcpy(l->text, r->line, l->len);
+	l->len = len;
+	l->at = k->used;
+	memcpy(k->text + k->used, r->line, len);
+	k->used += len;
+	return true;
 }
 
-static void shape_keep_init(struct shape_keep *k)
+/* The table being read becomes the best one (its lines too: swapped, not
+ * copied), and keeps no lines of its own. */
+static void shape_keep_promote(struct csv_shapes *t)
 {
-	memset(&k->sh, 0, sizeof(k->sh));
-	memset(&k->header, 0, offsetof(struct saved_line, text));
-	k->nrows = 0;
-}
+	struct shape_keep was_best = t->best;
 
-static void saved_line_copy(struct saved_line *to, const struct saved_line *from)
-{
-	to->line_no = from->line_no;
-	to->offset = from->offset;
-	to->len = from->len;
-	memcpy(to->text, from->text, from->len);
-}
-
-/* *to = *from, but only the saved lines' bytes of text. */
-static void shape_keep_copy(struct shape_keep *to, const struct shape_keep *from)
-{
-	to->sh = from->sh;
-	saved_line_copy(&to->header, &from->header);
-	to->nrows = from->nrows;
-	for (unsigned i = 0; i < from->nrows; i++)
-		saved_line_copy(&to->rows[i], &from->rows[i]);
+	t->best = t->cur;
+	t->cur = was_best;
+	t->cur.sh = t->best.sh;
+	t->cur.nrows = 0;
+	t->cur.used = 0;
 }
 
 /* The current line (broken: too long or with a NUL) for the table it may
- * belong to; a table that ends is kept in shapes->best when it has the
+ * belong to; a table that ends is kept in shapes.best when it has the
  * most rows yet.  False when out of memory. */
 static bool shape_track(struct csv_reader *r, bool broken)
 {
-	struct shape_keep *k;
-	struct shape before;
+	struct csv_shapes *t = &r->shapes;
+	struct shape_keep *k = &t->cur;
+	struct shape before = k->sh;
 	enum shape_event ev;
-
-	if (r->shapes == NULL) {
-		/* not calloc: only what shape_keep_copy() reads is set, and
-		 * the saved lines' text is written before it is read */
-		r->shapes = malloc(sizeof(*r->shapes));
-		if (r->shapes == NULL)
-			return false;
-		shape_keep_init(&r->shapes->cur);
-		shape_keep_init(&r->shapes->best);
-	}
-	k = &r->shapes->cur;
-	before = k->sh;
 
 	if (broken) {
 		k->sh.have = false;
@@ -143,30 +131,29 @@ static bool shape_track(struct csv_reader *r, bool broken)
 		return true;
 	if (ev == SHAPE_ROW) {
 		if (k->nrows < CSV_DUMP_ROWS)
-			save_line(r, &k->rows[k->nrows++]);
+			return save_line(r, k, &k->rows[k->nrows++]);
 		return true;
 	}
-	if (csv_shape_was_table(&before, ev) && before.rows > r->shapes->best.sh.rows) {
-		shape_keep_copy(&r->shapes->best, k);
-		r->shapes->best.sh = before;
-		r->shapes->best.sh.have = true;
+	if (csv_shape_was_table(&before, ev) && before.rows > t->best.sh.rows) {
+		shape_keep_promote(t);
+		t->best.sh = before;
+		t->best.sh.have = true;
 	}
 	if (ev == SHAPE_HEADER) {
-		save_line(r, &k->header);
 		k->nrows = 0;
+		k->used = 0;
+		return save_line(r, k, &k->header);
 	}
 	return true;
 }
 
-/* The table with the most rows, when the input has one (shapes->best). */
+/* The table with the most rows, when the input has one (shapes.best). */
 static bool shape_found(struct csv_reader *r)
 {
-	struct csv_shapes *t = r->shapes;
+	struct csv_shapes *t = &r->shapes;
 
-	if (t == NULL) /* no line was looked at as a table's */
-		return false;
 	if (csv_shape_is_table(&t->cur.sh) && t->cur.sh.rows > t->best.sh.rows)
-		shape_keep_copy(&t->best, &t->cur);
+		shape_keep_promote(t);
 	return csv_shape_is_table(&t->best.sh);
 }
 
@@ -190,13 +177,13 @@ static const char *delim_name(char d)
  * and what to do. */
 static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
 {
-	const struct shape_keep *k = &r->shapes->best;
+	const struct shape_keep *k = &r->shapes.best;
 	char names[140], known[80]; /* the message fits the 512 bytes
 	                                 * callers give with a long name */
 	size_t o = 0, ko = 0;
 	unsigned n, unterminated;
 
-	memcpy(r->scratch, k->header.text, k->header.len);
+	memcpy(r->scratch, k->text + k->header.at, k->header.len);
 	n = csv_split_delimited(r->scratch, k->header.len, k->sh.delim, r->cells, CSV_MAX_COLS,
 	                        &unterminated);
 	names[0] = known[0] = '\0';
@@ -243,10 +230,10 @@ static bool shape_error(struct csv_reader *r, char *err, size_t errlen)
  * header, and its first rows (saved, as the input has been read on). */
 static bool shape_open_for_dump(struct csv_reader *r, char *err, size_t errlen)
 {
-	const struct shape_keep *k = &r->shapes->best;
+	const struct shape_keep *k = &r->shapes.best;
 	struct split_mode mode = { CSV_LAYOUT_DELIMITED, k->sh.delim, 0 };
 
-	memcpy(r->line, k->header.text, k->header.len);
+	memcpy(r->line, k->text + k->header.at, k->header.len);
 	r->line[k->header.len] = '\0';
 	r->line_len = k->header.len;
 	r->line_no = k->header.line_no;

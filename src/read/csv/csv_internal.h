@@ -77,25 +77,40 @@ struct shape {
 
 enum shape_event { SHAPE_NONE, SHAPE_HEADER, SHAPE_ROW, SHAPE_BREAK };
 
-/* A line kept while looking for the header. */
+/* A line kept while looking for the header: its len bytes (at most
+ * CSV_SNIFF_LINE) are the keeping table's text[at ..]. */
 struct saved_line {
 	uint64_t line_no, offset;
-	size_t len;
-	char text[CSV_SNIFF_LINE];
+	size_t len, at;
 };
 
 /* A table seen while looking for the header: its shape, header line and
- * first rows (which --dump-columns shows when no header is recognised). */
+ * first rows (which --dump-columns shows when no header is recognised).
+ * The lines' bytes are kept one after the other in text (used of cap
+ * bytes), sized to them: the lines a table may have are 16 KB, those of
+ * an export's banner a few dozen bytes. */
+#define SHAPE_TEXT_MAX ((CSV_DUMP_ROWS + 1) * CSV_SNIFF_LINE)
+
 struct shape_keep {
 	struct shape sh;
 	struct saved_line header;
 	struct saved_line rows[CSV_DUMP_ROWS];
 	unsigned nrows;
+	char *text;
+	size_t used, cap;
 };
 
 /* The table being read (cur) and the one with the most rows yet (best). */
 struct csv_shapes {
 	struct shape_keep cur, best;
+};
+
+/* "DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd" */
+struct agilent_line {
+	size_t dir_off, dir_len;
+	size_t rec_off, rec_len; /* the analyzer's record number */
+	size_t time_off, time_len;
+	size_t hex_off;
 };
 
 struct csv_reader {
@@ -133,25 +148,30 @@ struct csv_reader {
 	bool stopped; /* --strict ended the input */
 	uint64_t row_packet; /* the current row's packet-number cell, */
 	bool row_has_packet; /* when it holds a whole number */
+	struct agilent_line agilent; /* the current agilent-dump row, split */
+	bool agilent_ok; /* (split_row()), when it is one */
 
-	/* no header recognised: the table it may be (find_header()); NULL
-	 * until a line is not a header (most exports name their columns on
-	 * the first line, and need none of its 33 KB) */
-	struct csv_shapes *shapes;
-	unsigned replay_pos; /* --dump-columns: rows of shapes->best given */
+	/* no header recognised: the table it may be (find_header()) */
+	struct csv_shapes shapes;
+	unsigned replay_pos; /* --dump-columns: rows of shapes.best given */
 	bool replay_only; /* ... and then the end */
 	char problem[256]; /* --dump-columns: why it cannot be checked */
 
-	unsigned ncells;
-	struct csv_cell cells[CSV_MAX_COLS];
 	/* The current line, NUL-terminated, and a copy to split: each of
-	 * line_cap bytes, sized to the longest line read yet (at least
-	 * CSV_SNIFF_LINE + 1, so that a saved line fits; at most
-	 * CSV_LINE_MAX + 1), not to the longest line allowed: a reader of a
-	 * small export stays small (csv_line_room()). */
+	 * line_cap bytes, sized to the longest line read yet (at most
+	 * CSV_LINE_MAX + 1; a saved line, read into them, fits), not to the
+	 * longest line allowed: a reader of a small export stays small
+	 * (csv_line_room()). */
 	char *line;
 	char *scratch;
 	size_t line_cap, scratch_cap;
+
+	unsigned ncells;
+	/* Last, and not zeroed when the reader is made (csv_reader_new()):
+	 * 7 KB of the struct's 11, of which a small export touches little.
+	 * Only cells[0 .. ncells) are read, after the split that wrote them;
+	 * the record bytes after the row that wrote them. */
+	struct csv_cell cells[CSV_MAX_COLS];
 	uint8_t bytes[TLP_MAX_RECORD_LEN + 8];
 };
 
@@ -159,19 +179,30 @@ struct csv_reader {
 /* Characters and messages (csv_chars.c; the classes inline, as they are
  * asked of every byte) */
 
+/* The classes of a byte, as bits of csv_char_class[] (csv_chars.c): one
+ * look-up where the comparisons were five (a blank) or six (a letter or
+ * digit); every one a call under a fuzzer's comparison tracing.  The
+ * unit suite checks each of the 256 entries against the definitions. */
+enum {
+	CSV_CC_BLANK = 1, /* ' ' TAB CR VT FF */
+	CSV_CC_ALNUM = 2, /* 0-9 A-Z a-z */
+	CSV_CC_NAME_DROP = 4, /* dropped from a column name: blanks, _ - . # */
+};
+extern const unsigned char csv_char_class[256];
+
 static inline bool is_blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+	return (csv_char_class[(unsigned char)c] & CSV_CC_BLANK) != 0;
 }
 
 static inline bool is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return c >= '0' && c <= '9'; /* one comparison already */
 }
 
 static inline bool is_alnum(char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	return (csv_char_class[(unsigned char)c] & CSV_CC_ALNUM) != 0;
 }
 
 bool csv_starts_nocase(const char *s, size_t len, const char *word);
@@ -233,15 +264,9 @@ bool csv_parse_time_comma(const char *s, size_t len, int default_pow, bool comma
 /* ------------------------------------------------------------------ */
 /* Line shapes (csv_sniff.c) */
 
-/* "DS Record 1041 @ 0.000123456s (+8ns): 5c800803f0f2fcfd" */
-struct agilent_line {
-	size_t dir_off, dir_len;
-	size_t rec_off, rec_len; /* the analyzer's record number */
-	size_t time_off, time_len;
-	size_t hex_off;
-};
-
-/* The split of line that makes the best header; its score (0: none). */
+/* The split of line that makes the best header; its score (0: none).
+ * scratch and cells are left as the last split tried: callers split the
+ * line again the way *best says. */
 unsigned csv_guess_header(const char *line, size_t len, char *scratch, struct csv_cell *cells,
                           const struct csv_options *o, struct split_mode *best);
 bool csv_parse_agilent(const char *s, size_t len, struct agilent_line *a);

@@ -688,11 +688,11 @@ static enum row_result row_from_cells(struct row *w)
 static enum row_result row_agilent(struct row *w)
 {
 	struct csv_reader *r = w->r;
-	struct agilent_line a;
+	const struct agilent_line a = r->agilent;
 	const char *why;
 	char q[QUOTE_BUF];
 
-	if (!csv_parse_agilent(r->line, r->line_len, &a)) {
+	if (!r->agilent_ok) {
 		row_fail(w, 1,
 		         "not an analyzer record line "
 		         "('DS|US Record N @ TIME: HEX')");
@@ -766,6 +766,8 @@ static bool split_row(struct csv_reader *r, struct row *w)
 		break;
 	case CSV_LAYOUT_AGILENT:
 		r->ncells = 0;
+		/* once, for its record number and for the row itself */
+		r->agilent_ok = csv_parse_agilent(r->line, r->line_len, &r->agilent);
 		break;
 	}
 	if (unterminated != 0)
@@ -783,13 +785,12 @@ static void row_packet_number(struct csv_reader *r)
 	size_t len = 0;
 	struct number_dec n;
 	int c = r->field_col[CSV_F_PACKET];
-	struct agilent_line a;
 
 	if (r->layout == CSV_LAYOUT_AGILENT) {
-		if (!csv_parse_agilent(r->line, r->line_len, &a))
+		if (!r->agilent_ok)
 			return;
-		s = r->line + a.rec_off;
-		len = a.rec_len;
+		s = r->line + r->agilent.rec_off;
+		len = r->agilent.rec_len;
 	} else if (r->layout != CSV_LAYOUT_FPGA && c >= 0 && (unsigned)c < r->ncells) {
 		s = r->line + r->cells[c].off;
 		len = r->cells[c].len;

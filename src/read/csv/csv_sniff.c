@@ -13,6 +13,17 @@
 #include "base/time_unit.h"
 #include "read/csv/csv_internal.h"
 
+/* Whether --map names a column by its name (mapped_name_field() can find
+ * one): asked once per line, not once per cell. */
+static bool names_mapped(const struct csv_options *o)
+{
+	for (int f = 0; o != NULL && f < CSV_F_COUNT; f++) {
+		if (o->map[f].how == CSV_MAP_NAME)
+			return true;
+	}
+	return false;
+}
+
 /* The field --map names the column of (normalised name norm), or -1. */
 static int mapped_name_field(const struct csv_options *o, const char *norm)
 {
@@ -36,7 +47,7 @@ static unsigned header_score(const char *buf, const struct csv_cell *cells, unsi
                              const struct csv_options *o, bool aligned)
 {
 	unsigned seen = 0, count = 0, known_cells = 0, cells_used = 0;
-	bool primary = false;
+	bool primary = false, by_name = names_mapped(o);
 
 	for (unsigned i = 0; i < n; i++) {
 		char norm[CSV_NAME_MAX];
@@ -48,7 +59,7 @@ static unsigned header_score(const char *buf, const struct csv_cell *cells, unsi
 		if (cells[i].len >= CSV_NAME_MAX * 2)
 			continue;
 		csv_normalise_name(buf + cells[i].off, cells[i].len, norm, sizeof(norm), NULL, 0);
-		f = mapped_name_field(o, norm);
+		f = by_name ? mapped_name_field(o, norm) : -1;
 		if (f < 0)
 			f = csv_column_field(buf + cells[i].off, cells[i].len, norm);
 		/* A row-number column is in many tables that are no export, and
@@ -99,14 +110,15 @@ unsigned csv_guess_header(const char *line, size_t len, char *scratch, struct cs
 	}
 	*best = modes[0];
 	for (unsigned m = 0; m < nmodes; m++) {
-		unsigned n = csv_split_copy(line, len, scratch, &modes[m], cells);
-		unsigned score =
-		        header_score(scratch, cells, n, o, modes[m].layout == CSV_LAYOUT_ALIGNED);
+		unsigned n, score;
 
-		/* A later group is tried only when no earlier one made a header. */
+		/* A later group is tried only when no earlier one made a header
+		 * (and is not split to no use). */
 		if (best_score > 0 && modes[m].layout == CSV_LAYOUT_ALIGNED &&
 		    (best->layout == CSV_LAYOUT_DELIMITED || best->min_run != modes[m].min_run))
 			break;
+		n = csv_split_copy(line, len, scratch, &modes[m], cells);
+		score = header_score(scratch, cells, n, o, modes[m].layout == CSV_LAYOUT_ALIGNED);
 		if (score > best_score) {
 			best_score = score;
 			*best = modes[m];

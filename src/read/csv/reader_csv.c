@@ -41,15 +41,16 @@
  * Memory: one struct per reader (the line reader, line_reader.h, with
  * its buffers; cells, record bytes) and what grows with the input: the
  * line and a scratch copy to split, to the longest line (csv_line_room());
- * the header's columns; the tables seen while looking for the header,
- * once a line is not one (a small input costs little, a fuzzer's
- * thousands of inputs a second among them).  Nothing is allocated per
+ * the header's columns; the lines kept of the tables seen while looking
+ * for the header, to their length (a small input costs little, a
+ * fuzzer's thousands of inputs a second among them).  Nothing is allocated per
  * row; a line over CSV_LINE_MAX bytes is one
  * malformed row, consumed without being kept.
  * Hostile input costs time only.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,12 +64,13 @@
 /* ------------------------------------------------------------------ */
 /* Reading lines */
 
-/* r->line and r->scratch made to hold len bytes and a NUL, at least
- * CSV_SNIFF_LINE + 1 (a saved line is copied back without asking).
- * False when out of memory (the buffers are then as they were). */
+/* r->line and r->scratch made to hold len bytes and a NUL.  They never
+ * shrink, so a line kept while looking for the header (csv_header.c),
+ * which was read into them, fits when it is copied back.  False when out
+ * of memory (the buffers are then as they were). */
 static bool csv_line_room(struct csv_reader *r, size_t len)
 {
-	enum { FIRST = CSV_SNIFF_LINE + 1, MOST = CSV_LINE_MAX + 1 };
+	enum { FIRST = 256, MOST = CSV_LINE_MAX + 1 };
 	char *p;
 
 	p = grow_to(r->line, &r->line_cap, len + 1, 1, FIRST, MOST);
@@ -88,7 +90,8 @@ static void csv_reader_free(struct csv_reader *r)
 	free(r->line);
 	free(r->scratch);
 	free(r->cols);
-	free(r->shapes);
+	free(r->shapes.cur.text);
+	free(r->shapes.best.text);
 	free(r);
 }
 
@@ -135,11 +138,12 @@ void *csv_reader_new(FILE *fp, const char *name, const struct csv_options *opts,
 
 	if (fp == NULL)
 		return NULL;
-	r = calloc(1, sizeof(*r));
+	r = malloc(sizeof(*r));
 	if (r == NULL) {
 		csv_set_err(err, errlen, "%s: out of memory", name);
 		return NULL;
 	}
+	memset(r, 0, offsetof(struct csv_reader, cells)); /* see the struct */
 	r->fp = fp;
 	r->name = name;
 	line_reader_init(&r->lines, fp);
@@ -255,12 +259,13 @@ static enum line_status next_line(struct csv_reader *r)
 		return LINE_OK;
 	}
 	if (r->replay_only) {
+		const struct shape_keep *k = &r->shapes.best;
 		const struct saved_line *l;
 
-		if (r->replay_pos >= r->shapes->best.nrows)
+		if (r->replay_pos >= k->nrows)
 			return LINE_EOF;
-		l = &r->shapes->best.rows[r->replay_pos++];
-		memcpy(r->line, l->text, l->len);
+		l = &k->rows[r->replay_pos++];
+		memcpy(r->line, k->text + l->at, l->len);
 		r->line[l->len] = '\0';
 		r->line_len = l->len;
 		r->line_no = l->line_no;
