@@ -295,7 +295,7 @@ fifo_merge() {
 	timeout 60 "$DLLPCHECK" --merge "$@" >"$tmpdir/out" 2>"$tmpdir/err"
 	status=$?
 	set -e
-	[ "$status" = 124 ] && kill "$!" 2>/dev/null
+	if [ "$status" = 124 ]; then kill "$!" 2>/dev/null || true; fi
 	wait || true
 	return 0
 }
