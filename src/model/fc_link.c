@@ -217,5 +217,6 @@ struct fc_link *fc_link_new(struct fc_model *m, unsigned index)
 		vc_unknown(link, vc);
 	apply_initial_credits(link, m->opts);
 	m->links[index] = link;
+	bitset_add(m->made, index);
 	return link;
 }
