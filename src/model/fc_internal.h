@@ -24,6 +24,9 @@ static inline void fc_raise(struct fc_model *m, const struct finding *f)
 /* A new link of index, on its first record (NULL when out of memory:
  * m->out_of_memory). */
 struct fc_link *fc_link_new(struct fc_model *m, unsigned index);
+/* Every VC of link unknown, the plain way (vc_unknown() on each), for the
+ * unit test of fc_link_new()'s shortcut on a link of zeroes. */
+void fc_link_vcs_unknown_plain(struct fc_link *link);
 
 /* The link of index (inline: once a record). */
 static inline struct fc_link *fc_link_get(struct fc_model *m, unsigned index)

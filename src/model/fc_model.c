@@ -42,16 +42,16 @@ void fc_model_init(struct fc_model *m, const struct fc_options *opts, struct fin
 
 void fc_model_free(struct fc_model *m)
 {
-	/* only the links seen: under ASan (the fuzzers, the sanitizer
+	/* only the links made: under ASan (the fuzzers, the sanitizer
 	 * suite) even free(NULL) takes a stack trace, 256 of them a run */
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		if (!m->links[i])
-			continue;
+	for (unsigned i = fc_model_next_link(m, 0); i < FC_LINK_COUNT;
+	     i = fc_model_next_link(m, i + 1)) {
 		tl_link_free(m->links[i]);
 		fc_link_stats_free(m->links[i]);
 		free(m->links[i]);
 		m->links[i] = NULL;
 	}
+	memset(m->made, 0, sizeof(m->made));
 	m->tl_slots = 0;
 }
 
@@ -222,11 +222,15 @@ void fc_model_apply(struct fc_model *m, const struct packet *pkt, bool fit)
 
 void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind, unsigned packets)
 {
+	if (link_index >= FC_LINK_COUNT)
+		return; /* no such link */
+	/* every link made, or the one given if made */
+	unsigned first = link_index >= 0 ? (unsigned)link_index : 0;
+	unsigned last = link_index >= 0 ? (unsigned)link_index : FC_LINK_COUNT - 1;
 	for (unsigned n = 0; n < packets; n++)
-		for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+		for (unsigned i = fc_model_next_link(m, first); i <= last;
+		     i = fc_model_next_link(m, i + 1)) {
 			struct fc_link *link = m->links[i];
-			if (!link || (link_index >= 0 && (unsigned)link_index != i))
-				continue;
 			for (unsigned p = 0; p < DIR_COUNT; p++) {
 				if (dir >= 0 && (unsigned)dir != p)
 					continue;
@@ -241,18 +245,20 @@ void fc_model_damaged(struct fc_model *m, int link_index, int dir, int kind, uns
 void fc_model_finish(struct fc_model *m)
 {
 	uint64_t end_ps = 0;
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		struct fc_link *link = m->links[i];
-		if (link && link->last_rec_seen && link->last_rec.time_ps > end_ps)
+	for (unsigned i = fc_model_next_link(m, 0); i < FC_LINK_COUNT;
+	     i = fc_model_next_link(m, i + 1)) {
+		const struct fc_link *link = m->links[i];
+		if (link->last_rec_seen && link->last_rec.time_ps > end_ps)
 			end_ps = link->last_rec.time_ps;
 	}
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+	for (unsigned i = fc_model_next_link(m, 0); i < FC_LINK_COUNT;
+	     i = fc_model_next_link(m, i + 1)) {
 		struct fc_link *link = m->links[i];
-		if (link && link->last_rec_seen && !link->pm_inactive)
+		if (link->last_rec_seen && !link->pm_inactive)
 			fc_timing_finish(m, link);
 		/* requests still outstanding when the capture ended, later
 		 * than the link's last record [rules.md tlp.cpl.timeout] */
-		if (link && link->last_rec_seen && link->tl)
+		if (link->last_rec_seen && link->tl)
 			tl_finish(m, link, end_ps);
 	}
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/bitset.h"
 #include "core/rules.h"
 #include "decode/packet.h"
 
@@ -289,9 +290,21 @@ struct fc_model {
 	const struct fc_options *opts;
 	struct finding_sink *sink;
 	struct fc_link *links[FC_LINK_COUNT];
+	/* the links made, a bit each: the walks over the links visit these
+	 * (a capture uses one or a few of the 256), fc_model_next_link() */
+	uint64_t made[BITSET_WORDS(FC_LINK_COUNT)];
 	bool out_of_memory; /* a link could not be made */
 	unsigned tl_slots; /* requester slots of the transaction tables */
 };
+
+/* The first link made at or after index from, FC_LINK_COUNT when none,
+ * for a walk over the links in index order:
+ *   for (i = fc_model_next_link(m, 0); i < FC_LINK_COUNT;
+ *        i = fc_model_next_link(m, i + 1)) */
+static inline unsigned fc_model_next_link(const struct fc_model *m, unsigned from)
+{
+	return bitset_next(m->made, BITSET_WORDS(FC_LINK_COUNT), from);
+}
 
 /* Credit type of the header / data credits of a class. */
 static inline enum credit_type ct_hdr(enum fc_class cls)

@@ -101,8 +101,9 @@ void fc_link_stats_free(struct fc_link *link)
 
 bool fc_model_stats_lost(const struct fc_model *m)
 {
-	for (unsigned l = 0; l < FC_LINK_COUNT; l++)
-		for (unsigned i = 0; m->links[l] && i < LINK_INTERVALS; i++)
+	for (unsigned l = fc_model_next_link(m, 0); l < FC_LINK_COUNT;
+	     l = fc_model_next_link(m, l + 1))
+		for (unsigned i = 0; i < LINK_INTERVALS; i++)
 			if (link_intervals(m->links[l], i)->lost)
 				return true;
 	return false;

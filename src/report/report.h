@@ -34,6 +34,11 @@ struct input_report {
  * record on that link. */
 struct fc_link_view;
 bool report_input_link(const struct input_report *r, unsigned index, struct fc_link_view *out);
+/* The first link index at or after from that the input may have a record
+ * on (a link the model made, or one of the views given), FC_LINK_COUNT
+ * when none: the reports ask report_input_link() for these, not for
+ * every one of the FC_LINK_COUNT. */
+unsigned report_input_next_link(const struct input_report *r, unsigned from);
 /* "unknown", "not-initialised", "initialised", "given": a VC's state in
  * the JSON reports (enum vc_state); NULL for another value. */
 const char *report_vc_state_name(unsigned state);

@@ -18,6 +18,16 @@ bool report_input_link(const struct input_report *r, unsigned index, struct fc_l
 	return false;
 }
 
+unsigned report_input_next_link(const struct input_report *r, unsigned from)
+{
+	if (r->model)
+		return fc_model_next_link(r->model, from);
+	for (unsigned i = 0; r->merged && i < r->link_count; i++)
+		if (r->link_index[i] >= from)
+			return r->link_index[i] < FC_LINK_COUNT ? r->link_index[i] : FC_LINK_COUNT;
+	return FC_LINK_COUNT;
+}
+
 static const char *const vc_state_names[] = {
 	[VC_UNKNOWN] = "unknown",
 	[VC_IDLE] = "not-initialised",

@@ -518,7 +518,8 @@ static void links_write(struct text_out *t, const struct input_report *r)
 {
 	text_out_mem(t, "[", 1);
 	const char *lsep = "";
-	for (unsigned i = 0; (r->model || r->merged) && i < FC_LINK_COUNT; i++) {
+	for (unsigned i = report_input_next_link(r, 0); i < FC_LINK_COUNT;
+	     i = report_input_next_link(r, i + 1)) {
 		struct fc_link_view view;
 		if (!report_input_link(r, i, &view))
 			continue;

@@ -309,7 +309,8 @@ void report_text_input(FILE *out, const struct input_report *r)
 	report_text_summary(out, r);
 	if (!r->model && !r->merged)
 		return;
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
+	for (unsigned i = report_input_next_link(r, 0); i < FC_LINK_COUNT;
+	     i = report_input_next_link(r, i + 1)) {
 		struct fc_link_view link;
 		if (report_input_link(r, i, &link)) {
 			print_link(out, i, &link);

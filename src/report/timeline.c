@@ -31,12 +31,13 @@ void timeline_free(struct timeline *tl)
 {
 	/* only the links followed (free(NULL) under ASan: a stack trace
 	 * each, and a timeline is freed after every input, drawn or not) */
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		if (!tl->followed[i])
-			continue;
+	enum { WORDS = BITSET_WORDS(FC_LINK_COUNT) };
+	for (unsigned i = bitset_next(tl->followed_set, WORDS, 0); i < FC_LINK_COUNT;
+	     i = bitset_next(tl->followed_set, WORDS, i + 1)) {
 		free(tl->followed[i]);
 		tl->followed[i] = NULL;
 	}
+	memset(tl->followed_set, 0, sizeof(tl->followed_set));
 }
 
 static uint64_t timeline_time(struct timeline *tl, uint64_t time_ps)
@@ -97,6 +98,8 @@ static struct timeline_link *timeline_link_get(struct timeline *tl, unsigned ind
 		l = calloc(1, sizeof(*l));
 		if (!l)
 			tl->out_of_memory = true;
+		else
+			bitset_add(tl->followed_set, index);
 		tl->followed[index] = l;
 	}
 	return l;
@@ -275,8 +278,11 @@ void timeline_damaged(struct timeline *tl, const struct fc_model *m, int link, b
 		return;
 	if (has_time)
 		timeline_time(tl, time_ps);
-	for (unsigned i = 0; i < FC_LINK_COUNT; i++) {
-		struct fc_probe_link exists; /* through the probe, not the model's structures */
+	/* the links the model made (fc_model_next_link), each asked of the
+	 * probe, not read from the model's structures */
+	for (unsigned i = fc_model_next_link(m, 0); i < FC_LINK_COUNT;
+	     i = fc_model_next_link(m, i + 1)) {
+		struct fc_probe_link exists;
 		if ((link >= 0 && (unsigned)link != i) || !fc_probe_link(m, i, &exists))
 			continue;
 		struct timeline_at at = { tl->time_ps, i, NULL };

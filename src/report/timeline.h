@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/bitset.h"
 #include "core/rules.h"
 #include "decode/packet.h"
 #include "model/fc_model.h"
@@ -66,6 +67,7 @@ struct timeline {
 	bool has_time;
 	uint64_t time_ps; /* the latest time seen */
 	struct timeline_link *followed[FC_LINK_COUNT]; /* a link's values as told */
+	uint64_t followed_set[BITSET_WORDS(FC_LINK_COUNT)]; /* the links of followed[] made */
 	bool out_of_memory; /* a link could not be followed: the pictures are incomplete */
 };
 

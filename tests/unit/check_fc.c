@@ -1,11 +1,12 @@
 /* check_fc.c: the modulo counter helpers at the wrap, the option parsers,
  * and the shadow model's transitions driven packet by packet. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_parse.h"
-#include "wire/fc_arith.h"
-#include "model/fc_model.h"
+#include "model/fc_internal.h"
 #include "suites.h"
+#include "wire/fc_arith.h"
 
 /* The digest's worked example [5.2]: CL=05h CC=05h need 1 is blocked with
  * gap FFh; CC=04h passes with gap 0. */
@@ -151,8 +152,7 @@ static uint64_t findings(const struct harness *h)
 	return n;
 }
 
-static void feed(struct harness *h, enum rec_kind kind, enum link_dir dir,
-                 size_t len)
+static void feed(struct harness *h, enum rec_kind kind, enum link_dir dir, size_t len)
 {
 	struct record rec;
 	memset(&rec, 0, sizeof(rec));
@@ -168,8 +168,8 @@ static void feed(struct harness *h, enum rec_kind kind, enum link_dir dir,
 	fc_model_apply(&h->model, &pkt, true);
 }
 
-static void fc_dllp(struct harness *h, enum link_dir dir, enum dllp_type type,
-                    enum fc_class cls, unsigned hdr, unsigned data)
+static void fc_dllp(struct harness *h, enum link_dir dir, enum dllp_type type, enum fc_class cls,
+                    unsigned hdr, unsigned data)
 {
 	struct dllp d;
 	memset(&d, 0, sizeof(d));
@@ -279,13 +279,13 @@ START_TEST(test_charge_replay_and_gate)
 	ck_assert_int_eq(h.last_rule, R_DL_SEQ_DUPLICATE);
 	mwr(&h, DIR_UP, 1, 16); /* exactly at the limit */
 	ck_assert_uint_eq(findings(&h), 1);
-	mwr(&h, DIR_UP, 2, 1);  /* one past */
+	mwr(&h, DIR_UP, 2, 1); /* one past */
 	ck_assert_uint_eq(findings(&h), 2);
 	ck_assert_int_eq(h.last_rule, R_FC_CREDIT_OVERRUN);
 	ck_assert_int_eq(h.last.credit_type, CT_PH);
 	ck_assert_int_eq(h.last.evidence[0].value, 2); /* CL */
 	ck_assert_int_eq(h.last.evidence[1].value, 2); /* CC */
-	ck_assert_uint_eq(ph->consumed, 3);            /* charged anyway */
+	ck_assert_uint_eq(ph->consumed, 3); /* charged anyway */
 	fc_model_free(&h.model);
 }
 END_TEST
@@ -303,8 +303,7 @@ START_TEST(test_update_wrap_and_regress)
 	for (unsigned round = 0; round < 10; round++) {
 		for (unsigned k = 0; k < 30; k++)
 			mwr(&h, DIR_UP, seq++, 1);
-		fc_dllp(&h, DIR_DOWN, DLLP_UPDATEFC, FC_P, (32 + seq) & 0xFF,
-		        (256 + seq) & 0xFFF);
+		fc_dllp(&h, DIR_DOWN, DLLP_UPDATEFC, FC_P, (32 + seq) & 0xFF, (256 + seq) & 0xFFF);
 	}
 	ck_assert_uint_eq(findings(&h), 0);
 	ck_assert_uint_eq(ph->consumed, 300 & 0xFF);
@@ -369,8 +368,7 @@ START_TEST(test_initial_credits)
 }
 END_TEST
 
-static void acknak(struct harness *h, enum link_dir dir, enum dllp_type type,
-                   unsigned seq)
+static void acknak(struct harness *h, enum link_dir dir, enum dllp_type type, unsigned seq)
 {
 	struct dllp d;
 	memset(&d, 0, sizeof(d));
@@ -391,15 +389,15 @@ START_TEST(test_acknak_at_wrap)
 	mwr(&h, DIR_UP, 4095, 1);
 	mwr(&h, DIR_UP, 0, 1);
 	mwr(&h, DIR_UP, 1, 1);
-	acknak(&h, DIR_DOWN, DLLP_ACK, 4093);   /* learnt */
-	acknak(&h, DIR_DOWN, DLLP_ACK, 0);      /* 3 of 4 outstanding */
+	acknak(&h, DIR_DOWN, DLLP_ACK, 4093); /* learnt */
+	acknak(&h, DIR_DOWN, DLLP_ACK, 0); /* 3 of 4 outstanding */
 	ck_assert_uint_eq(findings(&h), 0);
 	ck_assert_uint_eq(h.model.links[0]->dl[DIR_UP].ackd_seq, 0);
-	acknak(&h, DIR_DOWN, DLLP_ACK, 3);      /* never sent */
+	acknak(&h, DIR_DOWN, DLLP_ACK, 3); /* never sent */
 	ck_assert_uint_eq(findings(&h), 1);
 	ck_assert_int_eq(h.last_rule, R_DL_ACK_UNKNOWN_SEQ);
 	ck_assert_uint_eq(h.model.links[0]->dl[DIR_UP].ackd_seq, 0); /* discarded */
-	acknak(&h, DIR_DOWN, DLLP_NAK, 1);      /* the newest: fine */
+	acknak(&h, DIR_DOWN, DLLP_NAK, 1); /* the newest: fine */
 	ck_assert_uint_eq(findings(&h), 1);
 	fc_model_free(&h.model);
 }
@@ -419,13 +417,39 @@ START_TEST(test_sequence_after_reset)
 	ck_assert_int_eq(h.last_rule, R_DL_ACK_UNKNOWN_SEQ);
 	mwr(&h, DIR_UP, 0, 1);
 	mwr(&h, DIR_UP, 1, 1);
-	acknak(&h, DIR_DOWN, DLLP_NAK, 0);      /* seq 1 lost at the receiver */
-	mwr(&h, DIR_UP, 1, 1);                  /* replay: in order */
+	acknak(&h, DIR_DOWN, DLLP_NAK, 0); /* seq 1 lost at the receiver */
+	mwr(&h, DIR_UP, 1, 1); /* replay: in order */
 	ck_assert_uint_eq(findings(&h), 1);
-	mwr(&h, DIR_UP, 3, 1);                  /* 2 skipped */
+	mwr(&h, DIR_UP, 3, 1); /* 2 skipped */
 	ck_assert_uint_eq(findings(&h), 2);
 	ck_assert_int_eq(h.last_rule, R_DL_SEQ_OUT_OF_ORDER);
 	fc_model_free(&h.model);
+}
+END_TEST
+
+/* fc_link_new() writes a new link's unknown VCs on its zeroes, only the
+ * fields not 0: the link is byte for byte what vc_unknown() on every VC
+ * makes of it (which changes nothing of a link so made). */
+START_TEST(test_new_link_vcs_unknown)
+{
+	static struct fc_options opts;
+	static struct finding_sink sink;
+	static struct fc_model m;
+	fc_options_init(&opts);
+	finding_sink_init(&sink, NULL, NULL);
+	fc_model_init(&m, &opts, &sink);
+	struct fc_link *made = fc_link_get(&m, 3);
+	ck_assert_ptr_nonnull(made);
+	struct fc_link *plain = malloc(sizeof(*plain));
+	ck_assert_ptr_nonnull(plain);
+	memcpy(plain, made, sizeof(*plain));
+	fc_link_vcs_unknown_plain(plain);
+	for (unsigned vc = 0; vc < FC_VC_COUNT; vc++)
+		ck_assert_msg(memcmp(&made->vc[vc], &plain->vc[vc], sizeof(made->vc[vc])) == 0,
+		              "VC%u of a new link is not what vc_unknown() makes", vc);
+	ck_assert(memcmp(made, plain, sizeof(*made)) == 0);
+	free(plain);
+	fc_model_free(&m);
 }
 END_TEST
 
@@ -442,6 +466,7 @@ Suite *suite_fc(void)
 	tcase_add_test(opts, test_option_parsers);
 	suite_add_tcase(s, opts);
 	TCase *model = tcase_create("model");
+	tcase_add_test(model, test_new_link_vcs_unknown);
 	tcase_add_test(model, test_init_progress);
 	tcase_add_test(model, test_charge_replay_and_gate);
 	tcase_add_test(model, test_update_wrap_and_regress);

@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, suite_time_unit());
 	srunner_add_suite(sr, suite_cli_parse());
 	srunner_add_suite(sr, suite_blank());
+	srunner_add_suite(sr, suite_bitset());
 	srunner_add_suite(sr, suite_rx128b());
 	srunner_add_suite(sr, suite_rx8b10b());
 	srunner_add_suite(sr, suite_line_reader());

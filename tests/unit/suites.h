@@ -18,6 +18,7 @@ Suite *suite_number(void);
 Suite *suite_time_unit(void);
 Suite *suite_cli_parse(void);
 Suite *suite_blank(void);
+Suite *suite_bitset(void);
 Suite *suite_rx128b(void);
 Suite *suite_rx8b10b(void);
 Suite *suite_line_reader(void);
