@@ -50,7 +50,8 @@ struct report_hold {
 	bool have_note;
 	char note[sizeof(((struct reader_malformed *)0)->reason)];
 	/* out's stdio buffer, of the size glibc gives a stream of its own
-	 * (BUFSIZ): one allocation less an input */
+	 * (BUFSIZ): one allocation less an input.  Last: report_hold_open()
+	 * zeroes what comes before it only. */
 	char out_buf[BUFSIZ];
 };
 
