@@ -9,18 +9,13 @@
 #include "base/ascii.h"
 #include "read/csv/csv_internal.h"
 
-static bool name_dropped(char c)
-{
-	return (csv_char_class[(unsigned char)c] & CSV_CC_NAME_DROP) != 0;
-}
-
 /* Appends the normalised form of s[0..len) to out (size bytes). */
 void csv_normalise_into(const char *s, size_t len, char *out, size_t size)
 {
 	size_t o = strlen(out);
 
 	for (size_t i = 0; i < len && o + 1 < size; i++) {
-		if (!name_dropped(s[i]))
+		if (!is_name_drop(s[i]))
 			out[o++] = ascii_lower(s[i]);
 	}
 	out[o] = '\0';
