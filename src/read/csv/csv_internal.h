@@ -200,17 +200,23 @@ struct csv_reader {
 #define CSV_NAME_DROP_LO (CSV_BLANK_LO | CSV_BIT('-') | CSV_BIT('.') | CSV_BIT('#'))
 #define CSV_NAME_DROP_HI (CSV_BLANK_HI | CSV_BIT('_'))
 
-/* Whether byte ch is in the set (lo, hi), with no branch and no look-up:
- * the word is chosen and a byte from 128 cleared by masks made of its
- * bits 6 and 7. */
-static inline bool csv_in_set(char ch, uint64_t lo, uint64_t hi)
+/* 1 when byte ch is in the set (lo, hi), else 0, with no branch and no
+ * look-up: the word is chosen and a byte from 128 cleared by masks made
+ * of its bits 6 and 7.  (A number, so that the classes of several bytes
+ * can be combined and tested once.) */
+static inline unsigned csv_set_bit(char ch, uint64_t lo, uint64_t hi)
 {
 	unsigned c = (unsigned char)ch;
 	uint64_t upper = (uint64_t)0 - (c >> 6 & 1u); /* all ones for 64..127 */
 	uint64_t ascii = (uint64_t)0 - (c >> 7 ^ 1u); /* all ones below 128 */
 	uint64_t word = ((lo & ~upper) | (hi & upper)) & ascii;
 
-	return (word >> (c & 63u) & 1u) != 0;
+	return (unsigned)(word >> (c & 63u)) & 1u;
+}
+
+static inline bool csv_in_set(char ch, uint64_t lo, uint64_t hi)
+{
+	return csv_set_bit(ch, lo, hi) != 0;
 }
 
 static inline bool is_blank(char c)
@@ -283,6 +289,29 @@ unsigned csv_split_aligned(const struct csv_reader *r, const char *row, size_t l
 /* Splits a copy of line (in scratch) the way mode says. */
 unsigned csv_split_copy(const char *line, size_t len, char *scratch, const struct split_mode *mode,
                         struct csv_cell *cells);
+
+/* ------------------------------------------------------------------ */
+/* Raw bytes written as hex (csv_hex.c) */
+
+enum csv_hex_status {
+	CSV_HEX_OK,
+	CSV_HEX_BAD, /* a token holds a character that is no hex digit */
+	CSV_HEX_ODD, /* a token holds an odd number of hex digits */
+};
+
+/* What csv_hex_bytes() read: the bytes, or the token an error is about
+ * (s[tok_off .. tok_off + tok_len), "0x" or 'h' included). */
+struct csv_hex {
+	size_t count;
+	size_t tok_off, tok_len;
+};
+
+/* Hex bytes in any common spelling, "5c800803", "5C 80 08", "0x5c, 0x80",
+ * "5Ch 80h", "5c:80", with SDP/STP/END/EDB as words, from s[0 .. len):
+ * stores at most cap of them in out and counts them all (h->count); stops
+ * at the first token that is no hex. */
+enum csv_hex_status csv_hex_bytes(const char *s, size_t len, uint8_t *out, size_t cap,
+                                  struct csv_hex *h);
 
 /* ------------------------------------------------------------------ */
 /* Times (csv_time.c; the numbers and units are base/number.h's and
