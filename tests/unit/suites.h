@@ -13,6 +13,7 @@ Suite *suite_reader_csv(void);
 Suite *suite_csv_chars(void);
 Suite *suite_csv_hex(void);
 Suite *suite_csv_split(void);
+Suite *suite_csv_columns(void);
 Suite *suite_fc(void);
 Suite *suite_decompress(void);
 Suite *suite_pcap_file(void);
