@@ -201,17 +201,16 @@ struct csv_reader {
 #define CSV_NAME_DROP_HI (CSV_BLANK_HI | CSV_BIT('_'))
 
 /* 1 when byte ch is in the set (lo, hi), else 0, with no branch and no
- * look-up: the word is chosen and a byte from 128 cleared by masks made
- * of its bits 6 and 7.  (A number, so that the classes of several bytes
- * can be combined and tested once.) */
+ * look-up: the word is chosen by a mask made of its bit 6, and a byte
+ * from 128 cleared by its bit 7.  (A number, so that the classes of
+ * several bytes can be combined and tested once.) */
 static inline unsigned csv_set_bit(char ch, uint64_t lo, uint64_t hi)
 {
 	unsigned c = (unsigned char)ch;
 	uint64_t upper = (uint64_t)0 - (c >> 6 & 1u); /* all ones for 64..127 */
-	uint64_t ascii = (uint64_t)0 - (c >> 7 ^ 1u); /* all ones below 128 */
-	uint64_t word = ((lo & ~upper) | (hi & upper)) & ascii;
+	uint64_t word = lo ^ ((lo ^ hi) & upper);
 
-	return (unsigned)(word >> (c & 63u)) & 1u;
+	return (unsigned)(word >> (c & 63u)) & (c >> 7 ^ 1u); /* 0 from 128 */
 }
 
 static inline bool csv_in_set(char ch, uint64_t lo, uint64_t hi)
