@@ -63,73 +63,85 @@ static bool is_dec_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Digits, grouping blanks and the decimal point, from s[*i]. */
-static void scan_digits(const char *s, size_t len, bool decimal_comma, size_t *pi,
-                        struct number_dec *n)
+/* Digits, grouping blanks and the decimal point, from c: returns where
+ * they end.  Cells of times are scanned whole, so this walks a pointer
+ * and keeps its counts in locals (an index, or a field written through
+ * n, costs UBSan's checks: each a traced comparison under the fuzzer);
+ * check_number.c compares it with the plain scan on random text. */
+static const char *scan_digits(const char *c, const char *end, bool decimal_comma,
+                               struct number_dec *n)
 {
-	size_t i = *pi;
-	bool in_frac = false;
+	char *dig = n->dig, *dig_end = n->dig + NUMBER_DEC_DIGITS;
+	int exp10 = 0;
+	bool in_frac = false, any = false;
 
 	for (;;) {
-		if (i < len && is_dec_digit(s[i])) {
-			unsigned d = (unsigned)(s[i++] - '0');
+		for (; c < end && is_dec_digit(*c); c++) {
+			unsigned d = (unsigned)(*c - '0');
 
-			n->any = true;
-			if (n->nd == 0 && d == 0) {
-				n->exp10 -= in_frac;
-			} else if (n->nd < NUMBER_DEC_DIGITS) {
-				n->dig[n->nd++] = (char)d;
-				n->exp10 -= in_frac;
+			any = true;
+			if (dig == n->dig && d == 0) {
+				exp10 -= in_frac; /* a leading zero: only its place counts */
+			} else if (dig < dig_end) {
+				*dig++ = (char)d;
+				exp10 -= in_frac;
 			} else if (!in_frac) {
-				n->exp10++;
+				exp10++;
 			}
+		}
+		/* a blank between two digits: thousands grouping */
+		if (end - c >= 2 && *c == ' ' && any && is_dec_digit(c[-1]) && is_dec_digit(c[1])) {
+			c++;
 			continue;
 		}
-		if (i + 1 < len && s[i] == ' ' && n->any && is_dec_digit(s[i - 1]) &&
-		    is_dec_digit(s[i + 1])) {
-			i++;
-			continue;
-		}
-		if (i + 1 < len && (s[i] == '.' || (decimal_comma && s[i] == ',')) && !in_frac &&
-		    is_dec_digit(s[i + 1])) {
+		if (end - c >= 2 && (*c == '.' || (decimal_comma && *c == ',')) && !in_frac &&
+		    is_dec_digit(c[1])) {
 			in_frac = true;
-			i++;
+			c++;
 			continue;
 		}
 		break;
 	}
-	*pi = i;
+	n->nd = (unsigned)(dig - n->dig);
+	n->exp10 = exp10;
+	n->any = any;
+	return c;
+}
+
+/* The exponent after e ('e' or 'E'): added to *exp10, and returns where
+ * it ends; returns e itself when no digit follows. */
+static const char *scan_exponent(const char *e, const char *end, int *exp10)
+{
+	const char *c = e + 1;
+	bool neg = false;
+	int v = 0;
+
+	if (c < end && (*c == '+' || *c == '-'))
+		neg = *c++ == '-';
+	if (c == end || !is_dec_digit(*c))
+		return e;
+	/* capped: 10^10000 is out of every range already */
+	for (; c < end && is_dec_digit(*c); c++) {
+		if (v < 10000)
+			v = v * 10 + (*c - '0');
+	}
+	*exp10 += neg ? -v : v;
+	return c;
 }
 
 void number_scan_decimal(const char *s, size_t len, bool decimal_comma, struct number_dec *n)
 {
-	size_t i = 0;
+	const char *c = s, *end = s + len;
 
 	memset(n, 0, sizeof(*n));
-	if (i < len && (s[i] == '+' || s[i] == '-')) {
-		n->neg = s[i] == '-';
-		i++;
+	if (c < end && (*c == '+' || *c == '-')) {
+		n->neg = *c == '-';
+		c++;
 	}
-	scan_digits(s, len, decimal_comma, &i, n);
-	if (n->any && i + 1 < len && (s[i] == 'e' || s[i] == 'E')) {
-		size_t j = i + 1;
-		bool eneg = false;
-		int e = 0;
-
-		if (j < len && (s[j] == '+' || s[j] == '-'))
-			eneg = s[j++] == '-';
-		if (j < len && is_dec_digit(s[j])) {
-			/* capped: 10^10000 is out of every range already */
-			while (j < len && is_dec_digit(s[j])) {
-				if (e < 10000)
-					e = e * 10 + (s[j] - '0');
-				j++;
-			}
-			n->exp10 += eneg ? -e : e;
-			i = j;
-		}
-	}
-	n->used = i;
+	c = scan_digits(c, end, decimal_comma, n);
+	if (n->any && end - c >= 2 && (*c == 'e' || *c == 'E'))
+		c = scan_exponent(c, end, &n->exp10);
+	n->used = (size_t)(c - s);
 }
 
 bool number_dec_to_u64(const struct number_dec *n, int pow10, uint64_t *out)

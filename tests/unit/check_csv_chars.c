@@ -1,7 +1,7 @@
 /* check_csv_chars.c: the export reader's character classes
- * (read/csv/csv_chars.c): csv_char_class[], which replaces comparisons
- * asked of every byte, against those comparisons, for each of the 256
- * byte values; and the helpers built on the classes. */
+ * (read/csv/csv_internal.h): the bit sets csv_in_set() tests, which
+ * replace comparisons asked of every byte, against those comparisons, for
+ * each of the 256 byte values; and the helpers built on the classes. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -19,6 +19,11 @@ static bool plain_alnum(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+static bool plain_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static bool plain_name_drop(char c)
 {
 	return plain_blank(c) || c == '_' || c == '-' || c == '.' || c == '#';
@@ -32,12 +37,22 @@ START_TEST(test_classes_every_byte)
 		ck_assert_msg(is_blank(c) == plain_blank(c), "is_blank(0x%02x)", b);
 		ck_assert_msg(is_alnum(c) == plain_alnum(c), "is_alnum(0x%02x)", b);
 		ck_assert_msg(is_digit(c) == (c >= '0' && c <= '9'), "is_digit(0x%02x)", b);
-		ck_assert_msg(((csv_char_class[b] & CSV_CC_NAME_DROP) != 0) == plain_name_drop(c),
-		              "name drop 0x%02x", b);
-		/* no bit but the three */
-		ck_assert_uint_eq(csv_char_class[b] & ~(unsigned)(CSV_CC_BLANK | CSV_CC_ALNUM |
-		                                                  CSV_CC_NAME_DROP),
-		                  0);
+		ck_assert_msg(is_hex(c) == plain_hex(c), "is_hex(0x%02x)", b);
+		ck_assert_msg(is_name_drop(c) == plain_name_drop(c), "is_name_drop(0x%02x)", b);
+	}
+}
+END_TEST
+
+/* csv_in_set() on sets of one byte each: the word chosen by bits 6 and
+ * 7, the bit by the other six. */
+START_TEST(test_in_set_single_bytes)
+{
+	for (int set = 0; set < 128; set++) {
+		uint64_t lo = set < 64 ? CSV_BIT(set) : 0, hi = set < 64 ? 0 : CSV_BIT(set);
+
+		for (int b = 0; b < 256; b++)
+			ck_assert_msg(csv_in_set((char)b, lo, hi) == (b == set),
+			              "set {0x%02x} byte 0x%02x", set, b);
 	}
 }
 END_TEST
@@ -64,6 +79,7 @@ Suite *suite_csv_chars(void)
 	TCase *tc = tcase_create("classes");
 
 	tcase_add_test(tc, test_classes_every_byte);
+	tcase_add_test(tc, test_in_set_single_bytes);
 	tcase_add_test(tc, test_helpers_on_classes);
 	suite_add_tcase(s, tc);
 	return s;

@@ -12,6 +12,9 @@ int main(void)
 	srunner_add_suite(sr, suite_reader_text());
 	srunner_add_suite(sr, suite_reader_csv());
 	srunner_add_suite(sr, suite_csv_chars());
+	srunner_add_suite(sr, suite_csv_hex());
+	srunner_add_suite(sr, suite_csv_split());
+	srunner_add_suite(sr, suite_csv_columns());
 	srunner_add_suite(sr, suite_fc());
 	srunner_add_suite(sr, suite_decompress());
 	srunner_add_suite(sr, suite_pcap_file());

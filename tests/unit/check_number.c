@@ -7,6 +7,7 @@
 
 #include "base/number.h"
 #include "suites.h"
+#include "xorshift.h"
 
 static bool parse(const char *s, bool bare_hex, uint64_t *v, bool *too_big)
 {
@@ -216,6 +217,161 @@ START_TEST(test_put_u64)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* number_scan_decimal() against the plain scan it replaced (below, as it
+ * was: an index, the counts kept in *n) */
+
+static bool plain_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static void plain_scan_digits(const char *s, size_t len, bool decimal_comma, size_t *pi,
+                              struct number_dec *n)
+{
+	size_t i = *pi;
+	bool in_frac = false;
+
+	for (;;) {
+		if (i < len && plain_digit(s[i])) {
+			unsigned d = (unsigned)(s[i++] - '0');
+
+			n->any = true;
+			if (n->nd == 0 && d == 0) {
+				n->exp10 -= in_frac;
+			} else if (n->nd < NUMBER_DEC_DIGITS) {
+				n->dig[n->nd++] = (char)d;
+				n->exp10 -= in_frac;
+			} else if (!in_frac) {
+				n->exp10++;
+			}
+			continue;
+		}
+		if (i + 1 < len && s[i] == ' ' && n->any && plain_digit(s[i - 1]) &&
+		    plain_digit(s[i + 1])) {
+			i++;
+			continue;
+		}
+		if (i + 1 < len && (s[i] == '.' || (decimal_comma && s[i] == ',')) && !in_frac &&
+		    plain_digit(s[i + 1])) {
+			in_frac = true;
+			i++;
+			continue;
+		}
+		break;
+	}
+	*pi = i;
+}
+
+static void plain_scan_decimal(const char *s, size_t len, bool decimal_comma, struct number_dec *n)
+{
+	size_t i = 0;
+
+	memset(n, 0, sizeof(*n));
+	if (i < len && (s[i] == '+' || s[i] == '-')) {
+		n->neg = s[i] == '-';
+		i++;
+	}
+	plain_scan_digits(s, len, decimal_comma, &i, n);
+	if (n->any && i + 1 < len && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1;
+		bool eneg = false;
+		int e = 0;
+
+		if (j < len && (s[j] == '+' || s[j] == '-'))
+			eneg = s[j++] == '-';
+		if (j < len && plain_digit(s[j])) {
+			while (j < len && plain_digit(s[j])) {
+				if (e < 10000)
+					e = e * 10 + (s[j] - '0');
+				j++;
+			}
+			n->exp10 += eneg ? -e : e;
+			i = j;
+		}
+	}
+	n->used = i;
+}
+
+/* Both scans of s[0 .. len) agree; asserts only on a difference (an
+ * assertion that holds costs Check a write). */
+static void check_scan_same(const char *s, size_t len, bool comma)
+{
+	struct number_dec a, b;
+
+	number_scan_decimal(s, len, comma, &a);
+	plain_scan_decimal(s, len, comma, &b);
+	if (a.nd != b.nd || a.exp10 != b.exp10 || a.neg != b.neg || a.any != b.any ||
+	    a.used != b.used || memcmp(a.dig, b.dig, a.nd) != 0)
+		ck_abort_msg("'%.*s'%s: nd %u exp %d used %zu; plain %u %d %zu", (int)len, s,
+		             comma ? " (comma)" : "", a.nd, a.exp10, a.used, b.nd, b.exp10, b.used);
+}
+
+START_TEST(test_decimal_scan_edges)
+{
+	static const char *const cells[] = {
+		"",
+		"-",
+		"+5",
+		"0",
+		"000",
+		"0.000 001 234 s",
+		"1 2",
+		"1  2",
+		" 1",
+		"1 ",
+		"1.",
+		".5",
+		"1.2.3",
+		"1,5",
+		"1e",
+		"1e5",
+		"1E+5x",
+		"1e-",
+		"1e-x",
+		"e5",
+		"-0.0e-0",
+		"9999999999999999999999999999999999999999999.5",
+		"0.00000000000000000000000000000000000000000000000001",
+		"1e99999999",
+		"12 345,678 9",
+		"5 .5",
+	};
+
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		check_scan_same(cells[i], strlen(cells[i]), false);
+		check_scan_same(cells[i], strlen(cells[i]), true);
+	}
+}
+END_TEST
+
+/* Text of 0 to 63 characters from the characters that matter (digits
+ * weighted, long runs of them reaching past NUMBER_DEC_DIGITS), some any
+ * byte. */
+START_TEST(test_decimal_scan_random)
+{
+	static const char alphabet[] = "0123456789000 .,eE+-";
+	uint32_t state = 0x0DEC1A55u;
+	char s[64];
+
+	for (int k = 0; k < 200000; k++) {
+		size_t len = next_random(&state) % sizeof(s);
+		uint32_t digits_only = next_random(&state) % 4 == 0;
+
+		for (size_t i = 0; i < len; i++) {
+			uint32_t r = next_random(&state);
+
+			if (digits_only && r % 8 != 0)
+				s[i] = (char)('0' + (r >> 8) % 10);
+			else
+				s[i] = r % 16 == 0 ? (char)(r >> 8)
+				                   : alphabet[(r >> 8) % (sizeof(alphabet) - 1)];
+		}
+		check_scan_same(s, len, k % 2 != 0);
+	}
+}
+END_TEST
+
 Suite *suite_number(void)
 {
 	Suite *s = suite_create("number");
@@ -229,6 +385,8 @@ Suite *suite_number(void)
 	tc = tcase_create("decimal");
 	tcase_add_test(tc, test_decimal_scan);
 	tcase_add_test(tc, test_decimal_sign_whole_range);
+	tcase_add_test(tc, test_decimal_scan_edges);
+	tcase_add_test(tc, test_decimal_scan_random);
 	tcase_add_test(tc, test_put_u64);
 	suite_add_tcase(s, tc);
 	return s;

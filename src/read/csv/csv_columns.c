@@ -9,49 +9,59 @@
 #include "base/ascii.h"
 #include "read/csv/csv_internal.h"
 
-static bool name_dropped(char c)
-{
-	return (csv_char_class[(unsigned char)c] & CSV_CC_NAME_DROP) != 0;
-}
-
-/* Appends the normalised form of s[0..len) to out (size bytes). */
+/* Appends the normalised form of s[0..len) to out (size bytes).  Every
+ * header cell, and every cell of a line that may be one, comes through
+ * here, so it walks pointers (an index costs a traced comparison under
+ * the fuzzer); tests/unit/check_csv_columns.c compares it with the plain
+ * loop. */
 void csv_normalise_into(const char *s, size_t len, char *out, size_t size)
 {
-	size_t o = strlen(out);
+	const char *end = s + len;
+	char *o = out + strlen(out), *last = out + size - 1;
 
-	for (size_t i = 0; i < len && o + 1 < size; i++) {
-		if (!name_dropped(s[i]))
-			out[o++] = ascii_lower(s[i]);
+	for (; s < end && o < last; s++) {
+		if (!is_name_drop(*s))
+			*o++ = ascii_lower(*s);
 	}
-	out[o] = '\0';
+	*o = '\0';
+}
+
+/* The first '(' or '[' of s[0..len), or NULL: two memchr, not a test per
+ * byte. */
+static const char *first_open(const char *s, size_t len)
+{
+	const char *paren = memchr(s, '(', len);
+	const char *bracket = memchr(s, '[', paren != NULL ? (size_t)(paren - s) : len);
+
+	return bracket != NULL ? bracket : paren;
 }
 
 void csv_normalise_name(const char *s, size_t len, char *name, size_t name_size, char *unit,
                         size_t unit_size)
 {
+	const char *open, *close;
+
 	if (name_size > 0)
 		name[0] = '\0';
 	if (unit_size > 0)
 		unit[0] = '\0';
 	csv_trim(&s, &len);
-	for (size_t i = 0; i < len; i++) {
-		char close = s[i] == '(' ? ')' : s[i] == '[' ? ']' : '\0';
-		const char *end;
-
-		if (close == '\0')
-			continue;
-		end = memchr(s + i + 1, close, len - i - 1);
-		if (end == NULL)
-			break;
+	open = first_open(s, len);
+	close = open == NULL
+	                ? NULL
+	                : memchr(open + 1, *open == '(' ? ')' : ']', len - (size_t)(open + 1 - s));
+	if (close != NULL) {
 		/* "Time (ns)": the name is what is outside, the unit inside. */
 		if (name_size > 0)
-			csv_normalise_into(s, i, name, name_size);
+			csv_normalise_into(s, (size_t)(open - s), name, name_size);
 		if (unit_size > 0)
-			csv_normalise_into(s + i + 1, (size_t)(end - s) - i - 1, unit, unit_size);
+			csv_normalise_into(open + 1, (size_t)(close - open) - 1, unit, unit_size);
 		if (name_size > 0)
-			csv_normalise_into(end + 1, len - (size_t)(end + 1 - s), name, name_size);
+			csv_normalise_into(close + 1, len - (size_t)(close + 1 - s), name,
+			                   name_size);
 		return;
 	}
+	/* no bracket, or the first one never closes */
 	if (name_size > 0)
 		csv_normalise_into(s, len, name, name_size);
 }

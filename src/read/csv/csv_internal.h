@@ -179,20 +179,48 @@ struct csv_reader {
 /* Characters and messages (csv_chars.c; the classes inline, as they are
  * asked of every byte) */
 
-/* The classes of a byte, as bits of csv_char_class[] (csv_chars.c): one
- * look-up where the comparisons were five (a blank) or six (a letter or
- * digit); every one a call under a fuzzer's comparison tracing.  The
- * unit suite checks each of the 256 entries against the definitions. */
-enum {
-	CSV_CC_BLANK = 1, /* ' ' TAB CR VT FF */
-	CSV_CC_ALNUM = 2, /* 0-9 A-Z a-z */
-	CSV_CC_NAME_DROP = 4, /* dropped from a column name: blanks, _ - . # */
-};
-extern const unsigned char csv_char_class[256];
+/* The classes of a byte, as sets of ASCII codes: bit c of a set's low
+ * word for c < 64, bit c - 64 of its high word for c < 128; no byte from
+ * 128 is in any.  A bit test is arithmetic: where a table look-up costs a
+ * comparison more under the fuzzer (UBSan checks the address computed, a
+ * comparison the fuzzer traces), a class costs only its own.  The unit
+ * suite csv_chars checks each of the 256 bytes against the definitions. */
+#define CSV_BIT(c) ((uint64_t)1 << ((unsigned)(c)&63u))
+#define CSV_RUN(first, n) ((((uint64_t)1 << (n)) - 1) << ((unsigned)(first)&63u))
+/* ' ' TAB CR VT FF */
+#define CSV_BLANK_LO (CSV_BIT(' ') | CSV_BIT('\t') | CSV_BIT('\r') | CSV_BIT('\v') | CSV_BIT('\f'))
+#define CSV_BLANK_HI ((uint64_t)0)
+/* 0-9 A-Z a-z */
+#define CSV_ALNUM_LO CSV_RUN('0', 10)
+#define CSV_ALNUM_HI (CSV_RUN('A', 26) | CSV_RUN('a', 26))
+/* 0-9 A-F a-f */
+#define CSV_HEX_LO CSV_RUN('0', 10)
+#define CSV_HEX_HI (CSV_RUN('A', 6) | CSV_RUN('a', 6))
+/* dropped from a column name: blanks, _ - . # */
+#define CSV_NAME_DROP_LO (CSV_BLANK_LO | CSV_BIT('-') | CSV_BIT('.') | CSV_BIT('#'))
+#define CSV_NAME_DROP_HI (CSV_BLANK_HI | CSV_BIT('_'))
+
+/* 1 when byte ch is in the set (lo, hi), else 0, with no branch and no
+ * look-up: the word is chosen by a mask made of its bit 6, and a byte
+ * from 128 cleared by its bit 7.  (A number, so that the classes of
+ * several bytes can be combined and tested once.) */
+static inline unsigned csv_set_bit(char ch, uint64_t lo, uint64_t hi)
+{
+	unsigned c = (unsigned char)ch;
+	uint64_t upper = (uint64_t)0 - (c >> 6 & 1u); /* all ones for 64..127 */
+	uint64_t word = lo ^ ((lo ^ hi) & upper);
+
+	return (unsigned)(word >> (c & 63u)) & (c >> 7 ^ 1u); /* 0 from 128 */
+}
+
+static inline bool csv_in_set(char ch, uint64_t lo, uint64_t hi)
+{
+	return csv_set_bit(ch, lo, hi) != 0;
+}
 
 static inline bool is_blank(char c)
 {
-	return (csv_char_class[(unsigned char)c] & CSV_CC_BLANK) != 0;
+	return csv_in_set(c, CSV_BLANK_LO, CSV_BLANK_HI);
 }
 
 static inline bool is_digit(char c)
@@ -202,7 +230,17 @@ static inline bool is_digit(char c)
 
 static inline bool is_alnum(char c)
 {
-	return (csv_char_class[(unsigned char)c] & CSV_CC_ALNUM) != 0;
+	return csv_in_set(c, CSV_ALNUM_LO, CSV_ALNUM_HI);
+}
+
+static inline bool is_hex(char c)
+{
+	return csv_in_set(c, CSV_HEX_LO, CSV_HEX_HI);
+}
+
+static inline bool is_name_drop(char c)
+{
+	return csv_in_set(c, CSV_NAME_DROP_LO, CSV_NAME_DROP_HI);
 }
 
 bool csv_starts_nocase(const char *s, size_t len, const char *word);
@@ -250,6 +288,29 @@ unsigned csv_split_aligned(const struct csv_reader *r, const char *row, size_t l
 /* Splits a copy of line (in scratch) the way mode says. */
 unsigned csv_split_copy(const char *line, size_t len, char *scratch, const struct split_mode *mode,
                         struct csv_cell *cells);
+
+/* ------------------------------------------------------------------ */
+/* Raw bytes written as hex (csv_hex.c) */
+
+enum csv_hex_status {
+	CSV_HEX_OK,
+	CSV_HEX_BAD, /* a token holds a character that is no hex digit */
+	CSV_HEX_ODD, /* a token holds an odd number of hex digits */
+};
+
+/* What csv_hex_bytes() read: the bytes, or the token an error is about
+ * (s[tok_off .. tok_off + tok_len), "0x" or 'h' included). */
+struct csv_hex {
+	size_t count;
+	size_t tok_off, tok_len;
+};
+
+/* Hex bytes in any common spelling, "5c800803", "5C 80 08", "0x5c, 0x80",
+ * "5Ch 80h", "5c:80", with SDP/STP/END/EDB as words, from s[0 .. len):
+ * stores at most cap of them in out and counts them all (h->count); stops
+ * at the first token that is no hex. */
+enum csv_hex_status csv_hex_bytes(const char *s, size_t len, uint8_t *out, size_t cap,
+                                  struct csv_hex *h);
 
 /* ------------------------------------------------------------------ */
 /* Times (csv_time.c; the numbers and units are base/number.h's and

@@ -236,92 +236,25 @@ static bool row_dir(struct row *w, const char *s, size_t len, unsigned col)
 
 /* ---- raw bytes ---- */
 
-static bool framing_symbol(const char *s, size_t len, uint8_t *b)
-{
-	static const struct {
-		const char *name;
-		uint8_t sym;
-	} syms[] = {
-		{ "SDP", 0x5C },
-		{ "STP", 0xFB },
-		{ "END", 0xFD },
-		{ "EDB", 0xFE },
-	};
-
-	/* every symbol's name has three letters: most tokens are hex digit
-	 * pairs, and this is asked of each one */
-	if (len != 3)
-		return false;
-	for (size_t i = 0; i < ARRAY_LEN(syms); i++) {
-		if (ascii_eq_nocase(s, len, syms[i].name)) {
-			*b = syms[i].sym;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Hex bytes in any common spelling: "5c800803", "5C 80 08", "0x5c, 0x80",
- * "5Ch 80h", "5c:80", with SDP/STP/END/EDB as words.  col is the byte
- * column of s.  Stores at most cap bytes, counting them all. */
-static bool parse_hex_bytes(struct row *w, const char *s, size_t len, unsigned col, uint8_t *out,
-                            size_t cap, size_t *count)
+/* The bytes of a raw cell s[0 .. len) at byte column col, in
+ * r->bytes (as many as fit, *count all of them), or why not. */
+static bool row_hex(struct row *w, const char *s, size_t len, unsigned col, size_t *count)
 {
 	char q[QUOTE_BUF];
-	size_t n = 0, p = 0;
+	struct csv_hex h;
 
-	while (p < len) {
-		size_t t, tlen, digits;
-		const char *tok;
-		uint8_t sym;
-		bool odd;
-
-		if (!is_alnum(s[p])) {
-			p++;
-			continue;
-		}
-		t = p;
-		while (p < len && is_alnum(s[p]))
-			p++;
-		tok = s + t;
-		tlen = p - t;
-		if (framing_symbol(tok, tlen, &sym)) {
-			if (n < cap)
-				out[n] = sym;
-			n++;
-			continue;
-		}
-		if (tlen > 2 && tok[0] == '0' && ascii_lower(tok[1]) == 'x') {
-			tok += 2;
-			tlen -= 2;
-		} else if (tlen > 1 && tlen <= 3 && ascii_lower(tok[tlen - 1]) == 'h') {
-			tlen--;
-		}
-		digits = tlen;
-		/* "0x5" or "5h" is one byte; elsewhere digits come in pairs (a
-		 * digit that is no hex is told first, as the worse error). */
-		odd = digits % 2 != 0 && !(digits == 1 && tok != s + t);
-		/* each pair checked as it is taken: this is every raw byte */
-		for (size_t i = 0; i < digits; i += 2) {
-			int hi = ascii_hex_value(tok[i]);
-			int lo = i + 1 < digits ? ascii_hex_value(tok[i + 1]) : 0;
-
-			if (hi < 0 || lo < 0)
-				return row_fail(w, col + (unsigned)t, "raw bytes: bad hex '%s'",
-				                text_quote(q, s + t, p - t));
-			if (odd)
-				continue;
-			if (n < cap)
-				out[n] = (uint8_t)(digits == 1 ? (unsigned)hi
-				                               : (unsigned)hi << 4 | (unsigned)lo);
-			n++;
-		}
-		if (odd)
-			return row_fail(w, col + (unsigned)t,
-			                "raw bytes: odd number of hex digits in '%s'",
-			                text_quote(q, s + t, p - t));
+	switch (csv_hex_bytes(s, len, w->r->bytes, sizeof(w->r->bytes), &h)) {
+	case CSV_HEX_OK:
+		break;
+	case CSV_HEX_BAD:
+		return row_fail(w, col + (unsigned)h.tok_off, "raw bytes: bad hex '%s'",
+		                text_quote(q, s + h.tok_off, h.tok_len));
+	case CSV_HEX_ODD:
+		return row_fail(w, col + (unsigned)h.tok_off,
+		                "raw bytes: odd number of hex digits in '%s'",
+		                text_quote(q, s + h.tok_off, h.tok_len));
 	}
-	*count = n;
+	*count = h.count;
 	return true;
 }
 
@@ -353,7 +286,7 @@ static bool row_raw(struct row *w, const char *s, size_t len, unsigned col, enum
 	const uint8_t *b = r->bytes;
 	enum rec_kind kind = (enum rec_kind)0;
 
-	if (!parse_hex_bytes(w, s, len, col, r->bytes, sizeof(r->bytes), &n))
+	if (!row_hex(w, s, len, col, &n))
 		return false;
 	if (n > sizeof(r->bytes))
 		return row_fail(w, col, "%s: %zu bytes, more than a TLP record holds",
