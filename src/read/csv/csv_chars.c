@@ -11,6 +11,39 @@
 #include "base/ascii.h"
 #include "read/csv/csv_internal.h"
 
+/* The classes of csv_internal.h, by byte (ASCII: the letters are two runs
+ * of 26); tests/unit/check_csv_chars.c compares every entry with the
+ * comparisons it replaces. */
+#define CC_DIGITS(v)                                                                               \
+	['0'] = (v), ['1'] = (v), ['2'] = (v), ['3'] = (v), ['4'] = (v), ['5'] = (v), ['6'] = (v), \
+	['7'] = (v), ['8'] = (v), ['9'] = (v)
+#define CC_LETTERS6(a, v)                                                                    \
+	[(a) + 0] = (v), [(a) + 1] = (v), [(a) + 2] = (v), [(a) + 3] = (v), [(a) + 4] = (v), \
+	       [(a) + 5] = (v)
+#define CC_LETTERS20(a, v)                                                                    \
+	[(a) + 6] = (v), [(a) + 7] = (v), [(a) + 8] = (v), [(a) + 9] = (v), [(a) + 10] = (v), \
+	       [(a) + 11] = (v), [(a) + 12] = (v), [(a) + 13] = (v), [(a) + 14] = (v),        \
+	       [(a) + 15] = (v), [(a) + 16] = (v), [(a) + 17] = (v), [(a) + 18] = (v),        \
+	       [(a) + 19] = (v), [(a) + 20] = (v), [(a) + 21] = (v), [(a) + 22] = (v),        \
+	       [(a) + 23] = (v), [(a) + 24] = (v), [(a) + 25] = (v)
+
+const unsigned char csv_char_class[256] = {
+	[' '] = CSV_CC_BLANK | CSV_CC_NAME_DROP,
+	['\t'] = CSV_CC_BLANK | CSV_CC_NAME_DROP,
+	['\r'] = CSV_CC_BLANK | CSV_CC_NAME_DROP,
+	['\v'] = CSV_CC_BLANK | CSV_CC_NAME_DROP,
+	['\f'] = CSV_CC_BLANK | CSV_CC_NAME_DROP,
+	['_'] = CSV_CC_NAME_DROP,
+	['-'] = CSV_CC_NAME_DROP,
+	['.'] = CSV_CC_NAME_DROP,
+	['#'] = CSV_CC_NAME_DROP,
+	CC_DIGITS(CSV_CC_ALNUM | CSV_CC_HEX),
+	CC_LETTERS6('A', CSV_CC_ALNUM | CSV_CC_HEX),
+	CC_LETTERS20('A', CSV_CC_ALNUM),
+	CC_LETTERS6('a', CSV_CC_ALNUM | CSV_CC_HEX),
+	CC_LETTERS20('a', CSV_CC_ALNUM),
+};
+
 bool csv_starts_nocase(const char *s, size_t len, const char *word)
 {
 	size_t n = strlen(word);

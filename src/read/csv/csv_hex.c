@@ -87,8 +87,7 @@ static bool framing_symbol(const char *s, size_t len, uint8_t *b)
 /* The end of the pairs of hex digits from c: one test of two bytes. */
 static const char *hex_pairs_end(const char *c, const char *end)
 {
-	while (end - c >= 2 && (csv_set_bit(c[0], CSV_HEX_LO, CSV_HEX_HI) &
-	                        csv_set_bit(c[1], CSV_HEX_LO, CSV_HEX_HI)))
+	while (end - c >= 2 && (csv_classes(c[0]) & csv_classes(c[1]) & CSV_CC_HEX))
 		c += 2;
 	return c;
 }
@@ -97,10 +96,10 @@ static const char *hex_pairs_end(const char *c, const char *end)
  * of them is a hex digit. */
 static const char *token_end(const char *c, const char *end, bool *all_hex)
 {
-	unsigned hex = 1;
+	unsigned hex = CSV_CC_HEX;
 
 	for (; c < end && is_alnum(*c); c++)
-		hex &= csv_set_bit(*c, CSV_HEX_LO, CSV_HEX_HI);
+		hex &= csv_classes(*c);
 	*all_hex = hex != 0;
 	return c;
 }
