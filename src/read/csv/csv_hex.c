@@ -39,16 +39,7 @@ static HOT_INLINE void put_byte(struct hex_out *o, uint8_t b)
 	o->n++;
 }
 
-/* The value of c, which is_hex() says is a hex digit: its low four bits,
- * plus 9 for a letter (the digits have bit 6 clear, 'A' and 'a' set). */
-static unsigned hex_digit_value(char c)
-{
-	unsigned u = (unsigned char)c;
-
-	return (u & 15u) + 9u * (u >> 6 & 1u);
-}
-
-/* Bytes from pairs of hex digits d[0 .. 2 * pairs). */
+/* Bytes from pairs of hex digits d[0 .. 2 * pairs) (each one is_hex()). */
 static HOT_INLINE void put_pairs(struct hex_out *o, const char *d, size_t pairs)
 {
 	size_t stored = pairs < o->room ? pairs : o->room;
@@ -56,7 +47,7 @@ static HOT_INLINE void put_pairs(struct hex_out *o, const char *d, size_t pairs)
 	o->room -= stored;
 	o->n += pairs;
 	for (; stored > 0; stored--, d += 2)
-		*o->next++ = (uint8_t)(hex_digit_value(d[0]) << 4 | hex_digit_value(d[1]));
+		*o->next++ = (uint8_t)(ascii_hex_value(d[0]) << 4 | ascii_hex_value(d[1]));
 }
 
 static bool framing_symbol(const char *s, size_t len, uint8_t *b)
@@ -139,7 +130,7 @@ static enum csv_hex_status hex_token(const char *tok, size_t tlen, bool all_hex,
 	if (!all_hex)
 		return CSV_HEX_BAD;
 	if (digits == 1 && d != tok) {
-		put_byte(o, (uint8_t)hex_digit_value(d[0]));
+		put_byte(o, (uint8_t)ascii_hex_value(d[0]));
 		return CSV_HEX_OK;
 	}
 	if (digits % 2 != 0)
