@@ -528,7 +528,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cfg.format == OUT_JUNIT)
 		report_junit_end(out);
 	if (cfg.format == OUT_HTML) {
-		char *files[] = { (char *)"fuzz" };
+		static char fuzz_name[] = "fuzz";
+		char *files[] = { fuzz_name };
 		if (!opened)
 			res.status = status = EXIT_ERROR;
 		report_html_end(out, files, &res, 1, status);
