@@ -79,19 +79,19 @@ void merge_read_charts(struct merge_reader *m, struct jo *j)
 
 /* ---- a "chart" line ------------------------------------------------------ */
 
-/* Item i of array a, a number 0..max (null when nullable: *has false). */
-static uint64_t item_num(struct merge_reader *m, const char *path, json_t *a, size_t i,
-                         uint64_t max, bool nullable, bool *has)
+/* Item i of the tuple t (t->o an array), a number 0..max (null when
+ * nullable: *has false). */
+static uint64_t item_num(struct jo *t, size_t i, uint64_t max, bool nullable, bool *has)
 {
-	json_t *v = json_array_get(a, i);
+	json_t *v = json_array_get(t->o, i);
 	if (has)
 		*has = false;
 	if (nullable && json_is_null(v))
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    (uint64_t)json_integer_value(v) > max) {
-		merge_fail(m, "%s[%zu] is not a number from 0 to %" PRIu64 "%s", path, i, max,
-		           nullable ? " or null" : "");
+		merge_fail(t->m, "%s[%zu] is not a number from 0 to %" PRIu64 "%s", jo_path(t), i,
+		           max, nullable ? " or null" : "");
 		return 0;
 	}
 	if (has)
@@ -99,49 +99,46 @@ static uint64_t item_num(struct merge_reader *m, const char *path, json_t *a, si
 	return (uint64_t)json_integer_value(v);
 }
 
-/* Item k of the array key of j: an array of n items (its path in path). */
-static json_t *tuple(struct jo *j, const char *key, json_t *list, size_t k, size_t n, char *path,
-                     size_t len)
+/* t: item k of the array key of j, an array of n items. */
+static bool tuple(struct jo *j, const char *key, json_t *list, size_t k, size_t n, struct jo *t)
 {
-	jo_path_fmt(path, len, "%s.%s[%zu]", j->path, key, k);
-	json_t *a = json_array_get(list, k);
-	if (!json_is_array(a) || json_array_size(a) != n) {
-		merge_fail(j->m, "%s is not an array of %zu numbers", path, n);
-		return NULL;
+	jo_place(t, j->m, j, key, k);
+	t->o = json_array_get(list, k);
+	if (!json_is_array(t->o) || json_array_size(t->o) != n) {
+		merge_fail(j->m, "%s is not an array of %zu numbers", jo_path(t), n);
+		return false;
 	}
-	return a;
+	return true;
 }
 
 /* "points": [[t, min, max, last, flags], ...], buckets in order. */
 static void read_points(struct jo *j, struct html_series *s)
 {
 	json_t *list = jo_array(j, "points", HTML_BUCKETS, true);
-	char path[200];
+	struct jo p;
 	for (size_t k = 0; list && k < json_array_size(list) && !j->m->failed; k++) {
-		json_t *a = tuple(j, "points", list, k, 5, path, sizeof(path));
-		if (!a)
+		if (!tuple(j, "points", list, k, 5, &p))
 			return;
 		struct html_bucket b = { 0 };
 		bool has_min, has_max;
-		uint64_t t = item_num(j->m, path, a, 0, INT64_MAX, false, NULL);
-		b.min = (uint32_t)item_num(j->m, path, a, 1, UINT32_MAX, true, &has_min);
-		b.max = (uint32_t)item_num(j->m, path, a, 2, UINT32_MAX, true, &has_max);
-		b.last = (uint32_t)item_num(j->m, path, a, 3, UINT32_MAX, true, &b.last_known);
-		b.flags = (uint8_t)item_num(j->m, path, a, 4,
-		                            HTML_F_UNKNOWN | HTML_F_INFINITE | HTML_F_UNCERTAIN,
-		                            false, NULL);
+		uint64_t t = item_num(&p, 0, INT64_MAX, false, NULL);
+		b.min = (uint32_t)item_num(&p, 1, UINT32_MAX, true, &has_min);
+		b.max = (uint32_t)item_num(&p, 2, UINT32_MAX, true, &has_max);
+		b.last = (uint32_t)item_num(&p, 3, UINT32_MAX, true, &b.last_known);
+		b.flags = (uint8_t)item_num(
+		        &p, 4, HTML_F_UNKNOWN | HTML_F_INFINITE | HTML_F_UNCERTAIN, false, NULL);
 		b.any_known = has_min;
 		if (j->m->failed)
 			return;
 		/* a known last value is one of the known ones, between min and max */
 		if (has_min != has_max || (b.last_known && !has_min) || b.min > b.max ||
 		    (b.last_known && (b.last < b.min || b.last > b.max)))
-			merge_fail(j->m, "%s: min, max and last do not fit together", path);
+			merge_fail(j->m, "%s: min, max and last do not fit together", jo_path(&p));
 		else if (!html_series_put_point(s, t, &b))
 			merge_fail(j->m,
 			           "%s: time %" PRIu64 " is not the start of a bucket after the "
 			           "last one",
-			           path, t);
+			           jo_path(&p), t);
 	}
 }
 
@@ -149,20 +146,19 @@ static void read_points(struct jo *j, struct html_series *s)
 static void read_updates(struct jo *j, struct html_series *s)
 {
 	json_t *list = jo_array(j, "updates", HTML_BUCKETS, true);
-	char path[200];
+	struct jo u;
 	unsigned after = 0;
 	for (size_t k = 0; list && k < json_array_size(list) && !j->m->failed; k++) {
-		json_t *a = tuple(j, "updates", list, k, 2, path, sizeof(path));
-		if (!a)
+		if (!tuple(j, "updates", list, k, 2, &u))
 			return;
-		uint64_t t = item_num(j->m, path, a, 0, INT64_MAX, false, NULL);
-		uint32_t n = (uint32_t)item_num(j->m, path, a, 1, UINT32_MAX, false, NULL);
+		uint64_t t = item_num(&u, 0, INT64_MAX, false, NULL);
+		uint32_t n = (uint32_t)item_num(&u, 1, UINT32_MAX, false, NULL);
 		if (!j->m->failed && !html_series_put_update(s, t, n, &after))
 			merge_fail(
 			        j->m,
 			        "%s: not a count from 1 of a bucket with a point, after the last "
 			        "one",
-			        path);
+			        jo_path(&u));
 	}
 }
 
@@ -172,16 +168,15 @@ static void read_marks(struct jo *j, struct html_chart_copy *c, uint32_t key)
 {
 	struct merge_reader *m = j->m;
 	json_t *list = jo_array(j, "findings", HTML_FINDINGS_MAX, true);
-	char path[200];
+	struct jo f;
 	uint64_t shown =
 	        m->input_findings < HTML_FINDINGS_MAX ? m->input_findings : HTML_FINDINGS_MAX;
 	int64_t last = -1;
 	for (size_t k = 0; list && k < json_array_size(list) && !m->failed; k++) {
-		json_t *a = tuple(j, "findings", list, k, 2, path, sizeof(path));
-		if (!a)
+		if (!tuple(j, "findings", list, k, 2, &f))
 			return;
-		uint64_t t = item_num(m, path, a, 0, INT64_MAX, false, NULL);
-		uint64_t i = item_num(m, path, a, 1, HTML_FINDINGS_MAX - 1, false, NULL);
+		uint64_t t = item_num(&f, 0, INT64_MAX, false, NULL);
+		uint64_t i = item_num(&f, 1, HTML_FINDINGS_MAX - 1, false, NULL);
 		if (m->failed)
 			return;
 		/* each finding marks the one series it is about: no more
@@ -192,7 +187,7 @@ static void read_marks(struct jo *j, struct html_chart_copy *c, uint32_t key)
 			           "%s: finding %" PRIu64
 			           " is not one of the input's findings before it about this "
 			           "series, after the last marked",
-			           path, i);
+			           jo_path(&f), i);
 			return;
 		}
 		last = (int64_t)i;
@@ -210,14 +205,14 @@ static void read_series(struct jo *j, struct html_chart_copy *c, uint64_t origin
 	if (j->m->failed)
 		return;
 	if (port <= *last_port) {
-		merge_fail(j->m, "%s: port %s after port %s (they are written in order)", j->path,
-		           link_dir_name((enum link_dir)port),
+		merge_fail(j->m, "%s: port %s after port %s (they are written in order)",
+		           jo_path(j), link_dir_name((enum link_dir)port),
 		           link_dir_name((enum link_dir) * last_port));
 		return;
 	}
 	/* the buckets start at 1 ps and double */
 	if (bucket == 0 || (bucket & (bucket - 1)) != 0) {
-		merge_fail(j->m, "%s.bucket_ps is not a power of two", j->path);
+		merge_fail(j->m, "%s.bucket_ps is not a power of two", jo_path(j));
 		return;
 	}
 	*last_port = port;
@@ -284,9 +279,7 @@ void merge_read_chart(struct merge_reader *m, struct jo *j)
 	int last_port = -1;
 	for (size_t i = 0; i < json_array_size(series) && !m->failed; i++) {
 		struct jo sj;
-		char path[40];
-		snprintf(path, sizeof(path), "chart.series[%zu]", i);
-		if (jo_open(m, &sj, json_array_get(series, i), path))
+		if (jo_open_item(&cj, &sj, json_array_get(series, i), "series", i))
 			read_series(&sj, c, cs->times.origin_ps, &last_port);
 	}
 	jo_end(&cj);

@@ -29,49 +29,85 @@ void merge_fail(struct merge_reader *m, const char *fmt, ...)
 
 /* ---- an object's keys, each read once ------------------------------------ */
 
-/* path, a key's or an item's, cut to fit (it only names the place) */
-void jo_path_fmt(char *buf, size_t len, const char *fmt, ...)
+/* ---- a place's path, written for a message only ------------------------- */
+
+/* s after the n bytes of buf, cut to fit (a path only names the place) */
+static void path_put(char *buf, size_t len, size_t *n, const char *s)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	if (vsnprintf(buf, len, fmt, ap) < 0)
-		buf[0] = '\0';
-	va_end(ap);
+	size_t k = strlen(s);
+	if (k > len - 1 - *n)
+		k = len - 1 - *n;
+	memcpy(buf + *n, s, k);
+	*n += k;
+	buf[*n] = '\0';
 }
 
-/* dst = a b c, cut to fit as snprintf() cuts it (a path is built for
- * every object read, and used only in a message) */
-static void path_join(char *dst, size_t len, const char *a, const char *b, const char *c)
+/* j's path after the n bytes of buf: its parent's, ".", its name and
+ * "[index]" */
+static void path_write(const struct jo *j, char *buf, size_t len, size_t *n)
 {
-	const char *part[3] = { a, b, c };
-	size_t n = 0;
-	for (size_t i = 0; i < 3; i++) {
-		size_t k = strlen(part[i]);
-		if (k > len - 1 - n)
-			k = len - 1 - n;
-		memcpy(dst + n, part[i], k);
-		n += k;
+	if (j->parent) {
+		path_write(j->parent, buf, len, n);
+		if (*n > 0)
+			path_put(buf, len, n, ".");
 	}
-	dst[n] = '\0';
+	path_put(buf, len, n, j->name);
+	if (j->index != JO_NO_INDEX) {
+		char item[32];
+		snprintf(item, sizeof(item), "[%zu]", j->index);
+		path_put(buf, len, n, item);
+	}
 }
 
-bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *path)
+const char *jo_path(struct jo *j)
+{
+	size_t n = 0;
+	j->path[0] = '\0';
+	path_write(j, j->path, sizeof(j->path), &n);
+	return j->path;
+}
+
+/* j at its place, nothing read yet (j->o is the caller's) */
+void jo_place(struct jo *j, struct merge_reader *m, const struct jo *parent, const char *name,
+              size_t index)
 {
 	j->m = m;
-	j->o = v;
+	j->o = NULL;
+	j->parent = parent;
+	j->name = name;
+	j->index = index;
 	j->used = 0;
 	j->read_bits = 0;
-	path_join(j->path, sizeof(j->path), path, "", "");
+}
+
+/* "." between j's path and a key of j's: none after the line's empty path */
+const char *jo_sep(const struct jo *j)
+{
+	return j->parent || j->name[0] || j->index != JO_NO_INDEX ? "." : "";
+}
+
+static bool jo_open_at(struct merge_reader *m, struct jo *j, json_t *v, const struct jo *parent,
+                       const char *name, size_t index)
+{
+	jo_place(j, m, parent, name, index);
+	j->o = v;
 	if (!json_is_object(v)) {
-		merge_fail(m, "%s is not an object", path[0] ? path : "the line");
+		merge_fail(m, "%s is not an object", jo_sep(j)[0] ? jo_path(j) : "the line");
 		return false;
 	}
 	return true;
 }
 
-const char *jo_sep(const struct jo *j)
+/* The object v at place ("" the line, "summary.by_severity", ...). */
+bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *place)
 {
-	return j->path[0] ? "." : "";
+	return jo_open_at(m, j, v, NULL, place, JO_NO_INDEX);
+}
+
+/* The object v, item index of parent's array key. */
+bool jo_open_item(struct jo *parent, struct jo *j, json_t *v, const char *key, size_t index)
+{
+	return jo_open_at(parent->m, j, v, parent, key, index);
 }
 
 /* A bit of value v's address: the values read are searched only when
@@ -103,7 +139,7 @@ json_t *jo_get(struct jo *j, const char *key, bool optional)
 		}
 		j->used++;
 	} else if (!optional)
-		merge_fail(j->m, "key %s%s%s missing", j->path, jo_sep(j), key);
+		merge_fail(j->m, "key %s%s%s missing", jo_path(j), jo_sep(j), key);
 	return v;
 }
 
@@ -122,29 +158,26 @@ void jo_end(struct jo *j)
 			i++;
 		if (i < j->used && i < 24)
 			continue;
-		merge_fail(j->m, "unexpected key %s%s%s", j->path, jo_sep(j), key);
+		merge_fail(j->m, "unexpected key %s%s%s", jo_path(j), jo_sep(j), key);
 		return;
 	}
 }
 
 bool jo_child(struct jo *j, const char *key, struct jo *child)
 {
-	char path[160];
-	path_join(path, sizeof(path), j->path, jo_sep(j), key);
 	json_t *v = jo_get(j, key, false);
 	if (!v) {
-		child->o = NULL;
-		child->m = j->m;
+		jo_place(child, j->m, j, key, JO_NO_INDEX);
 		return false;
 	}
-	return jo_open(j->m, child, v, path);
+	return jo_open_at(j->m, child, v, j, key, JO_NO_INDEX);
 }
 
 bool jo_value_u64(struct jo *j, const char *key, json_t *v, uint64_t max, uint64_t *out)
 {
 	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
 	    (uint64_t)json_integer_value(v) > max) {
-		merge_fail(j->m, "%s%s%s is not a number from 0 to %" PRIu64, j->path, jo_sep(j),
+		merge_fail(j->m, "%s%s%s is not a number from 0 to %" PRIu64, jo_path(j), jo_sep(j),
 		           key, max);
 		return false;
 	}
@@ -182,7 +215,7 @@ bool jo_bool(struct jo *j, const char *key)
 {
 	json_t *v = jo_get(j, key, false);
 	if (v && !json_is_boolean(v))
-		merge_fail(j->m, "%s%s%s is not true or false", j->path, jo_sep(j), key);
+		merge_fail(j->m, "%s%s%s is not true or false", jo_path(j), jo_sep(j), key);
 	return json_is_true(v);
 }
 
@@ -191,7 +224,7 @@ bool jo_flag(struct jo *j, const char *key)
 {
 	json_t *v = jo_get(j, key, true);
 	if (v && !json_is_true(v))
-		merge_fail(j->m, "%s%s%s is written only as true", j->path, jo_sep(j), key);
+		merge_fail(j->m, "%s%s%s is written only as true", jo_path(j), jo_sep(j), key);
 	return v != NULL;
 }
 
@@ -201,7 +234,7 @@ const char *jo_str(struct jo *j, const char *key)
 	if (!v)
 		return NULL;
 	if (!json_is_string(v)) {
-		merge_fail(j->m, "%s%s%s is not a string", j->path, jo_sep(j), key);
+		merge_fail(j->m, "%s%s%s is not a string", jo_path(j), jo_sep(j), key);
 		return NULL;
 	}
 	return json_string_value(v);
@@ -216,7 +249,7 @@ int jo_name(struct jo *j, const char *key, const char *(*name)(unsigned), unsign
 	for (unsigned i = 0; i < count; i++)
 		if (name(i) && strcmp(s, name(i)) == 0)
 			return (int)i;
-	merge_fail(j->m, "%s%s%s: unknown value \"%.60s\"", j->path, jo_sep(j), key, s);
+	merge_fail(j->m, "%s%s%s: unknown value \"%.60s\"", jo_path(j), jo_sep(j), key, s);
 	return -1;
 }
 
@@ -228,8 +261,8 @@ json_t *jo_array(struct jo *j, const char *key, size_t max, bool up_to)
 		return NULL;
 	if (!json_is_array(v) || json_array_size(v) > max ||
 	    (!up_to && json_array_size(v) != max)) {
-		merge_fail(j->m, "%s%s%s is not an array of %s%zu items", j->path, jo_sep(j), key,
-		           up_to ? "at most " : "", max);
+		merge_fail(j->m, "%s%s%s is not an array of %s%zu items", jo_path(j), jo_sep(j),
+		           key, up_to ? "at most " : "", max);
 		return NULL;
 	}
 	return v;
@@ -278,7 +311,7 @@ void jo_counts(struct jo *parent, const char *key, const char *(*name)(unsigned)
 		while (i < count && (!name(i) || strcmp(k, name(i)) != 0))
 			i++;
 		if (i == count) {
-			merge_fail(parent->m, "%s: unknown key \"%.60s\"", j.path, k);
+			merge_fail(parent->m, "%s: unknown key \"%.60s\"", jo_path(&j), k);
 			return;
 		}
 		jo_value_u64(&j, k, v, INT64_MAX, &counts[i]);

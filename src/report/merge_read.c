@@ -265,7 +265,7 @@ static void read_credit(struct jo *parent, const char *key, struct fc_credit_vie
 	if (jo_flag(&j, "infinite")) {
 		/* an infinite limit is known, and written null */
 		if (c->limit_known)
-			merge_fail(j.m, "%s: an infinite limit with a value", j.path);
+			merge_fail(j.m, "%s: an infinite limit with a value", jo_path(&j));
 		c->infinite = c->limit_known = true;
 	}
 	jo_end(&j);
@@ -308,7 +308,7 @@ static bool read_spread(struct jo *j, const char *const keys[3], uint64_t *min, 
 	*median = jo_num(j, keys[1], INT64_MAX, true, &has_median);
 	*max = jo_num(j, keys[2], INT64_MAX, true, &has_max);
 	if (has_min != has_median || has_min != has_max)
-		merge_fail(j->m, "%s: min, median and max not all null or all numbers", j->path);
+		merge_fail(j->m, "%s: min, median and max not all null or all numbers", jo_path(j));
 	return has_median;
 }
 
@@ -352,9 +352,7 @@ static void read_stats(struct jo *lj, struct fc_link_view *link)
 		json_array_foreach(vcs, i, v)
 		{
 			struct jo vj, zj, uj;
-			char path[160];
-			jo_path_fmt(path, sizeof(path), "%s.vcs[%zu]", pj.path, i);
-			if (!jo_open(lj->m, &vj, v, path))
+			if (!jo_open_item(&pj, &vj, v, "vcs", i))
 				break;
 			unsigned vc = (unsigned)jo_num(&vj, "vc", FC_VC_COUNT - 1, false, NULL);
 			struct fc_port_view *pv = &link->vc[vc].port[p];
@@ -407,7 +405,7 @@ static void read_link(struct merge_reader *m, struct jo *lj, struct fc_link_view
 	*index = (unsigned)jo_num(lj, "link", FC_LINK_COUNT - 1, false, NULL);
 	json_t *scaled = jo_get(lj, "scaled_fc", false);
 	if (scaled && !json_is_null(scaled) && !json_is_boolean(scaled))
-		merge_fail(m, "%s.scaled_fc is not null, true or false", lj->path);
+		merge_fail(m, "%s.scaled_fc is not null, true or false", jo_path(lj));
 	link->scaling_known = json_is_boolean(scaled);
 	link->scaling_active = json_is_true(scaled);
 	struct jo j, pj;
@@ -450,9 +448,7 @@ static void read_link(struct merge_reader *m, struct jo *lj, struct fc_link_view
 	json_array_foreach(vcs, i, v)
 	{
 		struct jo vj;
-		char path[160];
-		jo_path_fmt(path, sizeof(path), "%s.vcs[%zu]", lj->path, i);
-		if (!jo_open(m, &vj, v, path))
+		if (!jo_open_item(lj, &vj, v, "vcs", i))
 			break;
 		read_vc(&vj, link);
 	}
@@ -467,7 +463,7 @@ static void read_link(struct merge_reader *m, struct jo *lj, struct fc_link_view
 		}
 	}
 	if (m->input.stats_known && stats != m->input.stats_wanted)
-		merge_fail(m, "%s: statistics (--stats) on some links only", lj->path);
+		merge_fail(m, "%s: statistics (--stats) on some links only", jo_path(lj));
 	m->input.stats_known = true;
 	m->input.stats_wanted = stats;
 	jo_end(lj);
@@ -492,9 +488,7 @@ static void read_links(struct merge_reader *m, struct jo *j)
 			in->views_cap = cap;
 		}
 		struct jo lj;
-		char path[40];
-		snprintf(path, sizeof(path), "links[%zu]", i);
-		if (!jo_open(m, &lj, v, path))
+		if (!jo_open_item(j, &lj, v, "links", i))
 			return;
 		unsigned index = 0;
 		read_link(m, &lj, &in->views[in->link_count], &index);

@@ -9,10 +9,17 @@
 
 #include "report/merge_read.h"
 
+/* An object of a part, or (a chart's tuples) an array item: its place is
+ * its parent's, a name and an index, and its path ("links[0].vcs[1].down")
+ * is written only for a message (jo_path()), not for each object read. */
+#define JO_NO_INDEX SIZE_MAX
 struct jo {
 	struct merge_reader *m;
 	json_t *o;
-	char path[160]; /* "links[0].vcs[1].down", for messages */
+	const struct jo *parent; /* NULL: name is the whole place */
+	const char *name; /* a key of parent's, or a place ("" the line) */
+	size_t index; /* of the array name, or JO_NO_INDEX */
+	char path[160]; /* jo_path()'s */
 	size_t used;
 	const char *read[24]; /* the keys read, to name one that was not */
 	const json_t *read_v[24]; /* and their values (jo_get) */
@@ -20,8 +27,11 @@ struct jo {
 };
 
 void merge_fail(struct merge_reader *m, const char *fmt, ...) PRINTF_LIKE(2, 3);
-void jo_path_fmt(char *buf, size_t len, const char *fmt, ...) PRINTF_LIKE(3, 4);
-bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *path);
+void jo_place(struct jo *j, struct merge_reader *m, const struct jo *parent, const char *name,
+              size_t index);
+const char *jo_path(struct jo *j);
+bool jo_open(struct merge_reader *m, struct jo *j, json_t *v, const char *place);
+bool jo_open_item(struct jo *parent, struct jo *j, json_t *v, const char *key, size_t index);
 const char *jo_sep(const struct jo *j);
 json_t *jo_get(struct jo *j, const char *key, bool optional);
 void jo_end(struct jo *j);
