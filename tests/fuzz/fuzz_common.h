@@ -98,6 +98,16 @@ __attribute__((no_sanitize("coverage"))) static inline bool fuzz_arena_has(const
 	return at >= base && at - base < FUZZ_ARENA_SIZE;
 }
 
+/* A new block's 0xbe, as ASan's malloc fills one: a loop the compiler
+ * makes wide stores of (memset() here went through ASan's interceptor, a
+ * range check of a block just unpoisoned: 5% of fuzz_merge's time). */
+__attribute__((no_sanitize("address", "undefined", "coverage"), no_builtin("memset")))
+static inline void fuzz_arena_fill(unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = 0xbe;
+}
+
 /* The headers are poisoned: read and written here, unchecked; and the
  * arena is not the code under test (no coverage, no comparisons traced). */
 __attribute__((no_sanitize("address", "coverage"))) static inline void *fuzz_arena_malloc(size_t n)
@@ -115,7 +125,7 @@ __attribute__((no_sanitize("address", "coverage"))) static inline void *fuzz_are
 	a->used += FUZZ_ARENA_ALIGN + need;
 	a->live++;
 	ASAN_UNPOISON_MEMORY_REGION(p, n);
-	memset(p, 0xbe, n);
+	fuzz_arena_fill(p, n);
 	return p;
 }
 
