@@ -27,8 +27,6 @@ void merge_fail(struct merge_reader *m, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ---- an object's keys, each read once ------------------------------------ */
-
 /* ---- a place's path, written for a message only ------------------------- */
 
 /* s after the n bytes of buf, cut to fit (a path only names the place) */
@@ -109,6 +107,8 @@ bool jo_open_item(struct jo *parent, struct jo *j, json_t *v, const char *key, s
 {
 	return jo_open_at(parent->m, j, v, parent, key, index);
 }
+
+/* ---- an object's keys, each read once ------------------------------------ */
 
 /* A bit of value v's address: the values read are searched only when
  * v's bit is among theirs (an object's keys are each read once, mostly,
