@@ -217,6 +217,9 @@ START_TEST(test_period_budget)
 	ck_assert_uint_eq(x.n, LANE_SAMPLE_REPEAT_MAX + 10 * LANE_SAMPLE_PER_BYTE);
 	ck_assert_uint_eq(x.gap, 1000 + 1000 - 10 * LANE_SAMPLE_PER_BYTE);
 	lane_sampler_free(s);
+	/* the product's bounds (a fuzzing build's are smaller: lane_sample.h) */
+	ck_assert_uint_eq(LANE_SAMPLE_REPEAT_MAX, 65536);
+	ck_assert_uint_eq(LANE_SAMPLE_PER_BYTE, 64);
 }
 END_TEST
 
