@@ -40,14 +40,19 @@ static void path_put(char *buf, size_t len, size_t *n, const char *s)
 	buf[*n] = '\0';
 }
 
-/* j's path after the n bytes of buf: its parent's, ".", its name and
- * "[index]" */
+/* "." between j's path and a key of j's: none after the line's empty path */
+const char *jo_sep(const struct jo *j)
+{
+	return j->parent || j->name[0] || j->index != JO_NO_INDEX ? "." : "";
+}
+
+/* j's path after the n bytes of buf: its parent's, jo_sep()'s ".", its
+ * name and "[index]" */
 static void path_write(const struct jo *j, char *buf, size_t len, size_t *n)
 {
 	if (j->parent) {
 		path_write(j->parent, buf, len, n);
-		if (*n > 0)
-			path_put(buf, len, n, ".");
+		path_put(buf, len, n, jo_sep(j->parent));
 	}
 	path_put(buf, len, n, j->name);
 	if (j->index != JO_NO_INDEX) {
@@ -76,12 +81,6 @@ void jo_place(struct jo *j, struct merge_reader *m, const struct jo *parent, con
 	j->index = index;
 	j->used = 0;
 	j->read_bits = 0;
-}
-
-/* "." between j's path and a key of j's: none after the line's empty path */
-const char *jo_sep(const struct jo *j)
-{
-	return j->parent || j->name[0] || j->index != JO_NO_INDEX ? "." : "";
 }
 
 static bool jo_open_at(struct merge_reader *m, struct jo *j, json_t *v, const struct jo *parent,
